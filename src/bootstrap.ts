@@ -1,0 +1,44 @@
+// First start on an empty database: team `default` with one sandbox key, shown once.
+import type { Db } from './db/database.js';
+import { createKey } from './keys/service.js';
+import { createTeam } from './teams/service.js';
+
+export interface Bootstrapped {
+  teamId: string;
+  keyId: string;
+  key: string;
+}
+
+/** Creates the default team and key exactly once per database, even with several processes starting together. */
+export async function bootstrapIfEmpty(db: Db): Promise<Bootstrapped | null> {
+  const claimed = await db.kysely
+    .insertInto('settings')
+    .values({ name: 'bootstrapped', value: new Date().toISOString() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+  const anyTeam = await db.kysely.selectFrom('teams').select('id').limit(1).executeTakeFirst();
+  if (anyTeam) return null;
+  const { id: teamId } = await createTeam(db, 'default');
+  const { id: keyId, key } = await createKey(db, teamId, 'sandbox');
+  return { teamId, keyId, key };
+}
+
+export function bootstrapMessage(b: Bootstrapped, baseUrl: string): string {
+  return [
+    '',
+    'tapproof: first start on an empty database.',
+    `  created team ${b.teamId} ("default") and sandbox key ${b.keyId}.`,
+    '  Your sandbox API key (shown only now, store it somewhere safe):',
+    '',
+    `    ${b.key}`,
+    '',
+    '  Try it:',
+    '',
+    `    curl -s -X POST ${baseUrl}/tags \\`,
+    `      -H 'Authorization: Bearer ${b.key}' \\`,
+    "      -H 'Content-Type: application/vnd.api+json' \\",
+    `      -d '{"data":[{"type":"tags","attributes":{"protocol":"ntag_424_dna","url":"https://example.com/p/1"}}]}'`,
+    '',
+  ].join('\n');
+}

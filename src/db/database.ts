@@ -1,0 +1,85 @@
+// Connections for the two supported databases. Everything above this module
+// talks to Kysely and never knows which engine is underneath, except through
+// `Db.dialect` where SQL text must differ (migrations only).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type Transaction,
+} from 'kysely';
+import type { DatabaseTarget } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 and numeric come back from pg as strings by default; all our integers
+// (microsecond times, counters) fit in a double exactly (< 2^53).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+// A deferred SQLite transaction that reads first and writes later fails with
+// SQLITE_BUSY when another process (the CLI, a worker) wrote in between.
+// Taking the write lock up front makes busy_timeout apply instead.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+export function openDatabase(target: DatabaseTarget, options: { poolSize?: number; schema?: string } = {}): Db {
+  if (target.kind === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    const sqlite = new SQLite(target.path);
+    sqlite.pragma('journal_mode = WAL');
+    // FULL keeps a committed transaction through power loss, not only process crashes.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const driver = new ImmediateSqliteDriver({ database: sqlite });
+    const dialect = new (class extends SqliteDialect {
+      override createDriver(): Driver {
+        return driver;
+      }
+    })({ database: sqlite });
+    const kysely = new Kysely<Database>({ dialect });
+    return {
+      kysely,
+      dialect: 'sqlite',
+      close: () => kysely.destroy(),
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: options.poolSize ?? 10,
+    // A schema per test run keeps parallel suites apart on one database.
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}
+
+/** True when `error` is a unique-constraint violation on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True for errors that mean "try the transaction again" (serialization, deadlock, busy). */
+export function isRetryableConflict(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '40001' || e?.code === '40P01' || e?.code === 'SQLITE_BUSY';
+}

@@ -1,0 +1,31 @@
+// One ordered list of migrations for both engines. Where the SQL must differ
+// (auto-increment, collation, NULL ordering in indexes) a step asks the dialect;
+// everything else is the same builder call.
+import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, Dialect } from './database.js';
+import * as core from './migrations/0001_core.js';
+
+type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
+
+/** Append new steps at the end; names sort in application order. */
+const steps: Record<string, Step> = {
+  '0001_core': core,
+};
+
+function provider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, step] of Object.entries(steps)) out[name] = { up: (db) => step.up(db, dialect) };
+      return out;
+    },
+  };
+}
+
+/** Applies every pending migration; safe from several processes at once (Kysely takes a lock). */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

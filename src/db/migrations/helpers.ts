@@ -1,0 +1,12 @@
+import { sql } from 'kysely';
+import type { Dialect } from '../database.js';
+
+// Text sorted by the API (url, comment, ...) must order identically on both
+// engines: byte order, which SQLite uses by default and PostgreSQL gives with "C".
+export const text = (dialect: Dialect) => (dialect === 'postgres' ? sql`text collate "C"` : sql`text`);
+
+// SQLite orders NULL first ascending and last descending; PostgreSQL indexes
+// must be declared that way to serve the same ORDER BY without a sort.
+export const nullsFirst = (dialect: Dialect, column: string) =>
+  dialect === 'postgres' ? sql.raw(`${column} asc nulls first`) : sql.raw(column);
+

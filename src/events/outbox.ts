@@ -1,0 +1,43 @@
+// The outbox: lifecycle events are rows written in the same transaction as the
+// change they announce, so an event exists if and only if its change committed.
+// Delivery (webhooks) reads these rows later; nothing is sent from a request.
+import type { Executor } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import { newId } from '../ids.js';
+import { renderTag, type TagRow } from '../tags/serializer.js';
+import { isoMicros, nowMicros } from '../time.js';
+
+export const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventRecord {
+  id: string;
+  type: EventType;
+  tagId: string;
+}
+
+// 8 columns per row; stays under every engine's parameter limit.
+const CHUNK = 1000;
+
+/**
+ * Writes one event per tag, rendering the tag as the API shows it now: that
+ * snapshot is the webhook's `data` (for tag.deleted, the last state).
+ */
+export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[]): Promise<EventRecord[]> {
+  if (tags.length === 0) return [];
+  const at = nowMicros();
+  const timestamp = isoMicros(at);
+  const rows = tags.map((tag) => ({
+    id: newId('evt'),
+    team_id: tag.team_id,
+    mode: tag.mode as Mode,
+    type,
+    tag_id: tag.id,
+    payload: JSON.stringify({ type, timestamp, data: renderTag(tag) }),
+    created_at: at,
+  }));
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db.insertInto('events').values(rows.slice(i, i + CHUNK)).execute();
+  }
+  return rows.map((r) => ({ id: r.id, type, tagId: r.tag_id }));
+}

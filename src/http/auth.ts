@@ -1,0 +1,22 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { authenticate, type Principal } from '../keys/service.js';
+import { ApiError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/** Every route in the scope requires `Authorization: Bearer <key>`; failures are 401. */
+export function installAuth(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
+    const principal = match ? await authenticate(db, match[1]) : null;
+    if (!principal) throw new ApiError('Unauthorized');
+    request.principal = principal;
+  });
+}

@@ -1,0 +1,68 @@
+// JSON:API machinery shared by every platform route: media type negotiation,
+// body parsing, and the document shapes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.js';
+
+export const JSON_API = 'application/vnd.api+json';
+
+export interface ResourceObject<A> {
+  type: string;
+  id: string;
+  attributes: A;
+}
+
+/** Whether an Accept header admits `application/vnd.api+json` (or a wildcard that covers it). */
+function acceptsJsonApi(accept: string): boolean {
+  return accept.split(',').some((part) => {
+    const [range, ...params] = part.trim().split(';').map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) return false;
+    // JSON:API: a JSON:API media type with parameters other than ext/profile is not acceptable.
+    if (range === JSON_API) return params.every((p) => p.startsWith('q=') || p.startsWith('ext=') || p.startsWith('profile='));
+    return range === '*/*' || range === 'application/*';
+  });
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/** Registers the JSON:API parsers and the negotiation hook on a route scope. */
+export function installJsonApi(app: FastifyInstance): void {
+  const parse = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    try {
+      done(null, JSON.parse(body.toString()));
+    } catch {
+      done(new ApiError('InvalidJson'));
+    }
+  };
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_API, { parseAs: 'string' }, parse);
+  // A request with a body but no Content-Type is tolerated (spec) and read as JSON;
+  // any other media type was already refused by the hook below.
+  app.addContentTypeParser('*', { parseAs: 'string' }, parse);
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const accept = request.headers.accept;
+    if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) throw new ApiError('NotAcceptable');
+    const type = request.headers['content-type'];
+    if (type !== undefined && hasBody(request) && type.trim().toLowerCase() !== JSON_API) throw new ApiError('UnsupportedMediaType');
+  });
+}
+
+/**
+ * JSON:API forbids media type parameters on responses; Fastify appends
+ * `charset=utf-8` to JSON-like types, so the header is restored last.
+ */
+export function installExactMediaType(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith(JSON_API) && type !== JSON_API) reply.header('content-type', JSON_API);
+    return payload;
+  });
+}
+
+export function sendDocument(reply: FastifyReply, status: number, document: unknown) {
+  return reply.code(status).type(JSON_API).send(document);
+}

@@ -1,0 +1,26 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { base62 } from '../ids.js';
+import type { Mode } from '../db/schema.js';
+
+const PREFIX: Record<Mode, string> = { sandbox: 'tp_sandbox_', production: 'tp_live_' };
+const KEY_SHAPE = /^tp_(sandbox|live)_[0-9A-Za-z]{32}$/;
+
+/** `tp_sandbox_<32 base62>` / `tp_live_<32 base62>` (DESIGN §3), from 190 random bits. */
+export function newKeyText(mode: Mode): string {
+  return PREFIX[mode] + base62(randomBytes(24), 32).slice(-32);
+}
+
+/** The mode a key's text claims, or null when the text is not a key at all. */
+export function modeOfKeyText(text: string): Mode | null {
+  const m = KEY_SHAPE.exec(text);
+  if (!m) return null;
+  return m[1] === 'live' ? 'production' : 'sandbox';
+}
+
+/**
+ * Keys are stored only as SHA-256. A fast hash is right here (unlike passwords):
+ * the key carries 190 random bits, so there is nothing to brute-force.
+ */
+export function hashKeyText(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,41 @@
+import type { Db } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import { newId } from '../ids.js';
+import { nowMicros } from '../time.js';
+import { findTeam } from '../teams/repository.js';
+import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
+import { findKeyByHash, insertKey, revokeKey } from './repository.js';
+
+/** Who is calling: the key's team and its world (mode). */
+export interface Principal {
+  keyId: string;
+  teamId: string;
+  mode: Mode;
+}
+
+export class KeyServiceError extends Error {}
+
+/** Creates a key and returns its text, which is never stored nor shown again. */
+export async function createKey(db: Db, teamId: string, mode: Mode): Promise<{ id: string; key: string }> {
+  if (!(await findTeam(db.kysely, teamId))) throw new KeyServiceError(`no team ${teamId}`);
+  const key = newKeyText(mode);
+  const id = newId('key');
+  await insertKey(db.kysely, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: nowMicros(), revoked_at: null });
+  return { id, key };
+}
+
+export async function revoke(db: Db, keyId: string): Promise<boolean> {
+  return revokeKey(db.kysely, keyId, nowMicros());
+}
+
+/**
+ * Resolves a bearer key to its principal, or null. The lookup is by hash, so
+ * the comparison never touches the secret itself (no timing oracle on it).
+ */
+export async function authenticate(db: Db, keyText: string): Promise<Principal | null> {
+  const mode = modeOfKeyText(keyText);
+  if (mode === null) return null;
+  const row = await findKeyByHash(db.kysely, hashKeyText(keyText));
+  if (!row || row.revoked_at !== null || row.mode !== mode) return null;
+  return { keyId: row.id, teamId: row.team_id, mode: row.mode };
+}

@@ -1,0 +1,4 @@
+// Entry point of the `tapproof` bin. Feature commands register on `program` by import.
+import { main } from './cli.js';
+
+await main(process.argv);

@@ -1,0 +1,137 @@
+// All SQL on tags and their per-world counts.
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import type { TagRow } from './serializer.js';
+
+export interface World {
+  teamId: string;
+  mode: Mode;
+}
+
+export const ORDER_FIELDS = ['id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status'] as const;
+export type OrderField = (typeof ORDER_FIELDS)[number];
+export interface OrderTerm {
+  field: OrderField;
+  direction: 'asc' | 'desc';
+}
+
+const NULLABLE: readonly OrderField[] = ['configured_at', 'comment'];
+const UNIQUE_IN_WORLD: readonly OrderField[] = ['id', 'url'];
+
+// Rows per INSERT statement: 11 columns × 500 stays far below both engines' parameter limits.
+const INSERT_CHUNK = 500;
+
+export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db.insertInto('tags').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  }
+}
+
+export async function findTag(db: Executor, world: World, id: string): Promise<TagRow | undefined> {
+  return db
+    .selectFrom('tags')
+    .selectAll()
+    .where('id', '=', id)
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .executeTakeFirst();
+}
+
+export async function findTags(db: Executor, world: World, ids: string[]): Promise<TagRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('tags')
+    .selectAll()
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The tags of the world holding any of `urls` (url → tag id). */
+export async function findUrlOwners(db: Executor, world: World, urls: string[]): Promise<Map<string, string>> {
+  if (urls.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('tags')
+    .select(['id', 'url'])
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .where('url', 'in', urls)
+    .execute();
+  return new Map(rows.map((r) => [r.url, r.id]));
+}
+
+export async function updateTag(db: Executor, id: string, changes: Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration' | 'status' | 'configured_at' | 'updated_at'>>): Promise<void> {
+  await db.updateTable('tags').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteTags(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('tags').where('id', 'in', ids).execute();
+}
+
+export async function adjustTagCount(db: Executor, world: World, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .insertInto('tag_counts')
+    .values({ team_id: world.teamId, mode: world.mode, tag_count: delta })
+    .onConflict((oc) => oc.columns(['team_id', 'mode']).doUpdateSet({ tag_count: sql`tag_counts.tag_count + ${delta}` }))
+    .execute();
+}
+
+export async function countTags(db: Executor, world: World): Promise<number> {
+  const row = await db
+    .selectFrom('tag_counts')
+    .select('tag_count')
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .executeTakeFirst();
+  return row?.tag_count ?? 0;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export interface ListQuery {
+  q: string | null;
+  order: OrderTerm[];
+  limit: number;
+  offset: number;
+}
+
+function filtered(db: Executor, world: World, q: string | null) {
+  let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
+  if (q !== null) {
+    // lower() folds ASCII only on both engines (PostgreSQL under collation "C"), so matches agree.
+    const pattern = `%${escapeLike(q.toLowerCase())}%`;
+    query = query.where((eb) => eb.or([eb('id', '=', q), eb(sql`lower(comment)`, 'like', sql`${pattern} escape '\\'`)]));
+  }
+  return query;
+}
+
+/**
+ * One page of a world's tags. Each single order field is served by an index
+ * led by (team_id, mode); NULLs sort as the smallest value on both engines.
+ */
+export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
+  let query = filtered(db, world, list.q).selectAll();
+  for (const term of list.order) {
+    const nulls = NULLABLE.includes(term.field) ? (term.direction === 'asc' ? 'first' : 'last') : null;
+    query = query.orderBy(term.field, (ob) => {
+      const o = term.direction === 'asc' ? ob.asc() : ob.desc();
+      return nulls === 'first' ? o.nullsFirst() : nulls === 'last' ? o.nullsLast() : o;
+    });
+  }
+  // The id breaks every tie so a walk never shows a tag twice; a unique field already does.
+  if (!list.order.some((t) => UNIQUE_IN_WORLD.includes(t.field))) {
+    query = query.orderBy('id', list.order[0]?.direction ?? 'asc');
+  }
+  return query.limit(list.limit).offset(list.offset).execute();
+}
+
+export async function countFiltered(db: Executor, world: World, q: string): Promise<number> {
+  const row = await filtered(db, world, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

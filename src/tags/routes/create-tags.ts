@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { errorResponses } from '../../http/schemas.js';
+import { readCreateDocument } from '../documents.js';
+import { CreateTagsBody, TagsDocument } from '../schemas.js';
+import { renderTag } from '../serializer.js';
+import { createTags } from '../service.js';
+
+export default function createTagsRoute(app: FastifyInstance, { db }: AppContext) {
+  app.post('/tags', {
+    schema: {
+      summary: 'Create tags (1 to 500)',
+      tags: ['tags'],
+      body: CreateTagsBody,
+      response: { 201: TagsDocument, ...errorResponses(400, 401, 406, 413, 415, 422, 429) },
+    },
+    handler: async (request, reply) => {
+      const rows = await createTags(db, request.principal, readCreateDocument(request.body));
+      return sendDocument(reply, 201, { data: rows.map(renderTag) });
+    },
+  });
+}

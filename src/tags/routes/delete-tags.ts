@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { errorResponses } from '../../http/schemas.js';
+import { readBatchDeleteDocument } from '../documents.js';
+import { DeleteTagsBody, DeleteTagsResult } from '../schemas.js';
+import { deleteManyTags } from '../service.js';
+
+export default function deleteTagsRoute(app: FastifyInstance, { db }: AppContext) {
+  app.delete('/tags', {
+    schema: {
+      summary: 'Delete many tags; configured ones are kept',
+      tags: ['tags'],
+      body: DeleteTagsBody,
+      response: { 200: DeleteTagsResult, ...errorResponses(400, 401, 406, 413, 415, 429) },
+    },
+    handler: async (request, reply) => {
+      const meta = await deleteManyTags(db, request.principal, readBatchDeleteDocument(request.body));
+      return sendDocument(reply, 200, { meta });
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { IdParam, errorResponses } from '../../http/schemas.js';
+import { readUpdateDocument } from '../documents.js';
+import { TagDocument, UpdateTagBody } from '../schemas.js';
+import { renderTag } from '../serializer.js';
+import { updateTags } from '../service.js';
+
+export default function updateTagRoute(app: FastifyInstance, { db }: AppContext) {
+  app.patch<{ Params: { id: string } }>('/tags/:id', {
+    schema: {
+      summary: 'Update a tag (url only while created)',
+      tags: ['tags'],
+      params: IdParam,
+      body: UpdateTagBody,
+      response: { 200: TagDocument, ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
+    },
+    handler: async (request, reply) => {
+      const attributes = readUpdateDocument(request.body, request.params.id);
+      const [row] = await updateTags(db, request.principal, [{ id: request.params.id, attributes }], () => '/data');
+      return sendDocument(reply, 200, { data: renderTag(row) });
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { errorResponses } from '../../http/schemas.js';
+import { readBatchUpdateDocument } from '../documents.js';
+import { TagsDocument, UpdateTagsBody } from '../schemas.js';
+import { renderTag } from '../serializer.js';
+import { updateTags } from '../service.js';
+
+export default function updateTagsRoute(app: FastifyInstance, { db }: AppContext) {
+  app.patch('/tags', {
+    schema: {
+      summary: 'Update many tags in one transaction',
+      tags: ['tags'],
+      body: UpdateTagsBody,
+      response: { 200: TagsDocument, ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
+    },
+    handler: async (request, reply) => {
+      const rows = await updateTags(db, request.principal, readBatchUpdateDocument(request.body), (i) => `/data/${i}`);
+      return sendDocument(reply, 200, { data: rows.map(renderTag) });
+    },
+  });
+}

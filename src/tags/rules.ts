@@ -1,0 +1,66 @@
+// The value rules of tag attributes (spec: Tag fields, Limits). One table serves
+// validation (422 with a pointer per failed attribute) and the OpenAPI schema.
+import type { FieldError } from '../http/errors.js';
+
+export const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export const LIMITS = {
+  batch: 500,
+  commentLength: 50,
+  sessionDuration: { min: 1, max: 3600, default: 600 },
+  // Not in the spec: an upper bound keeps every url indexable on PostgreSQL
+  // (a B-tree entry must stay under ~2.7 kB) and matches the extension API's
+  // resource_url limit. Real chips hold far less (the NDEF file is 256 bytes).
+  urlBytes: 2048,
+  pageSize: { default: 10, max: 100 },
+} as const;
+
+export const MUTABLE = ['url', 'comment', 'session_duration'] as const;
+export const CREATABLE = ['protocol', ...MUTABLE] as const;
+
+type Check = (value: unknown) => string | null;
+
+const codePoints = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+export const attributeChecks: Record<(typeof CREATABLE)[number], Check> = {
+  protocol: (v) => (typeof v === 'string' && (PROTOCOLS as readonly string[]).includes(v) ? null : `protocol must be one of ${PROTOCOLS.join(', ')}`),
+  url: (v) => {
+    if (typeof v !== 'string') return 'url must be a string';
+    if (v.length === 0) return 'url must not be empty';
+    if (Buffer.byteLength(v) > LIMITS.urlBytes) return `url must be at most ${LIMITS.urlBytes} bytes`;
+    return null;
+  },
+  comment: (v) => {
+    if (v === null) return null;
+    if (typeof v !== 'string') return 'comment must be a string or null';
+    return codePoints(v) > LIMITS.commentLength ? `comment must be at most ${LIMITS.commentLength} characters` : null;
+  },
+  session_duration: (v) => {
+    const { min, max } = LIMITS.sessionDuration;
+    return Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `session_duration must be an integer from ${min} to ${max}`;
+  },
+};
+
+/**
+ * Checks every attribute present in `attributes` against the rules; `allowed`
+ * says which names this operation accepts (others are read-only or unknown).
+ */
+export function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], pointerBase: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(attributes)) {
+    const pointer = `${pointerBase}/attributes/${name}`;
+    if (!allowed.includes(name)) {
+      const known = ['id', 'status', 'configured_at', 'inserted_at', 'updated_at', ...CREATABLE].includes(name);
+      errors.push({ pointer, detail: known ? `${name} cannot be changed by this operation` : `${name} is not a tag attribute` });
+      continue;
+    }
+    const problem = attributeChecks[name as keyof typeof attributeChecks](value);
+    if (problem) errors.push({ pointer, detail: problem });
+  }
+  return errors;
+}

@@ -1,0 +1,206 @@
+// The rules of the tag resource (spec: States and transitions, Limits).
+// Every operation is one transaction; a failed batch changes nothing.
+import { isUniqueViolation, type Db, type Executor } from '../db/database.js';
+import { recordTagEvents } from '../events/outbox.js';
+import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { nowMicros } from '../time.js';
+import {
+  adjustTagCount,
+  countFiltered,
+  countTags,
+  deleteTags,
+  findTag,
+  findTags,
+  findUrlOwners,
+  insertTags,
+  listTags,
+  updateTag,
+  type ListQuery,
+  type World,
+} from './repository.js';
+import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
+import type { TagRow } from './serializer.js';
+
+export interface NewTag {
+  protocol: Protocol;
+  url: string;
+  comment?: string | null;
+  session_duration?: number;
+}
+
+export type TagChanges = Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration'>>;
+
+/** Runs `work` in a transaction; a unique-index race (two requests claiming one url) runs it once more, when the checks see the winner. */
+async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> {
+  try {
+    return await db.kysely.transaction().execute(work);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return db.kysely.transaction().execute(work);
+  }
+}
+
+export async function createTags(db: Db, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
+  const errors: FieldError[] = [];
+  const firstIndexOfUrl = new Map<string, number>();
+  entries.forEach((attributes, index) => {
+    const fieldErrors = checkAttributes(attributes, CREATABLE, `/data/${index}`);
+    errors.push(...fieldErrors);
+    const url = attributes.url;
+    if (typeof url === 'string' && !fieldErrors.some((e) => e.pointer.endsWith('/url'))) {
+      const first = firstIndexOfUrl.get(url);
+      if (first === undefined) firstIndexOfUrl.set(url, index);
+      else errors.push({ pointer: `/data/${index}/attributes/url`, detail: `url is the same as in entry ${first}` });
+    }
+  });
+  if (errors.length > 0) throw validationFailed(errors);
+
+  return atomically(db, async (trx) => {
+    const taken = await findUrlOwners(trx, world, [...firstIndexOfUrl.keys()]);
+    if (taken.size > 0) {
+      throw validationFailed(
+        [...taken.keys()].map((url) => ({ pointer: `/data/${firstIndexOfUrl.get(url)}/attributes/url`, detail: 'url is already used by another tag of this team' })).sort((a, b) => a.pointer.localeCompare(b.pointer, 'en', { numeric: true })),
+      );
+    }
+    const at = nowMicros();
+    const rows: TagRow[] = entries.map((a) => ({
+      id: newId('tag'),
+      team_id: world.teamId,
+      mode: world.mode,
+      protocol: a.protocol as Protocol,
+      url: a.url as string,
+      comment: (a.comment as string | null | undefined) ?? null,
+      session_duration: (a.session_duration as number | undefined) ?? LIMITS.sessionDuration.default,
+      status: 'created',
+      configured_at: null,
+      inserted_at: at,
+      updated_at: at,
+    }));
+    await insertTags(trx, rows);
+    await adjustTagCount(trx, world, rows.length);
+    await recordTagEvents(trx, 'tag.created', rows);
+    return rows;
+  });
+}
+
+export async function getTag(db: Db, world: World, id: string): Promise<TagRow> {
+  const row = await findTag(db.kysely, world, id);
+  if (!row) throw new ApiError('NotFound');
+  return row;
+}
+
+export interface Update {
+  id: string;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * Applies updates in request order as one transaction. url uniqueness is judged
+ * on the final state, so a batch may swap two tags' urls.
+ */
+export async function updateTags(db: Db, world: World, updates: Update[], pointerOf: (index: number) => string): Promise<TagRow[]> {
+  const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, pointerOf(i)));
+  if (errors.length > 0) throw validationFailed(errors);
+
+  return atomically(db, async (trx) => {
+    const existing = await findTags(trx, world, [...new Set(updates.map((u) => u.id))]);
+    if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new ApiError('NotFound');
+    const state = new Map(existing.map((row) => [row.id, { ...row }]));
+    const original = new Map(existing.map((row) => [row.id, row]));
+    const lastUrlWriter = new Map<string, number>();
+
+    updates.forEach((update, index) => {
+      const row = state.get(update.id)!;
+      const a = update.attributes;
+      if ('url' in a && a.url !== row.url) {
+        if (row.status === 'configured') {
+          errors.push({ pointer: `${pointerOf(index)}/attributes/url`, detail: 'url cannot change once the tag is configured' });
+          return;
+        }
+        row.url = a.url as string;
+        lastUrlWriter.set(update.id, index);
+      }
+      if ('comment' in a) row.comment = a.comment as string | null;
+      if ('session_duration' in a) row.session_duration = a.session_duration as number;
+    });
+
+    // Final urls must stay unique: among the batch (blame the latest entry that
+    // moved a url there), and against tags outside it.
+    const taken = 'url is already used by another tag of this team';
+    const finalOwner = new Map<string, string>();
+    for (const row of state.values()) {
+      const other = finalOwner.get(row.url);
+      if (other === undefined) {
+        finalOwner.set(row.url, row.id);
+        continue;
+      }
+      const blamed = Math.max(lastUrlWriter.get(row.id) ?? -1, lastUrlWriter.get(other) ?? -1);
+      errors.push({ pointer: `${pointerOf(blamed)}/attributes/url`, detail: taken });
+    }
+    const movedUrls = [...lastUrlWriter.keys()].map((id) => state.get(id)!.url);
+    const owners = await findUrlOwners(trx, world, movedUrls);
+    for (const [url, ownerId] of owners) {
+      if (state.has(ownerId)) continue; // owned by a tag of this batch: judged above on its final url
+      const writer = [...lastUrlWriter.keys()].find((id) => state.get(id)!.url === url)!;
+      errors.push({ pointer: `${pointerOf(lastUrlWriter.get(writer)!)}/attributes/url`, detail: taken });
+    }
+    if (errors.length > 0) throw validationFailed(dedupe(errors));
+
+    const at = nowMicros();
+    const changed = [...state.values()].filter((row) => {
+      const before = original.get(row.id)!;
+      return row.url !== before.url || row.comment !== before.comment || row.session_duration !== before.session_duration;
+    });
+    // Urls moving between tags of this batch would collide mid-way on the unique
+    // index; park them on a placeholder first (never a valid url: it has a NUL).
+    const swapping = changed.filter((row) => row.url !== original.get(row.id)!.url);
+    if (swapping.length > 1) {
+      for (const row of swapping) await updateTag(trx, row.id, { url: `\u0000${row.id}` });
+    }
+    for (const row of changed) {
+      row.updated_at = at;
+      await updateTag(trx, row.id, { url: row.url, comment: row.comment, session_duration: row.session_duration, updated_at: at });
+    }
+    return updates.map((u) => state.get(u.id)!);
+  });
+}
+
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => (seen.has(e.pointer + e.detail) ? false : (seen.add(e.pointer + e.detail), true)));
+}
+
+export async function deleteTag(db: Db, world: World, id: string): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    const row = await findTag(trx, world, id);
+    if (!row) throw new ApiError('NotFound');
+    if (row.status === 'configured') throw new ApiError('ConfiguredTag');
+    await deleteTags(trx, [id]);
+    await adjustTagCount(trx, world, -1);
+    await recordTagEvents(trx, 'tag.deleted', [row]);
+  });
+}
+
+/** Deletes the world's unconfigured tags among `ids`; configured ones are kept, foreign ids ignored. */
+export async function deleteManyTags(db: Db, world: World, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const rows = await findTags(trx, world, [...new Set(ids)]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const order = [...new Set(ids)].filter((id) => byId.has(id));
+    const doomed = order.map((id) => byId.get(id)!).filter((r) => r.status !== 'configured');
+    const kept = order.filter((id) => byId.get(id)!.status === 'configured');
+    await deleteTags(trx, doomed.map((r) => r.id));
+    await adjustTagCount(trx, world, -doomed.length);
+    await recordTagEvents(trx, 'tag.deleted', doomed);
+    return { deleted: doomed.map((r) => r.id), kept };
+  });
+}
+
+export async function listWorldTags(db: Db, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    listTags(db.kysely, world, list),
+    list.q === null ? countTags(db.kysely, world) : countFiltered(db.kysely, world, list.q),
+  ]);
+  return { rows, total };
+}

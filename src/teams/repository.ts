@@ -1,0 +1,12 @@
+import type { Executor } from '../db/database.js';
+import type { TeamsTable } from '../db/schema.js';
+
+export type TeamRow = TeamsTable;
+
+export async function insertTeam(db: Executor, row: TeamRow): Promise<void> {
+  await db.insertInto('teams').values(row).execute();
+}
+
+export async function findTeam(db: Executor, id: string): Promise<TeamRow | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,26 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { sendDocument } from '../http/jsonapi.js';
+import { IdParam, Timestamp, errorResponses, resourceOf } from '../http/schemas.js';
+import { isoMicros } from '../time.js';
+import { findTeam } from './repository.js';
+
+const TeamDocument = Type.Object({
+  data: resourceOf('teams', Type.Object({ name: Type.String(), parent_id: Type.Union([Type.String(), Type.Null()]), created_at: Timestamp }), 'team_…'),
+});
+
+export function teamRoutes(app: FastifyInstance, { db }: AppContext): void {
+  app.get<{ Params: { id: string } }>('/teams/:id', {
+    schema: { summary: "Retrieve the key's own team", tags: ['teams'], params: IdParam, response: { 200: TeamDocument, ...errorResponses(401, 404, 406, 429) } },
+    handler: async (request, reply) => {
+      // A key sees its own team only: parents and subteams are other teams (404).
+      const team = request.params.id === request.principal.teamId ? await findTeam(db.kysely, request.params.id) : undefined;
+      if (!team) throw new ApiError('NotFound');
+      return sendDocument(reply, 200, {
+        data: { type: 'teams', id: team.id, attributes: { name: team.name, parent_id: team.parent_id, created_at: isoMicros(team.created_at) } },
+      });
+    },
+  });
+}

@@ -1,0 +1,25 @@
+// Times are integer microseconds since the epoch everywhere below the API edge.
+
+let last = 0;
+
+/**
+ * Current time in microseconds, strictly increasing within the process so that
+ * two changes in one process never share an `updated_at`.
+ */
+export function nowMicros(): number {
+  const now = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  last = now > last ? now : last + 1;
+  return last;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the spec's timestamp shape. */
+export function isoMicros(micros: number): string {
+  const ms = Math.floor(micros / 1000);
+  const base = new Date(ms).toISOString(); // ...SS.mmmZ
+  const fraction = String(micros % 1_000_000).padStart(6, '0');
+  return `${base.slice(0, 19)}.${fraction}Z`;
+}
+
+export function isoOrNull(micros: number | null): string | null {
+  return micros === null ? null : isoMicros(micros);
+}
