@@ -198,9 +198,33 @@ export async function deleteManyTags(db: Db, world: World, ids: string[]): Promi
 }
 
 export async function listWorldTags(db: Db, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    listTags(db.kysely, world, list),
-    list.q === null ? countTags(db.kysely, world) : countFiltered(db.kysely, world, list.q),
-  ]);
+  const total = list.q === null ? await countTags(db.kysely, world) : await countFiltered(db.kysely, world, list.q);
+  // A page past the end needs no query (and an OFFSET there would walk the whole index).
+  const rows = list.offset >= total ? [] : await listTags(db.kysely, world, list);
   return { rows, total };
+}
+
+/**
+ * The chip write succeeded (writer, or import of a chip written elsewhere):
+ * `created` → `configured`, `configured_at` and `updated_at` set, `tag.configured`
+ * recorded. Runs inside the caller's transaction so that key material stored
+ * with the write commits together with the status.
+ */
+export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
+  const row = await findTag(trx, world, tagId);
+  if (!row) throw new ApiError('NotFound');
+  if (row.status === 'configured') throw new ApiError('ConfiguredTag');
+  const at = nowMicros();
+  const configured: TagRow = { ...row, status: 'configured', configured_at: at, updated_at: at };
+  await updateTag(trx, tagId, { status: 'configured', configured_at: at, updated_at: at });
+  await recordTagEvents(trx, 'tag.configured', [configured]);
+  return configured;
+}
+
+/** The chip write failed: the tag stays `created` (it can be written again); `tag.configuration_failed` is recorded. */
+export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string): Promise<TagRow> {
+  const row = await findTag(trx, world, tagId);
+  if (!row) throw new ApiError('NotFound');
+  await recordTagEvents(trx, 'tag.configuration_failed', [row]);
+  return row;
 }
