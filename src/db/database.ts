@@ -13,6 +13,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type SqliteDatabase,
   type Transaction,
 } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
@@ -40,6 +41,35 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+// Kysely's SQLite driver prepares every statement anew, which costs more than
+// running a point lookup. Short statements (the per-request queries) are kept
+// prepared, most recently used last; long ones (multi-row inserts) are not, so
+// the cache stays small whatever the batch sizes.
+const STATEMENT_CACHE_SIZE = 200;
+const CACHEABLE_SQL_LENGTH = 4096;
+
+function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      if (text.length > CACHEABLE_SQL_LENGTH) return sqlite.prepare(text);
+      const cached = statements.get(text);
+      // A statement still iterating (a stream) cannot run again until it finishes.
+      if (cached !== undefined && cached.busy) return sqlite.prepare(text);
+      if (cached !== undefined) {
+        statements.delete(text);
+        statements.set(text, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
+}
+
 export function openDatabase(target: DatabaseTarget, options: { poolSize?: number; schema?: string } = {}): Db {
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
@@ -49,12 +79,13 @@ export function openDatabase(target: DatabaseTarget, options: { poolSize?: numbe
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const driver = new ImmediateSqliteDriver({ database: sqlite });
+    const database = cachingStatements(sqlite);
+    const driver = new ImmediateSqliteDriver({ database });
     const dialect = new (class extends SqliteDialect {
       override createDriver(): Driver {
         return driver;
       }
-    })({ database: sqlite });
+    })({ database });
     const kysely = new Kysely<Database>({ dialect });
     return {
       kysely,

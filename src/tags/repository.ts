@@ -1,7 +1,7 @@
 // All SQL on tags and their per-world counts.
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { Mode } from '../db/schema.js';
+import type { Database, Mode } from '../db/schema.js';
 import type { TagRow } from './serializer.js';
 
 export interface World {
@@ -111,24 +111,29 @@ function filtered(db: Executor, world: World, q: string | null) {
   return query;
 }
 
-/**
- * One page of a world's tags. Each single order field is served by an index
- * led by (team_id, mode); NULLs sort as the smallest value on both engines.
- */
-export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
-  let query = filtered(db, world, list.q).selectAll();
-  for (const term of list.order) {
+/** ORDER BY the list's terms; the id breaks every tie so a walk never shows a tag twice (a unique field already does). */
+function inOrder<O>(query: SelectQueryBuilder<Database, 'tags', O>, order: OrderTerm[]): SelectQueryBuilder<Database, 'tags', O> {
+  for (const term of order) {
     const nulls = NULLABLE.includes(term.field) ? (term.direction === 'asc' ? 'first' : 'last') : null;
     query = query.orderBy(term.field, (ob) => {
       const o = term.direction === 'asc' ? ob.asc() : ob.desc();
       return nulls === 'first' ? o.nullsFirst() : nulls === 'last' ? o.nullsLast() : o;
     });
   }
-  // The id breaks every tie so a walk never shows a tag twice; a unique field already does.
-  if (!list.order.some((t) => UNIQUE_IN_WORLD.includes(t.field))) {
-    query = query.orderBy('id', list.order[0]?.direction ?? 'asc');
-  }
-  return query.limit(list.limit).offset(list.offset).execute();
+  if (!order.some((t) => UNIQUE_IN_WORLD.includes(t.field))) query = query.orderBy('id', order[0]?.direction ?? 'asc');
+  return query;
+}
+
+/**
+ * One page of a world's tags. Each single order field is served by an index
+ * led by (team_id, mode); NULLs sort as the smallest value on both engines.
+ * Deferred join: the page's ids come from a walk of that index alone (it ends
+ * in id, so no table row is read for the OFFSET rows it skips), then only the
+ * page's rows are read and put back in order (a sort of at most page_size rows).
+ */
+export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
+  const page = inOrder(filtered(db, world, list.q).select('id'), list.order).limit(list.limit).offset(list.offset);
+  return inOrder(db.selectFrom('tags').selectAll().where('id', 'in', page), list.order).execute();
 }
 
 export async function countFiltered(db: Executor, world: World, q: string): Promise<number> {
