@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { sendDocument } from '../http/jsonapi.js';
 import { IdParam, Timestamp, errorResponses, resourceOf } from '../http/schemas.js';
+import { isId } from '../ids.js';
 import { isoMicros, isoOrNull } from '../time.js';
 import { findKeyInWorld } from './repository.js';
 
@@ -25,7 +26,7 @@ export function keyRoutes(app: FastifyInstance, { db }: AppContext): void {
     schema: { summary: 'Retrieve a key of the same team and mode (never its secret)', tags: ['keys'], params: IdParam, response: { 200: KeyDocument, ...errorResponses(401, 404, 406, 429) } },
     handler: async (request, reply) => {
       const { teamId, mode } = request.principal;
-      const key = await findKeyInWorld(db.kysely, request.params.id, teamId, mode);
+      const key = isId('key', request.params.id) ? await findKeyInWorld(db.kysely, request.params.id, teamId, mode) : undefined;
       if (!key) throw new ApiError('NotFound');
       return sendDocument(reply, 200, {
         data: { type: 'keys', id: key.id, attributes: { team_id: key.team_id, mode: key.mode, created_at: isoMicros(key.created_at), revoked_at: isoOrNull(key.revoked_at) } },

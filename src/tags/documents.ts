@@ -75,7 +75,7 @@ export function readListQuery(query: Json): ListQuery & { page: number; pageSize
   const page = positiveInteger(query.page, 1);
   const pageSize = Math.min(positiveInteger(query.page_size, LIMITS.pageSize.default), LIMITS.pageSize.max);
   const q = typeof query.q === 'string' && query.q !== '' ? query.q : null;
-  if (query.q !== undefined && typeof query.q !== 'string') throw new ApiError('InvalidQuery');
+  if (query.q !== undefined && (typeof query.q !== 'string' || query.q.includes('\u0000'))) throw new ApiError('InvalidQuery');
   const fields = list(query, 'order_by');
   const directions = list(query, 'order_directions');
   if (directions.length > fields.length && !(fields.length === 0 && directions.length === 0)) throw new ApiError('InvalidQuery');

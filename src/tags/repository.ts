@@ -2,6 +2,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, Mode } from '../db/schema.js';
+import { isId } from '../ids.js';
 import type { TagRow } from './serializer.js';
 
 export interface World {
@@ -29,6 +30,8 @@ export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
 }
 
 export async function findTag(db: Executor, world: World, id: string): Promise<TagRow | undefined> {
+  // A string that is not a tag id matches nothing (and never reaches the engine: PostgreSQL refuses NUL).
+  if (!isId('tag', id)) return undefined;
   return db
     .selectFrom('tags')
     .selectAll()
@@ -39,6 +42,7 @@ export async function findTag(db: Executor, world: World, id: string): Promise<T
 }
 
 export async function findTags(db: Executor, world: World, ids: string[]): Promise<TagRow[]> {
+  ids = ids.filter((id) => isId('tag', id));
   if (ids.length === 0) return [];
   return db
     .selectFrom('tags')

@@ -32,12 +32,14 @@ export const attributeChecks: Record<(typeof CREATABLE)[number], Check> = {
   url: (v) => {
     if (typeof v !== 'string') return 'url must be a string';
     if (v.length === 0) return 'url must not be empty';
+    if (v.includes('\u0000')) return 'url must not contain the NUL character';
     if (Buffer.byteLength(v) > LIMITS.urlBytes) return `url must be at most ${LIMITS.urlBytes} bytes`;
     return null;
   },
   comment: (v) => {
     if (v === null) return null;
     if (typeof v !== 'string') return 'comment must be a string or null';
+    if (v.includes('\u0000')) return 'comment must not contain the NUL character';
     return codePoints(v) > LIMITS.commentLength ? `comment must be at most ${LIMITS.commentLength} characters` : null;
   },
   session_duration: (v) => {

@@ -153,10 +153,11 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
       return row.url !== before.url || row.comment !== before.comment || row.session_duration !== before.session_duration;
     });
     // Urls moving between tags of this batch would collide mid-way on the unique
-    // index; park them on a placeholder first (never a valid url: it has a NUL).
+    // index; park them on a placeholder first (never a valid url: it is longer
+    // than LIMITS.urlBytes; not a NUL, which PostgreSQL text cannot hold).
     const swapping = changed.filter((row) => row.url !== original.get(row.id)!.url);
     if (swapping.length > 1) {
-      for (const row of swapping) await updateTag(trx, row.id, { url: `\u0000${row.id}` });
+      for (const row of swapping) await updateTag(trx, row.id, { url: `swap:${row.id}:`.padEnd(LIMITS.urlBytes + 1, '~') });
     }
     for (const row of changed) {
       row.updated_at = at;
