@@ -50,10 +50,12 @@ export class AesEcb {
   }
 }
 
-// Long-lived keys (a team's SDM meta read key, a chip's file read key while it is being tapped) are
-// looked up again and again; a small FIFO cache keeps their cipher objects. Bounded so that a flood
-// of scans for distinct chips cannot grow memory.
-const CACHE_LIMIT = 1024;
+// Long-lived keys (a team's SDM meta read key, a master key being diversified from) are looked up
+// again and again; a small FIFO cache keeps their cipher objects. Per-chip keys do not belong here:
+// with many chips they are evicted before reuse, and evicted native cipher objects cost the garbage
+// collector more than creating throwaway ones (measured with bench/chips.ts). Bounded so that no
+// input can grow memory.
+const CACHE_LIMIT = 256;
 const cache = new Map<string, AesEcb>();
 
 /** A cached AesEcb for `key` (content-addressed: mutating the caller's array later is harmless). */

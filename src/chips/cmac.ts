@@ -50,14 +50,21 @@ export function cmacSubkeys(key: Uint8Array): CmacSubkeys {
 /**
  * The CMAC chaining over any 128-bit block function: CBC-MAC where the last block is XORed with K1
  * when complete, or padded with 80 00.. and XORed with K2 otherwise (an empty message is one padded
- * block).
+ * block). `from`/`state` resume the chain after `from` blocks already processed into `state`.
+ * `encryptBlock` may not keep its argument (the buffer is reused).
  */
-export function cmacWith(encryptBlock: (block: Buffer) => Buffer, sub: CmacSubkeys, msg: Uint8Array): Buffer {
+export function cmacWith(
+  encryptBlock: (block: Buffer) => Buffer,
+  sub: CmacSubkeys,
+  msg: Uint8Array,
+  from = 0,
+  state: Buffer = ZERO_BLOCK,
+): Buffer {
   const n = msg.length === 0 ? 1 : Math.ceil(msg.length / 16);
   const lastComplete = msg.length > 0 && msg.length % 16 === 0;
-  let y: Buffer = ZERO_BLOCK;
+  let y = state;
   const x = Buffer.allocUnsafe(16);
-  for (let b = 0; b < n - 1; b++) {
+  for (let b = from; b < n - 1; b++) {
     const off = b * 16;
     for (let i = 0; i < 16; i++) x[i] = y[i]! ^ msg[off + i]!;
     y = encryptBlock(x);
@@ -80,10 +87,16 @@ export function aesCmac(key: Uint8Array, msg: Uint8Array): Buffer {
 
 /**
  * AES-CMAC with a key that is used once (SDM/EV2 session keys): avoids filling the cipher cache with
- * keys that never come back.
+ * keys that never come back. When the message has more than one block, its first block does not
+ * depend on the subkeys, so L = E(0) and E(M1) share one cipher call.
  */
 export function aesCmacOnce(cipher: AesEcb, msg: Uint8Array): Buffer {
-  return cmacWith((b) => cipher.encrypt(b), subkeysFrom(cipher.encrypt(ZERO_BLOCK)), msg);
+  const enc = (b: Buffer) => cipher.encrypt(b);
+  if (msg.length <= 16) return cmacWith(enc, subkeysFrom(cipher.encrypt(ZERO_BLOCK)), msg);
+  const two = Buffer.alloc(32);
+  two.set(msg.subarray(0, 16), 16);
+  const out = cipher.encrypt(two);
+  return cmacWith(enc, subkeysFrom(out.subarray(0, 16)), msg, 1, out.subarray(16, 32));
 }
 
 /**

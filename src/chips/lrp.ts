@@ -111,7 +111,7 @@ export class Lrp {
     const pt = pad ? padM2(plaintext) : asBuffer(plaintext);
     if (pt.length === 0 || pt.length % 16 !== 0) throw new TypeError('LRICB without padding needs whole, non-empty blocks');
     const out = Buffer.allocUnsafe(pt.length);
-    let r = Buffer.from(counter);
+    let r: Buffer = Buffer.from(counter);
     for (let off = 0; off < pt.length; off += 16) {
       aesEncryptOnce(this.eval(u, r, true), pt.subarray(off, off + 16)).copy(out, off);
       r = incrementCounter(r);
@@ -126,7 +126,7 @@ export class Lrp {
   decrypt(u: number, counter: Uint8Array, ciphertext: Uint8Array, pad: boolean): { plaintext: Buffer | null; counter: Buffer } {
     if (ciphertext.length === 0 || ciphertext.length % 16 !== 0) throw new TypeError('LRICB ciphertext must be whole, non-empty blocks');
     const out = Buffer.allocUnsafe(ciphertext.length);
-    let r = Buffer.from(counter);
+    let r: Buffer = Buffer.from(counter);
     for (let off = 0; off < ciphertext.length; off += 16) {
       aesDecryptOnce(this.eval(u, r, true), ciphertext.subarray(off, off + 16)).copy(out, off);
       r = incrementCounter(r);
