@@ -19,6 +19,10 @@ export interface Config {
   logLevel: string;
   allowPrivateWebhooks: boolean;
   allowHttpWebhooks: boolean;
+  /** Multiplies the webhook retry delays (1 in production; tests shrink it). */
+  webhookRetryScale: number;
+  /** Per-attempt webhook timeout; a claimed delivery's lease is twice this. */
+  webhookTimeoutMs: number;
   /** Run the background worker (webhook delivery) inside `serve`. */
   embeddedWorker: boolean;
   dataDir: string;
@@ -43,6 +47,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
+}
+
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  return value;
 }
 
 function prefix(env: Env, name: string, fallback: string): string {
@@ -112,6 +124,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     allowPrivateWebhooks: flag(env, 'TAPPROOF_ALLOW_PRIVATE_WEBHOOKS', false),
     allowHttpWebhooks: flag(env, 'TAPPROOF_ALLOW_HTTP_WEBHOOKS', false),
+    webhookRetryScale: decimal(env, 'TAPPROOF_WEBHOOK_RETRY_SCALE', 1, 0, 1000),
+    webhookTimeoutMs: integer(env, 'TAPPROOF_WEBHOOK_TIMEOUT_MS', 15_000, 100, 600_000),
     embeddedWorker: flag(env, 'TAPPROOF_EMBEDDED_WORKER', true),
     dataDir,
   };

@@ -1,4 +1,5 @@
 // Entry point of the `tapproof` bin. Feature commands register on `program` by import.
 import { main } from './cli.js';
+import './webhooks/cli.js';
 
 await main(process.argv);

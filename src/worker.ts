@@ -1,6 +1,7 @@
 // Background work (webhook delivery, expiry, …). Runs inside `tapproof serve`
 // by default, or alone in `tapproof worker` processes.
 import type { AppContext } from './context.js';
+import { webhookDelivery } from './webhooks/worker.js';
 
 export interface BackgroundJob {
   name: string;
@@ -9,7 +10,7 @@ export interface BackgroundJob {
 }
 
 /** Feature modules add their jobs here. */
-export const backgroundJobs: BackgroundJob[] = [];
+export const backgroundJobs: BackgroundJob[] = [webhookDelivery];
 
 export function startBackgroundWork(ctx: AppContext): { stop(): Promise<void> } {
   const stops = backgroundJobs.map((job) => job.start(ctx));

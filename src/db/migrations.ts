@@ -1,15 +1,17 @@
 // One ordered list of migrations for both engines. Where the SQL must differ
 // (auto-increment, collation, NULL ordering in indexes) a step asks the dialect;
 // everything else is the same builder call.
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.js';
 import * as core from './migrations/0001_core.js';
+import * as webhooks from './migrations/0002_webhooks.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
 /** Append new steps at the end; names sort in application order. */
 const steps: Record<string, Step> = {
   '0001_core': core,
+  '0002_webhooks': webhooks,
 };
 
 function provider(dialect: Dialect): MigrationProvider {
@@ -24,7 +26,10 @@ function provider(dialect: Dialect): MigrationProvider {
 
 /** Applies every pending migration; safe from several processes at once (Kysely takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect) });
+  // Kysely looks for its bookkeeping tables in every schema unless told which:
+  // another schema's (a parallel test run, another deployment) would be taken for ours.
+  const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
+  const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

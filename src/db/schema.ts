@@ -62,6 +62,54 @@ export interface SettingsTable {
   value: string;
 }
 
+/** A customer endpoint for one team and mode (DESIGN §6). */
+export interface WebhooksTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  url: string;
+  /** JSON array of the subscribed event kinds. */
+  events: string;
+  /** 1 or 0 (the same integer on both engines). */
+  enabled: number;
+  /** Why the platform disabled it: 'gone' (410), 'failing' (5 days), or null. */
+  disabled_reason: string | null;
+  /** The `whsec_` secret, sealed (src/secrets). */
+  secret_sealed: string;
+  /** After a rotation the old secret signs too, until `previous_secret_until`. */
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  /** First failure since the last success; 5 days of it disables the endpoint. */
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event to one webhook: the unit the delivery worker claims, sends and retries. */
+export interface DeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  webhook_id: string;
+  status: 'pending' | 'delivered' | 'failed' | 'canceled';
+  attempts: number;
+  /** When pending: when it is due, or (while claimed) when the claim expires. */
+  next_attempt_at: number;
+  created_at: number;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** The chip written with a configured tag: how its SUN message is read and checked (DESIGN §4). */
 export interface Database {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
@@ -69,4 +117,7 @@ export interface Database {
   tag_counts: TagCountsTable;
   events: EventsTable;
   settings: SettingsTable;
+  webhooks: WebhooksTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }

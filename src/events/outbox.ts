@@ -5,6 +5,7 @@ import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { renderTag, type TagRow } from '../tags/serializer.js';
+import { enqueueDeliveries } from '../webhooks/fanout.js';
 import { isoMicros, nowMicros } from '../time.js';
 
 export const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
@@ -39,5 +40,13 @@ export async function recordTagEvents(db: Executor, type: EventType, tags: TagRo
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto('events').values(rows.slice(i, i + CHUNK)).execute();
   }
+  // Normally one world per call; grouped so that a mixed call still reaches each world's webhooks.
+  const worlds = new Map<string, { teamId: string; mode: Mode; ids: string[] }>();
+  for (const row of rows) {
+    const key = `${row.team_id} ${row.mode}`;
+    if (!worlds.has(key)) worlds.set(key, { teamId: row.team_id, mode: row.mode, ids: [] });
+    worlds.get(key)!.ids.push(row.id);
+  }
+  for (const world of worlds.values()) await enqueueDeliveries(db, world, type, world.ids, at);
   return rows.map((r) => ({ id: r.id, type, tagId: r.tag_id }));
 }

@@ -1,0 +1,146 @@
+// All SQL on webhooks, their deliveries and the delivery attempts.
+import { sql } from 'kysely';
+import type { Db, Executor } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { DeliveriesTable, DeliveryAttemptsTable, Mode, WebhooksTable } from '../db/schema.js';
+
+export type WebhookRow = WebhooksTable;
+export type WebhookChanges = Partial<Omit<WebhookRow, 'id' | 'team_id' | 'mode' | 'created_at'>>;
+
+export interface World {
+  teamId: string;
+  mode: Mode;
+}
+
+export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+export async function findWebhook(db: Executor, world: World, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+}
+
+export async function findWebhookById(db: Executor, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateWebhook(db: Executor, id: string, changes: WebhookChanges): Promise<void> {
+  await db.updateTable('webhooks').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteWebhook(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('webhooks').where('id', '=', id).execute();
+}
+
+/** Pending deliveries of a webhook that was deleted or disabled are dropped; the history stays. */
+export async function cancelPending(db: Executor, webhookId: string): Promise<void> {
+  await db.updateTable('deliveries').set({ status: 'canceled' }).where('webhook_id', '=', webhookId).where('status', '=', 'pending').execute();
+}
+
+/** The enabled webhooks of a world with their event filters (a world has a handful). */
+export async function enabledWebhooks(db: Executor, world: World): Promise<{ id: string; events: string }[]> {
+  return db.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', world.teamId).where('mode', '=', world.mode).where('enabled', '=', 1).execute();
+}
+
+// 6 columns per row; stays under every engine's parameter limit.
+const CHUNK = 1000;
+
+export async function insertDeliveries(db: Executor, rows: Omit<DeliveriesTable, 'id'>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('deliveries').values(rows.slice(i, i + CHUNK)).execute();
+}
+
+export interface Claimed {
+  id: number;
+  attempts: number;
+  event_id: string;
+  payload: string;
+  webhook_id: string;
+  url: string | null;
+  enabled: number | null;
+  secret_sealed: string | null;
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries by pushing their due time to `leaseUntil`:
+ * a worker that dies holding them loses the claim when the lease runs out.
+ * PostgreSQL: concurrent workers skip each other's rows; SQLite has one writer.
+ */
+export async function claimDue(db: Db, now: number, leaseUntil: number, limit: number): Promise<Claimed[]> {
+  const lock = db.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const claimed = await sql<{ id: number }>`
+    update deliveries set next_attempt_at = ${leaseUntil}
+    where id in (
+      select id from deliveries
+      where status = 'pending' and next_attempt_at <= ${now}
+      order by next_attempt_at
+      limit ${limit} ${lock}
+    )
+    returning id`.execute(db.kysely);
+  if (claimed.rows.length === 0) return [];
+  return db.kysely
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.webhook_id', 'w.url', 'w.enabled', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until'])
+    .where('d.id', 'in', claimed.rows.map((r) => Number(r.id)))
+    .execute();
+}
+
+export async function insertAttempts(db: Executor, rows: Omit<DeliveryAttemptsTable, 'id'>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('delivery_attempts').values(rows.slice(i, i + CHUNK)).execute();
+}
+
+export async function markDelivered(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'delivered', attempts: sql`attempts + 1` })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** A failed attempt: due again at `nextAt`, or finally `failed` when the schedule is spent. */
+export async function markFailed(db: Executor, id: number, nextAt: number | null): Promise<void> {
+  await db
+    .updateTable('deliveries')
+    .set(nextAt === null ? { status: 'failed', attempts: sql`attempts + 1` } : { next_attempt_at: nextAt, attempts: sql`attempts + 1` })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Claimed deliveries that must not be sent (webhook gone or disabled meanwhile). */
+export async function markCanceled(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('deliveries').set({ status: 'canceled' }).where('id', 'in', ids).execute();
+}
+
+export async function clearFailing(db: Executor, webhookIds: string[]): Promise<void> {
+  if (webhookIds.length === 0) return;
+  await db.updateTable('webhooks').set({ failing_since: null }).where('id', 'in', webhookIds).where('failing_since', 'is not', null).execute();
+}
+
+/** Notes a failure; returns when the endpoint has been failing since. */
+export async function noteFailing(db: Executor, webhookId: string, now: number): Promise<number | null> {
+  await db.updateTable('webhooks').set({ failing_since: now }).where('id', '=', webhookId).where('failing_since', 'is', null).execute();
+  const row = await db.selectFrom('webhooks').select('failing_since').where('id', '=', webhookId).executeTakeFirst();
+  return row?.failing_since ?? null;
+}
+
+export async function listAttempts(db: Executor, webhookId: string, limit: number): Promise<Selectable<DeliveryAttemptsTable>[]> {
+  return db.selectFrom('delivery_attempts').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Makes the matching unfinished or finished-unsuccessfully deliveries due now, with a fresh schedule. */
+export async function requeue(db: Executor, filter: { eventId: string } | { webhookId: string; since: number }, now: number): Promise<number> {
+  let query = db.updateTable('deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: now });
+  if ('eventId' in filter) {
+    query = query.where('event_id', '=', filter.eventId).where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.enabled', '=', 1));
+  } else {
+    query = query.where('webhook_id', '=', filter.webhookId).where('created_at', '>=', filter.since).where('status', '!=', 'delivered');
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { errorResponses } from '../../http/schemas.js';
+import { readCreateDocument } from '../documents.js';
+import { CreateWebhookBody, WebhookDocument } from '../schemas.js';
+import { renderWebhook } from '../serializer.js';
+import { createWebhook } from '../service.js';
+
+export default function createWebhookRoute(app: FastifyInstance, ctx: AppContext) {
+  app.post('/webhooks', {
+    schema: {
+      summary: 'Register a webhook (the secret is shown only in this response)',
+      tags: ['webhooks'],
+      body: CreateWebhookBody,
+      response: { 201: WebhookDocument, ...errorResponses(400, 401, 406, 413, 415, 422, 429) },
+    },
+    handler: async (request, reply) => {
+      const { row, secret } = await createWebhook(ctx, request.principal, readCreateDocument(request.body));
+      return sendDocument(reply, 201, { data: renderWebhook(row, secret) });
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import type { ResourceObject } from '../http/jsonapi.js';
+import { isoMicros, isoOrNull } from '../time.js';
+import type { WebhookRow } from './repository.js';
+
+export interface WebhookAttributes {
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  /** Only in the response that created or rotated it. */
+  secret?: string;
+  /** While the previous secret still signs beside the new one. */
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function renderWebhook(row: WebhookRow, secret?: string): ResourceObject<WebhookAttributes> {
+  const previousLive = row.previous_secret_until !== null && row.previous_secret_until > Date.now() * 1000;
+  return {
+    type: 'webhooks',
+    id: row.id,
+    attributes: {
+      url: row.url,
+      events: JSON.parse(row.events) as string[],
+      enabled: row.enabled === 1,
+      disabled_reason: row.disabled_reason,
+      ...(secret === undefined ? {} : { secret }),
+      previous_secret_expires_at: previousLive ? isoOrNull(row.previous_secret_until) : null,
+      created_at: isoMicros(row.created_at),
+      updated_at: isoMicros(row.updated_at),
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// The rules of the webhook resource (DESIGN §6).
+import { isIP } from 'node:net';
+import type { AppContext } from '../context.js';
+import { EVENT_TYPES } from '../events/outbox.js';
+import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { sealerFor } from '../secrets/index.js';
+import { nowMicros } from '../time.js';
+import { refusedBecause } from './address.js';
+import {
+  cancelPending,
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  updateWebhook,
+  type WebhookChanges,
+  type WebhookRow,
+  type World,
+} from './repository.js';
+import { newSecret } from './signature.js';
+
+export const SECRET_PURPOSE = 'webhook-secret';
+/** After a rotation the old secret keeps signing beside the new one this long. */
+export const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;
+const URL_MAX = 2048;
+
+export const CREATABLE = ['url', 'events'] as const;
+export const MUTABLE = ['url', 'events', 'enabled', 'rotate_secret'] as const;
+
+/** A webhook as the API shows it; `secret` only right after creation or rotation. */
+export interface WebhookView {
+  row: WebhookRow;
+  secret?: string;
+}
+
+function checkUrl(value: unknown, ctx: AppContext): string | null {
+  if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
+  if (value.length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'url must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && ctx.config.allowHttpWebhooks)) {
+    return ctx.config.allowHttpWebhooks ? 'url must use https or http' : 'url must use https';
+  }
+  if (url.username || url.password) return 'url must not contain credentials';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Names are judged again at every delivery (DNS changes); literals and localhost can be refused now.
+  if (!ctx.config.allowPrivateWebhooks) {
+    if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point to a loopback address';
+    const why = isIP(host) ? refusedBecause(host) : null;
+    if (why) return `url must not point to a ${why} address`;
+  }
+  return null;
+}
+
+function checkEvents(value: unknown, errors: FieldError[]): void {
+  const pointer = '/data/attributes/events';
+  if (!Array.isArray(value) || value.length === 0) {
+    errors.push({ pointer, detail: `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}` });
+    return;
+  }
+  value.forEach((kind, i) => {
+    if (typeof kind !== 'string' || !(EVENT_TYPES as readonly string[]).includes(kind)) {
+      errors.push({ pointer: `${pointer}/${i}`, detail: `unknown event kind; one of ${EVENT_TYPES.join(', ')}` });
+    } else if (value.indexOf(kind) !== i) {
+      errors.push({ pointer: `${pointer}/${i}`, detail: `${kind} is listed twice` });
+    }
+  });
+}
+
+function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], ctx: AppContext): void {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(attributes)) {
+    const pointer = `/data/attributes/${name}`;
+    if (!allowed.includes(name)) {
+      errors.push({ pointer, detail: `${name} cannot be set by this operation` });
+    } else if (name === 'url') {
+      const problem = checkUrl(value, ctx);
+      if (problem) errors.push({ pointer, detail: problem });
+    } else if (name === 'events') {
+      checkEvents(value, errors);
+    } else if (name === 'enabled' && typeof value !== 'boolean') {
+      errors.push({ pointer, detail: 'enabled must be true or false' });
+    } else if (name === 'rotate_secret' && value !== true && value !== false) {
+      errors.push({ pointer, detail: 'rotate_secret must be true or false' });
+    }
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+export async function createWebhook(ctx: AppContext, world: World, attributes: Record<string, unknown>): Promise<WebhookView> {
+  checkAttributes(attributes, CREATABLE, ctx);
+  const secret = newSecret();
+  const sealer = await sealerFor(ctx, SECRET_PURPOSE);
+  const at = nowMicros();
+  const row: WebhookRow = {
+    id: newId('whk'),
+    team_id: world.teamId,
+    mode: world.mode,
+    url: attributes.url as string,
+    events: JSON.stringify((attributes.events as string[] | undefined) ?? EVENT_TYPES),
+    enabled: 1,
+    disabled_reason: null,
+    secret_sealed: sealer.seal(secret),
+    previous_secret_sealed: null,
+    previous_secret_until: null,
+    failing_since: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await insertWebhook(ctx.db.kysely, row);
+  return { row, secret };
+}
+
+export async function getWebhook(ctx: AppContext, world: World, id: string): Promise<WebhookRow> {
+  const row = await findWebhook(ctx.db.kysely, world, id);
+  if (!row) throw new ApiError('NotFound');
+  return row;
+}
+
+export async function changeWebhook(ctx: AppContext, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
+  checkAttributes(attributes, MUTABLE, ctx);
+  const sealer = attributes.rotate_secret === true ? await sealerFor(ctx, SECRET_PURPOSE) : null;
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const row = await findWebhook(trx, world, id);
+    if (!row) throw new ApiError('NotFound');
+    const at = nowMicros();
+    const changes: WebhookChanges = { updated_at: at };
+    if ('url' in attributes) changes.url = attributes.url as string;
+    if ('events' in attributes) changes.events = JSON.stringify(attributes.events);
+    if ('enabled' in attributes) {
+      changes.enabled = attributes.enabled ? 1 : 0;
+      // Enabling again forgets why the platform disabled it and the failure streak.
+      if (attributes.enabled) Object.assign(changes, { disabled_reason: null, failing_since: null });
+    }
+    let secret: string | undefined;
+    if (sealer) {
+      secret = newSecret();
+      Object.assign(changes, { secret_sealed: sealer.seal(secret), previous_secret_sealed: row.secret_sealed, previous_secret_until: at + ROTATION_OVERLAP_MICROS });
+    }
+    await updateWebhook(trx, id, changes);
+    if (changes.enabled === 0) await cancelPending(trx, id);
+    return { row: { ...row, ...changes }, secret };
+  });
+}
+
+export async function removeWebhook(ctx: AppContext, world: World, id: string): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const row = await findWebhook(trx, world, id);
+    if (!row) throw new ApiError('NotFound');
+    await deleteWebhook(trx, id);
+    await cancelPending(trx, id);
+  });
+}

@@ -1,0 +1,234 @@
+// The delivery worker: claims due deliveries in bounded batches, sends them
+// concurrently over keep-alive connections, and records every attempt. Outcomes
+// are written in small batched transactions; a crash between sending and
+// recording only means the claim's lease runs out and the event is sent again
+// (at-least-once: duplicates are possible, losses are not).
+import pino from 'pino';
+import type { AppContext } from '../context.js';
+import { type Sealer, sealerFor } from '../secrets/index.js';
+import { nowMicros } from '../time.js';
+import type { BackgroundJob } from '../worker.js';
+import {
+  cancelPending,
+  claimDue,
+  clearFailing,
+  insertAttempts,
+  markCanceled,
+  markDelivered,
+  markFailed,
+  noteFailing,
+  updateWebhook,
+  type Claimed,
+} from './repository.js';
+import { createSender, type AttemptResult, type Sender } from './sender.js';
+import { SECRET_PURPOSE } from './service.js';
+import { sign } from './signature.js';
+
+/** Delay before attempt n+1 after n attempts (DESIGN §6); after the last one the delivery has failed. */
+export const RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+export const DISABLE_AFTER_MICROS = 5 * 24 * 3600 * 1_000_000;
+const JITTER = 0.1;
+
+/** When a delivery that has now failed `attempts` times is due again, or null when its schedule is spent. */
+export function nextAttemptAt(attempts: number, now: number, scale: number, random = Math.random): number | null {
+  if (attempts >= RETRY_SCHEDULE_SECONDS.length) return null;
+  const seconds = RETRY_SCHEDULE_SECONDS[attempts] * scale * (1 - JITTER + 2 * JITTER * random());
+  return now + Math.round(seconds * 1_000_000);
+}
+
+export interface WorkerOptions {
+  /** Most deliveries claimed in one statement. */
+  batch?: number;
+  /** Most requests in flight at once. */
+  maxInFlight?: number;
+  /** Pause between polls when nothing was due. */
+  idleMs?: number;
+}
+
+interface Outcome {
+  delivery: Claimed;
+  startedAt: number;
+  result: AttemptResult;
+}
+
+export class DeliveryWorker {
+  private readonly batch: number;
+  private readonly maxInFlight: number;
+  private readonly idleMs: number;
+  private readonly sender: Sender;
+  private readonly log;
+  private inFlight = 0;
+  private outcomes: Outcome[] = [];
+  private canceled: number[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private wake: (() => void) | null = null;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private sealer: Sealer | null = null;
+  private readonly secrets = new Map<string, string>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: WorkerOptions = {},
+  ) {
+    this.batch = options.batch ?? 200;
+    this.maxInFlight = options.maxInFlight ?? 256;
+    this.idleMs = options.idleMs ?? 50;
+    this.sender = createSender({ allowPrivate: ctx.config.allowPrivateWebhooks, timeoutMs: ctx.config.webhookTimeoutMs, maxSockets: this.maxInFlight });
+    this.log = pino({ level: ctx.config.logLevel, base: { job: 'webhooks' } });
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.sender.close();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    }).then(() => void (this.wake = null));
+  }
+
+  private async run(): Promise<void> {
+    const leaseMicros = 2 * this.ctx.config.webhookTimeoutMs * 1000;
+    while (!this.stopping) {
+      const room = Math.min(this.batch, this.maxInFlight - this.inFlight);
+      if (room < Math.min(this.batch, this.maxInFlight) / 4) {
+        await this.sleep(this.idleMs); // woken when requests finish
+        continue;
+      }
+      let claimed: Claimed[] = [];
+      try {
+        const now = nowMicros();
+        claimed = await claimDue(this.ctx.db, now, now + leaseMicros, room);
+        this.sealer ??= await sealerFor(this.ctx, SECRET_PURPOSE);
+      } catch (error) {
+        this.log.error({ err: error }, 'claiming deliveries failed; retrying');
+        await this.sleep(this.idleMs * 20);
+        continue;
+      }
+      for (const delivery of claimed) this.dispatch(delivery);
+      // A full batch means more is probably due: claim again at once.
+      if (claimed.length < room) await this.sleep(this.idleMs);
+    }
+    while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+    await this.flush();
+  }
+
+  private secret(sealed: string): string {
+    let plain = this.secrets.get(sealed);
+    if (plain === undefined) {
+      if (this.secrets.size > 10_000) this.secrets.clear();
+      plain = this.sealer!.open(sealed);
+      this.secrets.set(sealed, plain);
+    }
+    return plain;
+  }
+
+  private dispatch(delivery: Claimed): void {
+    if (delivery.url === null || delivery.enabled !== 1) {
+      this.canceled.push(delivery.id);
+      this.scheduleFlush();
+      return;
+    }
+    this.inFlight++;
+    const startedAt = nowMicros();
+    const secrets = [this.secret(delivery.secret_sealed!)];
+    if (delivery.previous_secret_sealed && (delivery.previous_secret_until ?? 0) > startedAt) secrets.push(this.secret(delivery.previous_secret_sealed));
+    const timestamp = Math.floor(startedAt / 1_000_000);
+    const headers = {
+      'webhook-id': delivery.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(secrets, delivery.event_id, timestamp, delivery.payload),
+    };
+    void this.sender.send(delivery.url, headers, delivery.payload).then((result) => {
+      this.inFlight--;
+      this.outcomes.push({ delivery, startedAt, result });
+      this.scheduleFlush();
+      this.wake?.();
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.outcomes.length + this.canceled.length >= this.batch) {
+      void this.flush();
+    } else {
+      this.flushTimer ??= setTimeout(() => void this.flush(), 20);
+    }
+  }
+
+  /** Records the buffered outcomes in one transaction; flushes run one after another. */
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const outcomes = this.outcomes.splice(0);
+    const canceled = this.canceled.splice(0);
+    if (outcomes.length === 0 && canceled.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(() =>
+      this.record(outcomes, canceled).catch((error) => {
+        // The claims expire and these deliveries are attempted again.
+        this.log.error({ err: error, count: outcomes.length }, 'recording delivery outcomes failed');
+      }),
+    );
+    return this.flushing;
+  }
+
+  private async record(outcomes: Outcome[], canceled: number[]): Promise<void> {
+    const now = nowMicros();
+    const scale = this.ctx.config.webhookRetryScale;
+    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      await insertAttempts(
+        trx,
+        outcomes.map(({ delivery, startedAt, result }) => ({
+          delivery_id: delivery.id,
+          webhook_id: delivery.webhook_id,
+          event_id: delivery.event_id,
+          attempt: delivery.attempts + 1,
+          started_at: startedAt,
+          duration_ms: result.durationMs,
+          status_code: result.statusCode,
+          error: result.error,
+        })),
+      );
+      await markCanceled(trx, canceled);
+      const ok = outcomes.filter((o) => o.result.error === null);
+      await markDelivered(trx, ok.map((o) => o.delivery.id));
+      await clearFailing(trx, [...new Set(ok.map((o) => o.delivery.webhook_id))]);
+      const judged = new Set<string>();
+      for (const { delivery, result } of outcomes.filter((o) => o.result.error !== null)) {
+        const gone = result.statusCode === 410;
+        await markFailed(trx, delivery.id, gone ? null : nextAttemptAt(delivery.attempts + 1, now, scale));
+        if (judged.has(delivery.webhook_id)) continue;
+        judged.add(delivery.webhook_id);
+        const since = gone ? null : await noteFailing(trx, delivery.webhook_id, now);
+        const reason = gone ? 'gone' : since !== null && now - since >= DISABLE_AFTER_MICROS ? 'failing' : null;
+        if (reason) {
+          await updateWebhook(trx, delivery.webhook_id, { enabled: 0, disabled_reason: reason, updated_at: now });
+          await cancelPending(trx, delivery.webhook_id);
+          this.log.warn({ webhook: delivery.webhook_id, reason }, 'webhook disabled');
+        }
+      }
+    });
+  }
+}
+
+export const webhookDelivery: BackgroundJob = {
+  name: 'webhook-delivery',
+  start(ctx) {
+    const worker = new DeliveryWorker(ctx);
+    worker.start();
+    return () => worker.stop();
+  },
+};

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { markConfigured, recordConfigurationFailure } from '../../src/tags/service.js';
+import { DeliveryWorker } from '../../src/webhooks/worker.js';
+import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { startReceiver, verify, type Receiver } from './receiver.js';
+
+const run = promisify(execFile);
+const FAST = { TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1', TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001', TAPPROOF_WEBHOOK_TIMEOUT_MS: '2000' };
+
+const tagEntry = (url: string) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url } });
+
+for (const kind of DATABASES) {
+  describe(`webhook delivery (${kind})`, () => {
+    let server: TestServer;
+    let world: World;
+    let receiver: Receiver;
+    let worker: DeliveryWorker;
+    let n = 0;
+
+    before(async () => {
+      server = await startServer(kind, FAST);
+      world = await server.seedTeam();
+      receiver = await startReceiver();
+      worker = new DeliveryWorker(server.ctx, { idleMs: 20 });
+      worker.start();
+    });
+    after(async () => {
+      await worker.stop();
+      await receiver.close();
+      await server.close();
+    });
+
+    async function webhook(path: string, attributes: Record<string, unknown> = {}, key = world.sandbox.key) {
+      const created = await call(server, 'POST', '/webhooks', { key, body: { data: { type: 'webhooks', attributes: { url: receiver.url(path), ...attributes } } } });
+      assert.equal(created.status, 201, created.text);
+      return { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    }
+    async function createTags(count: number, key = world.sandbox.key) {
+      const response = await call(server, 'POST', '/tags', { key, body: { data: Array.from({ length: count }, () => tagEntry(`https://e.x/${kind}/${++n}`)) } });
+      assert.equal(response.status, 201, response.text);
+      return response.body.data as { id: string }[];
+    }
+    const eventsOf = (tagId: string) => server.ctx.db.kysely.selectFrom('events').selectAll().where('tag_id', '=', tagId).orderBy('seq').execute();
+    const deliveryCount = async (webhookId: string) =>
+      Number((await server.ctx.db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow()).n);
+    const patch = (id: string, attributes: Record<string, unknown>) => call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes } } });
+    const cli = async (...args: string[]) => {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
+      return stdout;
+    };
+
+    test('each of the four kinds arrives once per subscribed endpoint, signed, with the stored body; filters, deleted and disabled webhooks hold', async () => {
+      const all = await webhook('/all');
+      const onlyDeleted = await webhook('/only-deleted', { events: ['tag.deleted'] });
+      const removed = await webhook('/removed');
+      const off = await webhook('/off');
+      assert.equal((await call(server, 'DELETE', `/webhooks/${removed.id}`, { key: world.sandbox.key })).status, 204);
+      assert.equal((await patch(off.id, { enabled: false })).status, 200);
+      const production = await webhook('/production', {}, world.production.key);
+
+      const [t1, t2, t3] = await createTags(3);
+      await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode: 'sandbox' }, t1.id));
+      await server.ctx.db.kysely.transaction().execute((trx) => recordConfigurationFailure(trx, { teamId: world.teamId, mode: 'sandbox' }, t2.id));
+      assert.equal((await call(server, 'DELETE', `/tags/${t3.id}`, { key: world.sandbox.key })).status, 204);
+
+      await receiver.until(() => receiver.on('/all').length >= 6 && receiver.on('/only-deleted').length >= 1);
+      const got = receiver.on('/all');
+      assert.equal(got.length, 6);
+      assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, 6);
+      const expected = [...(await eventsOf(t1.id)), ...(await eventsOf(t2.id)), ...(await eventsOf(t3.id))];
+      assert.deepEqual(expected.map((e) => e.type).sort(), ['tag.configuration_failed', 'tag.configured', 'tag.created', 'tag.created', 'tag.created', 'tag.deleted']);
+      for (const event of expected) {
+        const r = got.find((x) => x.headers['webhook-id'] === event.id);
+        assert.ok(r, `event ${event.type} arrived`);
+        assert.equal(r.body, event.payload);
+        assert.ok(verify(all.secret, r), 'signature verifies with the webhook secret');
+        assert.match(String(r.headers['webhook-timestamp']), /^\d{10}$/);
+        assert.ok(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000) < 60);
+        assert.equal(r.headers['content-type'], 'application/json');
+        const payload = JSON.parse(r.body);
+        assert.equal(payload.type, event.type);
+        assert.equal(payload.data.id, event.tag_id);
+        assert.equal(payload.data.type, 'tags');
+      }
+      const configured = JSON.parse(got.find((r) => JSON.parse(r.body).type === 'tag.configured')!.body);
+      assert.equal(configured.data.attributes.status, 'configured');
+      const deleted = JSON.parse(receiver.on('/only-deleted')[0].body);
+      assert.equal(deleted.type, 'tag.deleted');
+      assert.equal(deleted.data.id, t3.id);
+      assert.equal(deleted.data.attributes.url, `https://e.x/${kind}/${n}`);
+      assert.equal(receiver.on('/only-deleted').length, 1);
+      for (const hook of [removed, off, production]) assert.equal(await deliveryCount(hook.id), 0);
+      assert.equal(receiver.on('/removed').length + receiver.on('/off').length + receiver.on('/production').length, 0);
+      await patch(all.id, { enabled: false });
+      await patch(onlyDeleted.id, { enabled: false });
+    });
+
+    test('a receiver answering 500 then 200 gets the event again with the same webhook-id; every attempt is recorded', async () => {
+      const hook = await webhook('/flaky', { events: ['tag.created'] });
+      receiver.respond = (path, nth) => (path === '/flaky' && nth === 1 ? 500 : 200);
+      const [tag] = await createTags(1);
+      await receiver.until(() => receiver.on('/flaky').length >= 2);
+      const [first, second] = receiver.on('/flaky');
+      assert.equal(first.status, 500);
+      assert.equal(second.status, 200);
+      const [event] = await eventsOf(tag.id);
+      assert.equal(first.headers['webhook-id'], event.id);
+      assert.equal(second.headers['webhook-id'], event.id);
+      assert.equal(second.body, first.body);
+      assert.ok(verify(hook.secret, first) && verify(hook.secret, second));
+
+      const attempts = JSON.parse(await cli('webhooks', 'attempts', hook.id, '--json'));
+      assert.deepEqual(attempts.map((a: any) => [a.event_id, a.attempt, a.status]), [[event.id, 2, 200], [event.id, 1, 500]]);
+      assert.equal(attempts[1].error, 'HTTP 500');
+      assert.ok(attempts.every((a: any) => Number.isInteger(a.duration_ms)));
+
+      // The operator resends the event: it arrives once more, with the same id.
+      const out = JSON.parse(await cli('webhooks', 'redeliver', '--event', event.id, '--json'));
+      assert.equal(out.requeued, 1);
+      await receiver.until(() => receiver.on('/flaky').length >= 3);
+      assert.equal(receiver.on('/flaky')[2].headers['webhook-id'], event.id);
+      await patch(hook.id, { enabled: false });
+    });
+
+    test('a receiver answering 410 disables the endpoint; it gets nothing more', async () => {
+      const hook = await webhook('/gone', { events: ['tag.created'] });
+      receiver.respond = (path) => (path === '/gone' ? 410 : 200);
+      await createTags(1);
+      await receiver.until(() => receiver.on('/gone').length >= 1);
+      let state;
+      for (let i = 0; i < 100; i++) {
+        state = (await call(server, 'GET', `/webhooks/${hook.id}`, { key: world.sandbox.key })).body.data.attributes;
+        if (!state.enabled) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(state.enabled, false);
+      assert.equal(state.disabled_reason, 'gone');
+      await createTags(2);
+      assert.equal(await deliveryCount(hook.id), 1);
+      // Enabling it again is the team's decision, and works.
+      receiver.respond = () => 200;
+      assert.equal((await patch(hook.id, { enabled: true })).body.data.attributes.disabled_reason, null);
+      await createTags(1);
+      await receiver.until(() => receiver.on('/gone').length >= 2);
+      await patch(hook.id, { enabled: false });
+    });
+
+    test('failed deliveries of a webhook since a time can be resent by the operator', async () => {
+      const hook = await webhook('/down', { events: ['tag.created'] });
+      receiver.respond = (path) => (path === '/down' ? 503 : 200);
+      const since = new Date(Date.now() - 1000).toISOString();
+      await createTags(2);
+      // 8 attempts each on the schedule (scaled: ~1 s in all), then the deliveries have failed.
+      await receiver.until(() => receiver.on('/down').length >= 16);
+      for (let i = 0; i < 200; i++) {
+        const open = await server.ctx.db.kysely.selectFrom('deliveries').select('id').where('webhook_id', '=', hook.id).where('status', '!=', 'failed').execute();
+        if (open.length === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(receiver.on('/down').length, 16);
+      receiver.respond = () => 200;
+      const out = JSON.parse(await cli('webhooks', 'redeliver', '--webhook', hook.id, '--since', since, '--json'));
+      assert.equal(out.requeued, 2);
+      await receiver.until(() => receiver.on('/down').filter((r) => r.status === 200).length >= 2);
+      assert.equal(new Set(receiver.on('/down').map((r) => r.headers['webhook-id'])).size, 2);
+      await patch(hook.id, { enabled: false });
+    });
+
+    test('a batch of 500 tags yields 500 tag.created deliveries; a rejected batch yields none', async () => {
+      const hook = await webhook('/batch', { events: ['tag.created'] });
+      const rejected = await call(server, 'POST', '/tags', { key: world.sandbox.key, body: { data: [...Array.from({ length: 499 }, (_, i) => tagEntry(`https://e.x/rejected/${kind}/${i}`)), tagEntry('')] } });
+      assert.equal(rejected.status, 422);
+      const tags = await createTags(500);
+      await receiver.until(() => new Set(receiver.on('/batch').map((r) => r.headers['webhook-id'])).size >= 500);
+      assert.equal(await deliveryCount(hook.id), 500);
+      const ids = new Set(receiver.on('/batch').map((r) => JSON.parse(r.body).data.id));
+      assert.deepEqual([...ids].sort(), tags.map((t) => t.id).sort());
+      await patch(hook.id, { enabled: false });
+    });
+
+    test('during a rotation both secrets sign each delivery', async () => {
+      const hook = await webhook('/rotated', { events: ['tag.created'] });
+      const rotated = await patch(hook.id, { rotate_secret: true });
+      const fresh = rotated.body.data.attributes.secret;
+      await createTags(1);
+      await receiver.until(() => receiver.on('/rotated').length >= 1);
+      const r = receiver.on('/rotated')[0];
+      assert.equal(String(r.headers['webhook-signature']).split(' ').length, 2);
+      assert.ok(verify(fresh, r) && verify(hook.secret, r));
+      await patch(hook.id, { enabled: false });
+    });
+
+    test('without the operator flag, private and loopback targets are refused at delivery time', async () => {
+      const named = await webhook('/ssrf-name', { events: ['tag.created'] });
+      const literal = await webhook('/ssrf-literal', { events: ['tag.created'] });
+      // Point one at localhost by name (resolved, then refused), the other stays a literal 127.0.0.1.
+      await server.ctx.db.kysely.updateTable('webhooks').set({ url: receiver.url('/ssrf-name').replace('127.0.0.1', 'localhost') }).where('id', '=', named.id).execute();
+      await worker.stop();
+      const strict = new DeliveryWorker({ ...server.ctx, config: { ...server.ctx.config, allowPrivateWebhooks: false } }, { idleMs: 20 });
+      strict.start();
+      try {
+        await createTags(1);
+        for (let i = 0; i < 200; i++) {
+          const attempts = await server.ctx.db.kysely.selectFrom('delivery_attempts').selectAll().where('webhook_id', 'in', [named.id, literal.id]).execute();
+          if (attempts.length >= 2) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const attempts = await server.ctx.db.kysely.selectFrom('delivery_attempts').selectAll().where('webhook_id', 'in', [named.id, literal.id]).execute();
+        assert.ok(attempts.length >= 2);
+        for (const a of attempts) {
+          assert.equal(a.status_code, null);
+          assert.match(a.error!, /^refused: .*loopback/);
+        }
+        assert.equal(receiver.on('/ssrf-name').length + receiver.on('/ssrf-literal').length, 0);
+      } finally {
+        await strict.stop();
+        await patch(named.id, { enabled: false });
+        await patch(literal.id, { enabled: false });
+        worker = new DeliveryWorker(server.ctx, { idleMs: 20 });
+        worker.start();
+      }
+    });
+  });
+}

@@ -1,0 +1,64 @@
+// A real HTTP endpoint on loopback that records what webhooks deliver.
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+
+export interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  status: number;
+}
+
+export interface Receiver {
+  url(path: string): string;
+  received: Received[];
+  on(path: string): Received[];
+  /** Resolves when `predicate` holds over what arrived (polls; fails after `ms`). */
+  until(predicate: (received: Received[]) => boolean, ms?: number): Promise<void>;
+  /** Answers with the returned status (default 200); may delay. */
+  respond: (path: string, nth: number) => number | Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const counts = new Map<string, number>();
+  const receiver: Receiver = {
+    received,
+    url: (path) => `http://127.0.0.1:${(server.address() as { port: number }).port}${path}`,
+    on: (path) => received.filter((r) => r.path === path),
+    respond: () => 200,
+    async until(predicate, ms = 20_000) {
+      const deadline = Date.now() + ms;
+      while (!predicate(received)) {
+        if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${ms} ms (${received.length} received)`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const path = req.url ?? '/';
+      const nth = (counts.get(path) ?? 0) + 1;
+      counts.set(path, nth);
+      const status = await receiver.respond(path, nth);
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return receiver;
+}
+
+/** Standard Webhooks verification, written independently of the code under test. */
+export function verify(secret: string, r: Received): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+  return String(r.headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
+}
