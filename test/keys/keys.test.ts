@@ -1,0 +1,53 @@
+// GET /keys/:id: a key reads the keys of its own team and mode, never a secret or hash.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { createKey, revoke } from '../../src/keys/service.js';
+import { DATABASES, call } from '../harness.js';
+import { ISO_MICROS, assertError, assertJsonApi, sharedServer } from '../tags/helpers.js';
+
+for (const kind of DATABASES) {
+  describe(`GET /keys/:id (${kind})`, () => {
+    const suite = sharedServer(kind);
+
+    test('own key and a sibling key of the same world → 200 without the secret or its hash', async () => {
+      const { server, world } = suite;
+      const sibling = await createKey(server.ctx.db, world.teamId, 'sandbox');
+      await revoke(server.ctx.db, sibling.id);
+      for (const target of [world.sandbox, sibling]) {
+        const response = await call(server, 'GET', `/keys/${target.id}`, { key: world.sandbox.key });
+        assert.equal(response.status, 200, response.text);
+        assertJsonApi(response);
+        assert.equal(response.body.data.type, 'keys');
+        assert.equal(response.body.data.id, target.id);
+        const a = response.body.data.attributes;
+        assert.deepEqual(Object.keys(a).sort(), ['created_at', 'mode', 'revoked_at', 'team_id']);
+        assert.equal(a.team_id, world.teamId);
+        assert.equal(a.mode, 'sandbox');
+        assert.match(a.created_at, ISO_MICROS);
+        assert.ok(!response.text.includes(target.key), 'no secret');
+        assert.ok(!response.text.includes(target.key.slice(11)), 'no part of the secret');
+        assert.ok(!response.text.includes(createHash('sha256').update(target.key).digest('hex')), 'no hash');
+        assert.ok(!/tp_(sandbox|live)_/.test(response.text));
+      }
+      assert.equal((await call(server, 'GET', `/keys/${world.sandbox.id}`, { key: world.sandbox.key })).body.data.attributes.revoked_at, null);
+      assert.match((await call(server, 'GET', `/keys/${sibling.id}`, { key: world.sandbox.key })).body.data.attributes.revoked_at, ISO_MICROS);
+      // The revoked key itself no longer authenticates.
+      assertError(await call(server, 'GET', `/keys/${sibling.id}`, { key: sibling.key }), 401);
+    });
+
+    test('the other mode, other teams, subteams, unknown and malformed ids → 404', async () => {
+      const { server, world } = suite;
+      const sub = await server.seedTeam({ parent: world.teamId });
+      const production = await call(server, 'GET', `/keys/${world.production.id}`, { key: world.production.key });
+      assert.equal(production.body.data.attributes.mode, 'production');
+      assertError(await call(server, 'GET', `/keys/${world.production.id}`, { key: world.sandbox.key }), 404);
+      assertError(await call(server, 'GET', `/keys/${world.sandbox.id}`, { key: world.production.key }), 404);
+      assertError(await call(server, 'GET', `/keys/${sub.sandbox.id}`, { key: world.sandbox.key }), 404);
+      assertError(await call(server, 'GET', `/keys/${world.sandbox.id}`, { key: sub.sandbox.key }), 404);
+      assertError(await call(server, 'GET', '/keys/key_0000000000000000000000', { key: world.sandbox.key }), 404);
+      assertError(await call(server, 'GET', '/keys/%00', { key: world.sandbox.key }), 404);
+      assertError(await call(server, 'GET', `/keys/${world.sandbox.id}`), 401);
+    });
+  });
+}
