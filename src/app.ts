@@ -12,11 +12,12 @@ import { keyRoutes } from './keys/routes.js';
 import { tagRoutes } from './tags/routes/index.js';
 import { Tag } from './tags/schemas.js';
 import { teamRoutes } from './teams/routes.js';
+import { verificationRoutes } from './verifications/routes/index.js';
 import { webhookRoutes } from './webhooks/routes/index.js';
 
 /** Feature modules that add platform routes (webhooks, verifications, …) register here. */
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => void;
-const platformRoutes: RouteModule[] = [tagRoutes, teamRoutes, keyRoutes, webhookRoutes];
+const platformRoutes: RouteModule[] = [tagRoutes, teamRoutes, keyRoutes, webhookRoutes, verificationRoutes];
 
 export interface BuildOptions {
   /** Pino logger options, or false for none (tests). */

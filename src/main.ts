@@ -1,5 +1,6 @@
 // Entry point of the `tapproof` bin. Feature commands register on `program` by import.
 import { main } from './cli.js';
+import './tag-chips/cli.js';
 import './webhooks/cli.js';
 
 await main(process.argv);

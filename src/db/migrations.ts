@@ -5,6 +5,7 @@ import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'k
 import type { Db, Dialect } from './database.js';
 import * as core from './migrations/0001_core.js';
 import * as webhooks from './migrations/0002_webhooks.js';
+import * as chipsVerifications from './migrations/0003_chips_verifications.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -12,6 +13,7 @@ type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 const steps: Record<string, Step> = {
   '0001_core': core,
   '0002_webhooks': webhooks,
+  '0003_chips_verifications': chipsVerifications,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -110,6 +110,70 @@ export interface DeliveryAttemptsTable {
 }
 
 /** The chip written with a configured tag: how its SUN message is read and checked (DESIGN §4). */
+export interface ChipsTable {
+  tag_id: string;
+  team_id: string;
+  mode: Mode;
+  protocol: string;
+  /** 7-byte UID bound at the write, 14 upper-case hex. */
+  uid: string;
+  crypto: 'aes' | 'lrp';
+  /** 'encrypted' (PICCData), 'plain' (UID and counter in clear), 'sun' (NTAG 223 DNA). */
+  mirroring: 'encrypted' | 'plain' | 'sun';
+  /** 'derived' from the deployment master (written or emulated here) or 'imported' (sealed below). */
+  key_source: 'derived' | 'imported';
+  key_version: number;
+  sdm_meta_read_key_sealed: string | null;
+  sdm_file_read_key_sealed: string | null;
+  /** JSON object: parameter role → name in the URL. */
+  params: string;
+  mac_input_from: string | null;
+  write_generation: number;
+  /** Last accepted SDMReadCtr of this write generation; null before the first genuine scan. */
+  last_counter: number | null;
+  /** The tag's latest session, and when it stops accepting a second scan. */
+  session_id: string | null;
+  session_expires_at: number | null;
+  created_at: number;
+}
+
+/** Sandbox: the software chip behind an emulated tag. */
+export interface EmulatedChipsTable {
+  tag_id: string;
+  counter: number;
+  tamper_permanent: string | null;
+  tamper_current: string | null;
+}
+
+export interface VerificationsTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  tag_id: string;
+  genuine: number;
+  reason: string;
+  read_counter: number | null;
+  tamper_permanent: string | null;
+  tamper_current: string | null;
+  session_id: string | null;
+  scanned_at: number;
+  /** SHA-256 of the scanned URL: finds the original verification of a page reload. */
+  url_hash: string;
+  client_ip: string | null;
+  country: string | null;
+  write_generation: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  tag_id: string;
+  opened_at: number;
+  expires_at: number;
+  completed_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
@@ -117,6 +181,10 @@ export interface Database {
   tag_counts: TagCountsTable;
   events: EventsTable;
   settings: SettingsTable;
+  chips: ChipsTable;
+  emulated_chips: EmulatedChipsTable;
+  verifications: VerificationsTable;
+  sessions: SessionsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;

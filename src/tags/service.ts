@@ -56,32 +56,43 @@ export async function createTags(db: Db, world: World, entries: Record<string, u
   });
   if (errors.length > 0) throw validationFailed(errors);
 
-  return atomically(db, async (trx) => {
-    const taken = await findUrlOwners(trx, world, [...firstIndexOfUrl.keys()]);
-    if (taken.size > 0) {
-      throw validationFailed(
-        [...taken.keys()].map((url) => ({ pointer: `/data/${firstIndexOfUrl.get(url)}/attributes/url`, detail: 'url is already used by another tag of this team' })).sort((a, b) => a.pointer.localeCompare(b.pointer, 'en', { numeric: true })),
-      );
-    }
-    const at = nowMicros();
-    const rows: TagRow[] = entries.map((a) => ({
-      id: newId('tag'),
-      team_id: world.teamId,
-      mode: world.mode,
-      protocol: a.protocol as Protocol,
-      url: a.url as string,
-      comment: (a.comment as string | null | undefined) ?? null,
-      session_duration: (a.session_duration as number | undefined) ?? LIMITS.sessionDuration.default,
-      status: 'created',
-      configured_at: null,
-      inserted_at: at,
-      updated_at: at,
-    }));
-    await insertTags(trx, rows);
-    await adjustTagCount(trx, world, rows.length);
-    await recordTagEvents(trx, 'tag.created', rows);
-    return rows;
-  });
+  return atomically(db, (trx) => insertCheckedTags(trx, world, entries, (index) => `/data/${index}/attributes/url`));
+}
+
+/**
+ * Inserts entries that passed checkAttributes and have distinct urls, in the
+ * caller's transaction (POST /tags, and chip import which configures them in
+ * the same transaction): 422 when a url is already taken in the world.
+ */
+export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[], urlPointer: (index: number) => string): Promise<TagRow[]> {
+  const indexOfUrl = new Map(entries.map((a, index) => [a.url as string, index]));
+  const taken = await findUrlOwners(trx, world, [...indexOfUrl.keys()]);
+  if (taken.size > 0) {
+    throw validationFailed(
+      [...taken.keys()]
+        .map((url) => indexOfUrl.get(url)!)
+        .sort((a, b) => a - b)
+        .map((index) => ({ pointer: urlPointer(index), detail: 'url is already used by another tag of this team' })),
+    );
+  }
+  const at = nowMicros();
+  const rows: TagRow[] = entries.map((a) => ({
+    id: newId('tag'),
+    team_id: world.teamId,
+    mode: world.mode,
+    protocol: a.protocol as Protocol,
+    url: a.url as string,
+    comment: (a.comment as string | null | undefined) ?? null,
+    session_duration: (a.session_duration as number | undefined) ?? LIMITS.sessionDuration.default,
+    status: 'created',
+    configured_at: null,
+    inserted_at: at,
+    updated_at: at,
+  }));
+  await insertTags(trx, rows);
+  await adjustTagCount(trx, world, rows.length);
+  await recordTagEvents(trx, 'tag.created', rows);
+  return rows;
 }
 
 export async function getTag(db: Db, world: World, id: string): Promise<TagRow> {

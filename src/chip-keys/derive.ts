@@ -1,0 +1,37 @@
+// Chip keys derived from a mode's master key (DESIGN §4). Pure functions.
+// Each key role has its own AES-128 sub-master (HMAC-SHA256 of the master with
+// the role and version), diversified per chip UID with NXP AN10922 — the scheme
+// AN12196 §6.16 recommends, so one chip's keys reveal nothing about another's.
+// The SDM meta read key cannot depend on the UID (the verifier needs it to learn
+// the UID), so it is per team and mode instead.
+import { createHmac } from 'node:crypto';
+import { diversifyAn10922 } from '../chips/index.js';
+
+/** ISO DF name of the NTAG 424 DNA NDEF application, part of the AN10922 input as in AN12196. */
+const NDEF_AID = Buffer.from('D2760000850101', 'hex');
+const SYSTEM_ID = Buffer.from('tapproof', 'latin1');
+
+export const CURRENT_KEY_VERSION = 1;
+
+function subMaster(master: Uint8Array, label: string): Buffer {
+  return createHmac('sha256', master).update(label).digest().subarray(0, 16);
+}
+
+export interface DerivedChipKeys {
+  /** Key 0 of the NDEF application (for the writer). */
+  appMasterKey: Buffer;
+  /** KSDMFileRead (424 DNA), or the SUN CMAC key (223 DNA). */
+  sdmFileReadKey: Buffer;
+}
+
+export function deriveChipKeys(master: Uint8Array, uidHex: string, version: number): DerivedChipKeys {
+  const m = Buffer.concat([Buffer.from(uidHex, 'hex'), NDEF_AID, SYSTEM_ID]);
+  return {
+    appMasterKey: diversifyAn10922(subMaster(master, `chip app master key v${version}`), m),
+    sdmFileReadKey: diversifyAn10922(subMaster(master, `chip sdm file read key v${version}`), m),
+  };
+}
+
+export function teamMetaReadKey(master: Uint8Array, teamId: string, version: number): Buffer {
+  return subMaster(master, `team sdm meta read key v${version} ${teamId}`);
+}

@@ -1,0 +1,127 @@
+// The software chip behind sandbox tags (DESIGN §4): an emulated NTAG 424 DNA,
+// 424 DNA TagTamper or NTAG 223 DNA with keys derived like a written chip's,
+// whose taps produce the URL a phone would open. Sandbox only.
+import { randomBytes } from 'node:crypto';
+import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
+import { modeMaster } from '../chip-keys/masters.js';
+import { generateSun223, generateSun424, type TamperState } from '../chips/index.js';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { findTeam } from '../teams/repository.js';
+import type { World } from '../tags/repository.js';
+import { checkAttributes, type Protocol } from '../tags/rules.js';
+import { insertCheckedTags, markConfigured } from '../tags/service.js';
+import { appendSdm, defaultLayout, type ChipLayout, type Params } from '../tag-chips/layout.js';
+import { findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
+import { nowMicros } from '../time.js';
+
+export class EmulatorServiceError extends Error {}
+
+export interface EmulatedChipSpec {
+  teamId: string;
+  url: string;
+  protocol: string;
+  crypto?: 'aes' | 'lrp';
+  comment?: string;
+  sessionDuration?: number;
+}
+
+/** Makes an emulated chip with derived keys and its configured sandbox tag; returns the tag id. */
+export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec): Promise<{ id: string; uid: string }> {
+  const world: World = { teamId: spec.teamId, mode: 'sandbox' };
+  if (!(await findTeam(ctx.db.kysely, spec.teamId))) throw new EmulatorServiceError(`no team ${spec.teamId}`);
+  const attributes: Record<string, unknown> = { protocol: spec.protocol, url: spec.url };
+  if (spec.comment !== undefined) attributes.comment = spec.comment;
+  if (spec.sessionDuration !== undefined) attributes.session_duration = spec.sessionDuration;
+  const problems = checkAttributes(attributes, ['protocol', 'url', 'comment', 'session_duration'], '');
+  if (problems.length > 0) throw new EmulatorServiceError(problems.map((p) => p.detail).join('; '));
+  const protocol = spec.protocol as Protocol;
+  const crypto = spec.crypto ?? 'aes';
+  if (crypto !== 'aes' && crypto !== 'lrp') throw new EmulatorServiceError('crypto must be aes or lrp');
+  if (protocol === 'ntag_223_dna' && crypto !== 'aes') throw new EmulatorServiceError('an NTAG 223 DNA uses aes only');
+  // NXP UIDs start with the manufacturer code 04.
+  const uid = Buffer.concat([Buffer.from([0x04]), randomBytes(6)]).toString('hex').toUpperCase();
+  const layout = defaultLayout(protocol);
+  const tt = protocol === 'ntag_424_dna_tag_tamper';
+  try {
+    return await ctx.db.kysely.transaction().execute(async (trx) => {
+      const [tag] = await insertCheckedTags(trx, world, [attributes], () => 'url');
+      const at = nowMicros();
+      await insertChips(trx, [
+        {
+          tag_id: tag!.id,
+          team_id: world.teamId,
+          mode: 'sandbox',
+          protocol,
+          uid,
+          crypto,
+          mirroring: layout.mirroring,
+          key_source: 'derived',
+          key_version: CURRENT_KEY_VERSION,
+          sdm_meta_read_key_sealed: null,
+          sdm_file_read_key_sealed: null,
+          params: JSON.stringify(layout.params),
+          mac_input_from: layout.macInputFrom,
+          write_generation: 1,
+          last_counter: null,
+          session_id: null,
+          session_expires_at: null,
+          created_at: at,
+        },
+      ]);
+      await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
+      await markConfigured(trx, world, tag!.id);
+      return { id: tag!.id, uid };
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.fields.length > 0) throw new EmulatorServiceError(error.fields.map((f) => f.detail).join('; '));
+    throw error;
+  }
+}
+
+async function emulatedChip(ctx: AppContext, tagId: string) {
+  const chip = await findEmulatedChip(ctx.db.kysely, tagId);
+  if (!chip || chip.mode !== 'sandbox') throw new EmulatorServiceError(`no emulated sandbox chip for tag ${tagId}`);
+  return chip;
+}
+
+/** One tap: the counter goes up and the chip mirrors its SUN message into the URL. */
+export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string; counter: number }> {
+  const chip = await emulatedChip(ctx, tagId);
+  const counter = await incrementEmulatedCounter(ctx.db.kysely, tagId);
+  if (counter === undefined) throw new EmulatorServiceError(`no emulated sandbox chip for tag ${tagId}`);
+  if (counter > 0xffffff) throw new EmulatorServiceError('the chip counter is exhausted (24 bits)');
+  const master = await modeMaster(ctx, 'sandbox');
+  const uid = Buffer.from(chip.uid, 'hex');
+  const fileKey = deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey;
+  const layout: ChipLayout = { mirroring: chip.mirroring, params: JSON.parse(chip.params) as Params, macInputFrom: chip.mac_input_from as ChipLayout['macInputFrom'] };
+  let values: Params;
+  if (chip.mirroring === 'sun') {
+    values = { sun: generateSun223({ key: fileKey, uid, counter }) };
+  } else {
+    const tamper =
+      chip.tamper_permanent === null ? undefined : { permanent: chip.tamper_permanent as TamperState, current: chip.tamper_current as TamperState };
+    const sun = generateSun424({
+      crypto: chip.crypto,
+      uid,
+      counter,
+      sdmMetaReadKey: teamMetaReadKey(master, chip.team_id, chip.key_version),
+      sdmFileReadKey: fileKey,
+      ...(tamper ? { tamper } : {}),
+      macInput: (v) => (layout.macInputFrom === 'enc' && v.enc !== undefined ? `${v.enc}&${layout.params.cmac}=` : ''),
+    });
+    values = { picc_data: sun.piccData, enc: sun.enc, cmac: sun.cmac };
+  }
+  return { url: appendSdm(chip.url, layout, values), counter };
+}
+
+/** TagTamper loop: opening latches the permanent status; closing restores only the current one. */
+export async function setTamper(ctx: AppContext, tagId: string, state: 'open' | 'closed'): Promise<{ permanent: TamperState; current: TamperState }> {
+  const chip = await emulatedChip(ctx, tagId);
+  if (chip.protocol !== 'ntag_424_dna_tag_tamper' || chip.tamper_permanent === null) {
+    throw new EmulatorServiceError(`tag ${tagId} is not an NTAG 424 DNA TagTamper chip`);
+  }
+  const permanent = (state === 'open' ? 'open' : chip.tamper_permanent) as TamperState;
+  await setEmulatedTamper(ctx.db.kysely, tagId, permanent, state);
+  return { permanent, current: state };
+}

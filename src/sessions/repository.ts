@@ -1,0 +1,23 @@
+// All SQL on sessions.
+import type { Executor } from '../db/database.js';
+import type { SessionsTable } from '../db/schema.js';
+import type { World } from '../tags/repository.js';
+
+export type SessionRow = SessionsTable;
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function completeSession(db: Executor, id: string, at: number): Promise<void> {
+  await db.updateTable('sessions').set({ completed_at: at }).where('id', '=', id).execute();
+}
+
+export async function findSession(db: Executor, world: World, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+}
+
+export async function sessionVerificationIds(db: Executor, sessionId: string): Promise<string[]> {
+  const rows = await db.selectFrom('verifications').select('id').where('session_id', '=', sessionId).orderBy('scanned_at').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}

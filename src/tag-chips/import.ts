@@ -1,0 +1,178 @@
+// `tapproof tags import`: chips written elsewhere (spec operator path (a)),
+// entry format of DESIGN §4. The whole file is checked before anything is
+// written; one bad entry and nothing is imported. Imported tags are configured
+// at once: tag.created then tag.configured, in one transaction with the chips.
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { nowMicros } from '../time.js';
+import { findTeam } from '../teams/repository.js';
+import type { World } from '../tags/repository.js';
+import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
+import { insertCheckedTags, markConfigured } from '../tags/service.js';
+import { chipSealer } from './keys.js';
+import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from './layout.js';
+import { insertChips, type ChipRow } from './repository.js';
+
+export class ChipImportServiceError extends Error {}
+
+const FIELDS = ['url', 'protocol', 'uid', 'comment', 'session_duration', 'crypto', 'sdm_meta_read_key', 'sdm_file_read_key', 'params', 'mac_input_from', 'last_counter'];
+const MAX_COUNTER = 0xffffff;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isKeyHex = (v: unknown) => typeof v === 'string' && /^[0-9A-Fa-f]{32}$/.test(v);
+
+interface CheckedEntry {
+  tag: Record<string, unknown>;
+  uid: string;
+  crypto: 'aes' | 'lrp';
+  layout: ChipLayout;
+  metaKey: string | null;
+  fileKey: string;
+  lastCounter: number | null;
+}
+
+/** Checks one entry; returns its problems as `field: detail`, or the entry ready to import. */
+function checkEntry(entry: unknown): { problems: [string, string][]; checked?: CheckedEntry } {
+  const problems: [string, string][] = [];
+  if (!isObject(entry)) return { problems: [['(entry)', 'must be an object']] };
+  for (const name of Object.keys(entry)) if (!FIELDS.includes(name)) problems.push([name, 'is not a field of an import entry']);
+  for (const name of ['url', 'protocol', 'uid', 'sdm_file_read_key']) if (!(name in entry)) problems.push([name, 'is required']);
+  const tag = Object.fromEntries(CREATABLE.filter((n) => n in entry).map((n) => [n, entry[n]]));
+  for (const e of checkAttributes(tag, CREATABLE, '')) problems.push([e.pointer.replace('/attributes/', ''), e.detail]);
+  const protocol = entry.protocol as Protocol;
+  const is223 = protocol === 'ntag_223_dna';
+
+  if ('uid' in entry && !(typeof entry.uid === 'string' && /^[0-9A-Fa-f]{14}$/.test(entry.uid))) problems.push(['uid', 'must be 14 hex characters (a 7-byte UID)']);
+  const crypto = entry.crypto ?? 'aes';
+  if (crypto !== 'aes' && crypto !== 'lrp') problems.push(['crypto', 'must be aes or lrp']);
+  else if (is223 && crypto !== 'aes') problems.push(['crypto', 'must be aes for ntag_223_dna']);
+  if ('sdm_file_read_key' in entry && !isKeyHex(entry.sdm_file_read_key)) problems.push(['sdm_file_read_key', 'must be 32 hex characters (an AES-128 key)']);
+  const meta = entry.sdm_meta_read_key;
+  if (is223) {
+    if (meta !== undefined && meta !== null) problems.push(['sdm_meta_read_key', 'must be absent or null for ntag_223_dna']);
+  } else if (meta === undefined) {
+    problems.push(['sdm_meta_read_key', 'is required: 32 hex characters, or null for plain UID/counter mirroring']);
+  } else if (meta !== null && !isKeyHex(meta)) {
+    problems.push(['sdm_meta_read_key', 'must be 32 hex characters (an AES-128 key) or null']);
+  }
+  const lastCounter = entry.last_counter ?? null;
+  if (lastCounter !== null && !(Number.isInteger(lastCounter) && (lastCounter as number) >= 0 && (lastCounter as number) <= MAX_COUNTER)) {
+    problems.push(['last_counter', `must be null or an integer from 0 to ${MAX_COUNTER}`]);
+  }
+
+  const mirroring: Mirroring = is223 ? 'sun' : meta === null ? 'plain' : 'encrypted';
+  const layout = checkLayout(entry, protocol, mirroring, problems);
+  if (problems.length > 0 || layout === null) return { problems };
+  return {
+    problems,
+    checked: {
+      tag,
+      uid: (entry.uid as string).toUpperCase(),
+      crypto: crypto as 'aes' | 'lrp',
+      layout,
+      metaKey: meta === null || meta === undefined ? null : (meta as string).toUpperCase(),
+      fileKey: (entry.sdm_file_read_key as string).toUpperCase(),
+      lastCounter: lastCounter as number | null,
+    },
+  };
+}
+
+function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirroring: Mirroring, problems: [string, string][]): ChipLayout | null {
+  const tt = protocol === 'ntag_424_dna_tag_tamper';
+  const { required, optional } = ROLES[mirroring];
+  let params: Params;
+  if (entry.params === undefined || entry.params === null) {
+    params = mirroring === 'plain' ? { uid: 'uid', ctr: 'ctr', ...(tt ? { enc: 'enc' } : {}), cmac: 'cmac' } : { ...defaultLayout(protocol).params };
+  } else if (!isObject(entry.params)) {
+    problems.push(['params', 'must be an object of parameter names']);
+    return null;
+  } else {
+    params = {};
+    const seen = new Set<string>();
+    for (const [role, name] of Object.entries(entry.params)) {
+      if (![...required, ...optional].includes(role as Role)) {
+        problems.push([`params.${role}`, `is not a parameter of ${mirroring === 'sun' ? 'NTAG 223 DNA' : mirroring} mirroring (expected ${[...required, ...optional].join(', ')})`]);
+      } else if (typeof name !== 'string' || !/^[A-Za-z0-9._~-]{1,64}$/.test(name)) {
+        problems.push([`params.${role}`, 'must be a parameter name of 1 to 64 letters, digits or . _ ~ -']);
+      } else if (seen.has(name)) {
+        problems.push([`params.${role}`, `repeats the parameter name "${name}"`]);
+      } else {
+        seen.add(name);
+        params[role as Role] = name;
+      }
+    }
+    for (const role of required) if (!(role in entry.params)) problems.push([`params.${role}`, 'is required']);
+  }
+  if (tt && params.enc === undefined) problems.push(['params.enc', 'is required for ntag_424_dna_tag_tamper (the tamper status is in the encrypted file data)']);
+  let macInputFrom: Role | null;
+  if (entry.mac_input_from === undefined) {
+    macInputFrom = params.enc !== undefined ? 'enc' : null;
+  } else if (entry.mac_input_from === null) {
+    macInputFrom = null;
+  } else if (mirroring === 'sun') {
+    problems.push(['mac_input_from', 'must be null for ntag_223_dna (its MAC covers UID and counter)']);
+    return null;
+  } else if (typeof entry.mac_input_from !== 'string' || !['picc_data', 'enc', 'uid', 'ctr'].includes(entry.mac_input_from) || params[entry.mac_input_from as Role] === undefined) {
+    problems.push(['mac_input_from', `must be null or one of the entry's parameter roles: ${Object.keys(params).filter((r) => r !== 'cmac').join(', ')}`]);
+    return null;
+  } else {
+    macInputFrom = entry.mac_input_from as Role;
+  }
+  return { mirroring, params, macInputFrom };
+}
+
+/** Imports the chips of `entries` into a team's world; returns the created tag ids in file order. */
+export async function importChips(ctx: AppContext, world: World, entries: unknown): Promise<string[]> {
+  if (!Array.isArray(entries)) throw new ChipImportServiceError('the file must hold a JSON array of entries');
+  if (entries.length === 0) throw new ChipImportServiceError('the file holds no entries');
+  if (!(await findTeam(ctx.db.kysely, world.teamId))) throw new ChipImportServiceError(`no team ${world.teamId}`);
+  const messages: string[] = [];
+  const checked: CheckedEntry[] = [];
+  const firstOfUrl = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const { problems, checked: ok } = checkEntry(entry);
+    for (const [field, detail] of problems) messages.push(`entry ${index}, ${field}: ${detail}`);
+    if (!ok) return;
+    const url = ok.tag.url as string;
+    const first = firstOfUrl.get(url);
+    if (first !== undefined) messages.push(`entry ${index}, url: is the same as in entry ${first}`);
+    else firstOfUrl.set(url, index);
+    checked.push(ok);
+  });
+  if (messages.length > 0) throw new ChipImportServiceError(`nothing imported:\n  ${messages.join('\n  ')}`);
+
+  const box = await chipSealer(ctx, world.mode);
+  try {
+    return await ctx.db.kysely.transaction().execute(async (trx) => {
+      const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), (index) => `entry ${index}, url`);
+      const at = nowMicros();
+      const chips: ChipRow[] = checked.map((c, i) => ({
+        tag_id: tags[i]!.id,
+        team_id: world.teamId,
+        mode: world.mode,
+        protocol: tags[i]!.protocol,
+        uid: c.uid,
+        crypto: c.crypto,
+        mirroring: c.layout.mirroring,
+        key_source: 'imported',
+        key_version: 1,
+        sdm_meta_read_key_sealed: c.metaKey === null ? null : box.seal(c.metaKey),
+        sdm_file_read_key_sealed: box.seal(c.fileKey),
+        params: JSON.stringify(c.layout.params),
+        mac_input_from: c.layout.macInputFrom,
+        write_generation: 1,
+        last_counter: c.lastCounter,
+        session_id: null,
+        session_expires_at: null,
+        created_at: at,
+      }));
+      await insertChips(trx, chips);
+      for (const tag of tags) await markConfigured(trx, world, tag.id);
+      return tags.map((t) => t.id);
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.fields.length > 0) {
+      throw new ChipImportServiceError(`nothing imported:\n  ${error.fields.map((f) => `${f.pointer}: ${f.detail}`).join('\n  ')}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+// Splitting a scanned URL into the tag's url and the SDM parameters the chip
+// appended to it (`?` or `&`, DESIGN §4). Pure.
+import { isHex, parseSun223 } from '../chips/index.js';
+import type { SdmValues } from '../tag-chips/layout.js';
+
+/**
+ * Every url the scan could have been made from: the text before each `?` or `&`.
+ * Parameter names may be anything an imported chip was written with, so the
+ * candidate urls, not the names, find the tag.
+ */
+export function candidateTagUrls(scanned: string): { url: string; sdmStart: number }[] {
+  const out: { url: string; sdmStart: number }[] = [];
+  for (let i = 1; i < scanned.length - 1; i++) {
+    const c = scanned.charCodeAt(i);
+    if (c === 0x3f /* ? */ || c === 0x26 /* & */) out.push({ url: scanned.slice(0, i), sdmStart: i + 1 });
+  }
+  return out;
+}
+
+/** Why the SDM values are not what the chip could have mirrored, or null when their shape is right. */
+export function sdmShapeProblem(mirroring: 'encrypted' | 'plain' | 'sun', crypto: 'aes' | 'lrp', { values }: SdmValues): string | null {
+  if (mirroring === 'sun') return parseSun223(values.sun) === null ? 'the sun parameter is not UID x counter x MAC in hex' : null;
+  if (mirroring === 'encrypted' && !isHex(values.picc_data, crypto === 'lrp' ? 48 : 32)) return `picc_data must be ${crypto === 'lrp' ? 48 : 32} hex characters`;
+  if (mirroring === 'plain' && !(isHex(values.uid, 14) && isHex(values.ctr, 6))) return 'uid must be 14 and ctr 6 hex characters';
+  if (values.enc !== undefined && !(values.enc.length > 0 && values.enc.length % 32 === 0 && values.enc.length <= 256 && isHex(values.enc, values.enc.length))) {
+    return 'enc must be hex in blocks of 32 characters';
+  }
+  if (!isHex(values.cmac, 16)) return 'cmac must be 16 hex characters';
+  return null;
+}

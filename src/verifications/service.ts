@@ -1,0 +1,153 @@
+// Scan verification (DESIGN §5): find the tag from the scanned URL, check the
+// SUN message with the chip's keys, then accept its read counter with an atomic
+// compare-and-set so that one scan is genuine exactly once. Every attempt is
+// stored, failed ones too; the same URL again within the tag's session_duration
+// is a page reload and answers the original verification.
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
+import type { AppContext } from '../context.js';
+import { ApiError, validationFailed } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { placeGenuineScan } from '../sessions/service.js';
+import type { World } from '../tags/repository.js';
+import { LIMITS } from '../tags/rules.js';
+import { sdmKeysOf } from '../tag-chips/keys.js';
+import { readSdmPart, type ChipLayout, type Params, type SdmValues } from '../tag-chips/layout.js';
+import { advanceCounter, findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
+import { nowMicros } from '../time.js';
+import { findOriginalVerification, findVerification, insertVerification, type VerificationRow } from './repository.js';
+import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
+
+export type Reason = 'ok' | 'replayed' | 'bad_cmac' | 'bad_picc_data' | 'uid_mismatch';
+
+export interface ScanRequest {
+  url: unknown;
+  client_ip?: unknown;
+}
+
+const URL_POINTER = '/data/attributes/url';
+const badUrl = (detail: string) => validationFailed([{ pointer: URL_POINTER, detail }]);
+
+// A chip's NDEF file is 256 bytes; the limit only keeps junk out of the lookup.
+const MAX_SCANNED_URL = LIMITS.urlBytes + 1024;
+
+function layoutOf(chip: ChipRow): ChipLayout {
+  return { mirroring: chip.mirroring, params: JSON.parse(chip.params) as Params, macInputFrom: chip.mac_input_from as ChipLayout['macInputFrom'] };
+}
+
+/** The tag the scan belongs to and its SDM values; 404 / 422 as the spec says. */
+async function locate(ctx: AppContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues }> {
+  const candidates = candidateTagUrls(scanned);
+  if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
+  const tags = await findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
+  if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
+  if (tags.length === 0) throw new ApiError('NotFound');
+  // The longest matching url is the most specific tag; a tag url may itself have a query.
+  const byUrl = new Map(tags.map((t) => [t.url, t]));
+  let configuredMatch = false;
+  for (const candidate of [...candidates].reverse()) {
+    const tag = byUrl.get(candidate.url);
+    if (!tag || tag.status !== 'configured' || tag.chip === null) continue;
+    configuredMatch = true;
+    const sdm = readSdmPart(layoutOf(tag.chip), scanned, candidate.sdmStart);
+    if (sdm === null) continue;
+    const problem = sdmShapeProblem(tag.chip.mirroring, tag.chip.crypto, sdm);
+    if (problem !== null) throw badUrl(problem);
+    return { tag, chip: tag.chip, sdm };
+  }
+  // Spec: a scan against a tag that is not configured is 404.
+  if (!configuredMatch) throw new ApiError('NotFound');
+  throw badUrl("url's SDM parameters are not the ones this tag's chip writes");
+}
+
+async function check(ctx: AppContext, chip: ChipRow, tt: boolean, sdm: SdmValues): Promise<SunVerdict> {
+  const keys = await sdmKeysOf(ctx, chip);
+  if (chip.mirroring === 'sun') return verifySun223({ key: keys.sdmFileReadKey, sun: sdm.values.sun! });
+  const v = sdm.values;
+  return verifySun424({
+    crypto: chip.crypto,
+    sdmMetaReadKey: keys.sdmMetaReadKey,
+    sdmFileReadKey: keys.sdmFileReadKey,
+    ...(v.picc_data !== undefined ? { piccData: v.picc_data } : {}),
+    ...(v.uid !== undefined ? { uid: v.uid, ctr: v.ctr! } : {}),
+    ...(v.enc !== undefined ? { enc: v.enc } : {}),
+    cmac: v.cmac!,
+    macInput: sdm.macInput,
+    expectTamper: tt,
+  });
+}
+
+function readClientIp(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || isIP(value) === 0) {
+    throw validationFailed([{ pointer: '/data/attributes/client_ip', detail: 'client_ip must be an IPv4 or IPv6 address' }]);
+  }
+  return value;
+}
+
+export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest): Promise<VerificationRow> {
+  const scanned = request.url;
+  if (typeof scanned !== 'string' || scanned.length === 0) throw badUrl('url must be a non-empty string');
+  if (Buffer.byteLength(scanned) > MAX_SCANNED_URL) throw badUrl(`url must be at most ${MAX_SCANNED_URL} bytes`);
+  const clientIp = readClientIp(request.client_ip);
+  const { tag, chip, sdm } = await locate(ctx, world, scanned);
+  const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
+  const at = nowMicros();
+  const base = {
+    team_id: world.teamId,
+    mode: world.mode,
+    tag_id: tag.id,
+    scanned_at: at,
+    url_hash: createHash('sha256').update(scanned).digest('hex'),
+    client_ip: clientIp,
+    // No GeoIP database is wired in yet, so the country is unknown (null).
+    country: null,
+    write_generation: chip.write_generation,
+  };
+  const record = (reason: Reason, counter: number | null, tamper: Tamper, sessionId: string | null): VerificationRow => ({
+    id: newId('vrf'),
+    ...base,
+    genuine: reason === 'ok' ? 1 : 0,
+    reason,
+    read_counter: counter,
+    tamper_permanent: tamper?.permanent ?? null,
+    tamper_current: tamper?.current ?? null,
+    session_id: sessionId,
+  });
+
+  // The UID bound at the write must be the one the chip mirrored.
+  if (verdict.uid !== undefined && verdict.uid !== chip.uid) {
+    const row = record('uid_mismatch', null, null, null);
+    await insertVerification(ctx.db.kysely, row);
+    return row;
+  }
+  if (!verdict.ok) {
+    const row = record(verdict.reason, null, null, null);
+    await insertVerification(ctx.db.kysely, row);
+    return row;
+  }
+
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const won = await advanceCounter(trx, tag.id, chip.write_generation, verdict.counter);
+    if (won) {
+      const sessionId = await placeGenuineScan(trx, world, tag, won, at);
+      const row = record('ok', verdict.counter, verdict.tamper, sessionId);
+      await insertVerification(trx, row);
+      return row;
+    }
+    // Lost the compare-and-set: a reload of an accepted URL (or a concurrent
+    // duplicate of it, committed by now) answers the original; anything else is a replay.
+    const original = await findOriginalVerification(trx, tag.id, base.url_hash, at - tag.session_duration * 1_000_000);
+    if (original) return original;
+    const row = record('replayed', verdict.counter, verdict.tamper, null);
+    await insertVerification(trx, row);
+    return row;
+  });
+}
+
+export async function getVerification(ctx: AppContext, world: World, id: string): Promise<VerificationRow> {
+  const row = await findVerification(ctx.db.kysely, world, id);
+  if (!row) throw new ApiError('NotFound');
+  return row;
+}
