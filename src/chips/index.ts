@@ -40,3 +40,31 @@ export { aesCmac, cmacSubkeys, gfDouble, macT, type CmacSubkeys } from './cmac.j
 export { crc32nk, crc32nkValue } from './crc32.js';
 export { Lrp, lrpCmac, lrpEval, incrementCounter, padM2, unpadM2 } from './lrp.js';
 export { hexToBytes, isHex, toHex } from './hex.js';
+
+// Chip writer: EV2 authentication, secure messaging, APDU framing, originality signature
+export {
+  authFinish,
+  authPart1Apdu,
+  authPart2,
+  changeKeyData,
+  Ev2Session,
+  ev2SessionKeys,
+  ev2SessionVectors,
+  type AuthChallenge,
+  type CommMode,
+  type Ev2Authenticated,
+  type Ev2Keys,
+} from './ev2.js';
+export {
+  getVersionApdus,
+  parseFileSettings,
+  parseGetVersion,
+  selectNdefApplicationApdu,
+  splitResponse,
+  wrapNative,
+  SW_ADDITIONAL_FRAME,
+  SW_OK,
+  type ChipVersion,
+  type FileSettings,
+} from './apdu.js';
+export { NTAG424_ORIGINALITY_KEY, verifyOriginality } from './originality.js';
