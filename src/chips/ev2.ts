@@ -6,7 +6,7 @@
 // padding; padding (ISO/IEC 9797-1 method 2) is explicit.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { aesCbcDecrypt, aesCbcEncrypt, AesEcb } from './aes.js';
-import { aesCmac, aesCmacOnce, macT } from './cmac.js';
+import { aesCmacOnce, macT } from './cmac.js';
 import { crc32nk } from './crc32.js';
 import { padM2, unpadM2 } from './lrp.js';
 import { splitResponse, SW_OK, wrapNative } from './apdu.js';
@@ -112,6 +112,9 @@ export class Ev2Session {
   readonly encKey: Buffer;
   readonly macKey: Buffer;
   cmdCtr: number;
+  // Session keys live for one session: own ciphers, not entries in the shared cache.
+  readonly #mac: AesEcb;
+  readonly #enc: AesEcb;
 
   constructor(keys: Ev2Keys, ti: Uint8Array, cmdCtr = 0) {
     if (ti.length !== 4) throw new TypeError('TI is 4 bytes');
@@ -119,6 +122,8 @@ export class Ev2Session {
     this.macKey = Buffer.from(keys.macKey);
     this.ti = Buffer.from(ti);
     this.cmdCtr = cmdCtr;
+    this.#mac = new AesEcb(this.macKey);
+    this.#enc = new AesEcb(this.encKey);
   }
 
   /** After AuthenticateEV2NonFirst: new keys, same TI and CmdCtr. */
@@ -134,12 +139,12 @@ export class Ev2Session {
 
   /** IV for command data: E(KSesAuthENC, A5 5A || TI || CmdCtr || 0^8) (9.1.10). */
   commandIv(): Buffer {
-    return new AesEcb(this.encKey).encrypt(Buffer.concat([Buffer.from([0xa5, 0x5a]), this.ti, this.#ctr(0), Buffer.alloc(8)]));
+    return this.#enc.encrypt(Buffer.concat([Buffer.from([0xa5, 0x5a]), this.ti, this.#ctr(0), Buffer.alloc(8)]));
   }
 
   /** IV for response data: E(KSesAuthENC, 5A A5 || TI || CmdCtr+1 || 0^8). */
   responseIv(): Buffer {
-    return new AesEcb(this.encKey).encrypt(Buffer.concat([Buffer.from([0x5a, 0xa5]), this.ti, this.#ctr(1), Buffer.alloc(8)]));
+    return this.#enc.encrypt(Buffer.concat([Buffer.from([0x5a, 0xa5]), this.ti, this.#ctr(1), Buffer.alloc(8)]));
   }
 
   /** CommMode.Full command data: padded (method 2, always) and CBC-encrypted under IVc. */
@@ -156,7 +161,7 @@ export class Ev2Session {
   commandApdu(cmd: number, header: Uint8Array, data: Uint8Array, mode: CommMode): Buffer {
     if (mode === 'plain') return wrapNative(cmd, Buffer.concat([header, data]));
     const body = mode === 'full' && data.length > 0 ? this.encryptCommandData(data) : Buffer.from(data);
-    const mac = macT(aesCmac(this.macKey, this.commandMacInput(cmd, header, body)));
+    const mac = macT(aesCmacOnce(this.#mac, this.commandMacInput(cmd, header, body)));
     return wrapNative(cmd, Buffer.concat([header, body, mac]));
   }
 
@@ -178,7 +183,7 @@ export class Ev2Session {
       if (data.length < 8) return null;
       const body = data.subarray(0, data.length - 8);
       const mac = data.subarray(data.length - 8);
-      const expected = macT(aesCmac(this.macKey, this.responseMacInput(0x00, body)));
+      const expected = macT(aesCmacOnce(this.#mac, this.responseMacInput(0x00, body)));
       if (!timingSafeEqual(expected, mac)) return null;
       data = body;
       if (mode === 'full' && body.length > 0) {

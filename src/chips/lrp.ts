@@ -147,8 +147,8 @@ export function lrpCmac(key: Uint8Array, msg: Uint8Array): Buffer {
   return new Lrp(key).cmac(msg, 0);
 }
 
-// Static LRP keys (a team's SDM meta read key, a chip's SDM file read key) cost 17 AES key setups to
-// expand; a bounded FIFO cache keeps the expansion, like aesFor() does for AES.
+// A static LRP key (a team's SDM meta read key) costs 17 AES key setups to expand; a bounded FIFO
+// cache keeps the expansion, like aesFor() does for AES. Per-chip keys should not go through it.
 const LRP_CACHE_LIMIT = 256;
 const lrpCache = new Map<string, Lrp>();
 
