@@ -24,7 +24,10 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     'retry-after': false,
   } as const;
   await app.register(rateLimit, {
-    global: true,
+    // Not per route: a route-level hook would run after the scopes' own onRequest
+    // hooks (auth, negotiation), so 401/406/415 answers would never be counted.
+    // One root hook (below) counts every request first, before any other work.
+    global: false,
     max: options.perMinute,
     timeWindow: 60_000,
     hook: 'onRequest',
@@ -38,4 +41,5 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     addHeadersOnExceeding: noHeaders,
     errorResponseBuilder: () => new ApiError('RateLimited'),
   });
+  app.addHook('onRequest', app.rateLimit());
 }

@@ -1,0 +1,82 @@
+// Running the real `tapproof` program as child processes (CLI commands, `serve`).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A clean environment: nothing of the test process's own config leaks into the child. */
+function childEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env };
+}
+
+function tapproof(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: REPO, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `tapproof <args>` to completion. */
+export function runCli(env: Record<string, string>, ...args: string[]): Promise<Finished> {
+  const child = tapproof(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  origin: string;
+  /** `origin` + `/api/v1` */
+  base: string;
+  /** Everything printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stdout contains `text`. */
+  waitFor(text: string): Promise<void>;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `tapproof serve` on a free loopback port and waits until it listens. */
+export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
+  const child = tapproof(['serve'], { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env });
+  let out = '';
+  let err = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.stdout!.on('data', (c) => {
+    out += c;
+    for (const w of waiters.filter((w) => out.includes(w.text))) w.resolve();
+  });
+  child.stderr!.on('data', (c) => (err += c));
+  const waitFor = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (out.includes(text)) return resolve();
+      waiters.push({ text, resolve });
+      void exited.then((code) => reject(new Error(`tapproof serve exited (${code}) before printing "${text}"\n${out}\n${err}`)));
+    });
+  await waitFor('tapproof listening');
+  const line = out.split('\n').find((l) => l.includes('tapproof listening'))!;
+  const origin = JSON.parse(line).address as string;
+  return {
+    child,
+    origin,
+    base: origin + '/api/v1',
+    stdout: () => out,
+    stderr: () => err,
+    waitFor,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
