@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
   await db.schema
     .createTable('tags')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', text(dialect), (c) => c.primaryKey()) // ordered by the API: byte order on both engines
     .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id'))
     .addColumn('mode', 'text', (c) => c.notNull())
     .addColumn('protocol', text(dialect), (c) => c.notNull())
