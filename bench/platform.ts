@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -43,6 +43,7 @@ const CONNECTIONS = Number(arg('connections', '10'));
 const POST_CONNECTIONS = Number(arg('post-connections', '1'));
 const BUILD = !process.argv.includes('--no-build');
 const USE_TSX = process.argv.includes('--tsx');
+const LOAD_AT_START = loadavg();
 
 // ---------------------------------------------------------------- storage
 
@@ -439,7 +440,7 @@ function machine(): string[] {
     /* cpus() is close enough */
   }
   return [
-    `- Date: ${new Date().toISOString()}`,
+    `- Date: ${new Date().toISOString()}; load average at start ${LOAD_AT_START.map((l) => l.toFixed(2)).join(', ')}, at end ${loadavg().map((l) => l.toFixed(2)).join(', ')} (other processes on the machine skew the numbers; a load above 2 means they competed for the 2 cores)`,
     `- Machine: nproc ${nproc}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(require_totalmem() / 2 ** 30)} GiB RAM`,
     `- Node ${process.version}; server: \`${USE_TSX ? 'node --import tsx src/main.ts' : 'node dist/main.js'} serve\` on 127.0.0.1, LOG_LEVEL=warn, TAPPROOF_RATE_LIMIT raised`,
     `- autocannon in the bench process (same machine, shares the 2 cores): ${DURATION} s per row after ${WARMUP} s warm-up; ${CONNECTIONS} connections for GETs, ${POST_CONNECTIONS} for POST`,

@@ -4,18 +4,18 @@ import { buildApp } from './app.js';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, type OpenOptions } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { startBackgroundWork } from './worker.js';
 
-export async function openContext(config: Config): Promise<AppContext> {
-  const db = openDatabase(config.database);
+export async function openContext(config: Config, options: OpenOptions = {}): Promise<AppContext> {
+  const db = openDatabase(config.database, options);
   await migrate(db);
   return { db, config };
 }
 
 export async function serve(config: Config): Promise<void> {
-  const ctx = await openContext(config);
+  const ctx = await openContext(config, { backgroundCheckpoints: true });
   const boot = await bootstrapIfEmpty(ctx.db);
   const app = await buildApp(ctx);
   const background = config.embeddedWorker ? startBackgroundWork(ctx) : null;
