@@ -68,26 +68,54 @@ export interface Claimed {
  * PostgreSQL: concurrent workers skip each other's rows; SQLite has one writer.
  */
 export async function claimDue(db: Db, now: number, leaseUntil: number, limit: number): Promise<Claimed[]> {
-  const lock = db.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const ids = db.dialect === 'postgres' ? await claimPostgres(db, now, leaseUntil, limit) : await claimSqlite(db, now, leaseUntil, limit);
+  if (ids.length === 0) return [];
+  return db.kysely
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.webhook_id', 'w.url', 'w.enabled', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until'])
+    .where('d.id', 'in', ids)
+    .execute();
+}
+
+async function claimPostgres(db: Db, now: number, leaseUntil: number, limit: number): Promise<number[]> {
   const claimed = await sql<{ id: number }>`
     update deliveries set next_attempt_at = ${leaseUntil}
     where id in (
       select id from deliveries
       where status = 'pending' and next_attempt_at <= ${now}
       order by next_attempt_at
-      limit ${limit} ${lock}
+      limit ${limit}
+      for update skip locked
     )
     returning id`.execute(db.kysely);
-  if (claimed.rows.length === 0) return [];
-  return db.kysely
-    .selectFrom('deliveries as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
-    .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.webhook_id', 'w.url', 'w.enabled', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until'])
-    .where('d.id', 'in', claimed.rows.map((r) => Number(r.id)))
-    .execute();
+  return claimed.rows.map((r) => Number(r.id));
 }
 
+// SQLite has one writer: an idle poll should not take the write lock, so look
+// first (a read) and claim only what is due; the due-time check in the UPDATE
+// leaves out anything another process claimed in between.
+async function claimSqlite(db: Db, now: number, leaseUntil: number, limit: number): Promise<number[]> {
+  const due = await db.kysely
+    .selectFrom('deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+  if (due.length === 0) return [];
+  const claimed = await db.kysely
+    .updateTable('deliveries')
+    .set({ next_attempt_at: leaseUntil })
+    .where('id', 'in', due.map((r) => r.id))
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .returning('id')
+    .execute();
+  return claimed.map((r) => r.id);
+}
 export async function insertAttempts(db: Executor, rows: Omit<DeliveryAttemptsTable, 'id'>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('delivery_attempts').values(rows.slice(i, i + CHUNK)).execute();
 }

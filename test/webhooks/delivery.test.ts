@@ -169,6 +169,41 @@ for (const kind of DATABASES) {
       await patch(hook.id, { enabled: false });
     });
 
+    test('a redirect is not followed and counts as a failure; an endpoint failing for 5 days is disabled', async () => {
+      const hook = await webhook('/moved', { events: ['tag.created'] });
+      // The streak began six days ago: the next failure ends it.
+      await server.ctx.db.kysely.updateTable('webhooks').set({ failing_since: Date.now() * 1000 - 6 * 24 * 3600 * 1e6 }).where('id', '=', hook.id).execute();
+      receiver.respond = (path) => (path === '/moved' ? 302 : 200);
+      await createTags(1);
+      await receiver.until(() => receiver.on('/moved').length >= 1);
+      let state;
+      for (let i = 0; i < 100; i++) {
+        state = (await call(server, 'GET', `/webhooks/${hook.id}`, { key: world.sandbox.key })).body.data.attributes;
+        if (!state.enabled) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(state.enabled, false);
+      assert.equal(state.disabled_reason, 'failing');
+      assert.equal(receiver.on('/followed').length, 0);
+      const [attempt] = await server.ctx.db.kysely.selectFrom('delivery_attempts').selectAll().where('webhook_id', '=', hook.id).execute();
+      assert.equal(attempt.status_code, 302);
+      assert.equal(attempt.error, 'redirect not followed');
+      receiver.respond = () => 200;
+    });
+
+    test('an endpoint slower than the timeout fails the attempt, which is retried', async () => {
+      const hook = await webhook('/slow', { events: ['tag.created'] });
+      receiver.respond = (path, nth) => (path === '/slow' && nth === 1 ? new Promise((r) => setTimeout(() => r(200), 2500)) : 200);
+      await createTags(1);
+      await receiver.until(() => receiver.on('/slow').length >= 2);
+      const attempts = await server.ctx.db.kysely.selectFrom('delivery_attempts').selectAll().where('webhook_id', '=', hook.id).orderBy('id').execute();
+      assert.equal(attempts[0].status_code, null);
+      assert.match(attempts[0].error!, /^timeout after 2000 ms/);
+      assert.ok(attempts[0].duration_ms >= 2000);
+      receiver.respond = () => 200;
+      await patch(hook.id, { enabled: false });
+    });
+
     test('a batch of 500 tags yields 500 tag.created deliveries; a rejected batch yields none', async () => {
       const hook = await webhook('/batch', { events: ['tag.created'] });
       const rejected = await call(server, 'POST', '/tags', { key: world.sandbox.key, body: { data: [...Array.from({ length: 499 }, (_, i) => tagEntry(`https://e.x/rejected/${kind}/${i}`)), tagEntry('')] } });

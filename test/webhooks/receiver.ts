@@ -49,7 +49,8 @@ export async function startReceiver(): Promise<Receiver> {
       counts.set(path, nth);
       const status = await receiver.respond(path, nth);
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
-      res.writeHead(status).end();
+      // A redirect points somewhere the sender must not follow.
+      res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {}).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
