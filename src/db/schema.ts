@@ -171,7 +171,6 @@ export interface SessionsTable {
   tag_id: string;
   opened_at: number;
   expires_at: number;
-  completed_at: number | null;
 }
 
 export interface Database {

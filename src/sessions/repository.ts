@@ -5,12 +5,8 @@ import type { World } from '../tags/repository.js';
 
 export type SessionRow = SessionsTable;
 
-export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
-  await db.insertInto('sessions').values(row).execute();
-}
-
-export async function completeSession(db: Executor, id: string, at: number): Promise<void> {
-  await db.updateTable('sessions').set({ completed_at: at }).where('id', '=', id).execute();
+export async function insertSessions(db: Executor, rows: SessionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('sessions').values(rows.slice(i, i + 500)).execute();
 }
 
 export async function findSession(db: Executor, world: World, id: string): Promise<SessionRow | undefined> {

@@ -16,7 +16,7 @@ export function renderSession(row: SessionRow, verificationIds: string[], now: n
     type: 'sessions',
     id: row.id,
     attributes: {
-      status: sessionStatus(row, now),
+      status: sessionStatus(row, verificationIds.length, now),
       tag_id: row.tag_id,
       opened_at: isoMicros(row.opened_at),
       expires_at: isoMicros(row.expires_at),

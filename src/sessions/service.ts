@@ -1,44 +1,44 @@
 // Sessions pair two taps of one tag (DESIGN §5): a genuine scan opens a session
 // that stays open `session_duration` seconds; a second genuine scan inside that
 // window joins and completes it; after the window it is expired and the next
-// genuine scan opens a new one. Expiry is a matter of time, so the status is
-// computed when read rather than written by a background job.
-import type { Db, Executor } from '../db/database.js';
+// genuine scan opens a new one. A session is completed exactly when it holds
+// two scans, and expiry is a matter of time, so the status is derived when
+// read rather than written by a background job.
+import type { Db } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import type { World } from '../tags/repository.js';
-import { setChipSession } from '../tag-chips/repository.js';
-import { completeSession, findSession, insertSession, sessionVerificationIds, type SessionRow } from './repository.js';
+import { findSession, sessionVerificationIds, type SessionRow } from './repository.js';
 
 export type SessionStatus = 'open' | 'completed' | 'expired';
 
-export function sessionStatus(row: SessionRow, now: number): SessionStatus {
-  if (row.completed_at !== null) return 'completed';
+export function sessionStatus(row: SessionRow, scans: number, now: number): SessionStatus {
+  if (scans >= 2) return 'completed';
   return now < row.expires_at ? 'open' : 'expired';
 }
 
+/** The tag's latest session as its chip row points to it (cleared once completed). */
+export interface SessionPointer {
+  session_id: string | null;
+  session_expires_at: number | null;
+}
+
 /**
- * Places a genuine first scan in a session, inside the scan's transaction,
- * after it won the counter compare-and-set (so scans of one tag arrive here one
- * at a time). `current` is the tag's session pointer as the compare-and-set read it.
+ * The session of a genuine first scan at `at`: the tag's open session, which
+ * it completes, or a new one (returned in `opened`). Updates `pointer`. Callers
+ * hold the tag's counter compare-and-set, so one tag's scans arrive one at a time.
  */
-export async function placeGenuineScan(
-  trx: Executor,
-  world: World,
-  tag: { id: string; session_duration: number },
-  current: { session_id: string | null; session_expires_at: number | null },
-  at: number,
-): Promise<string> {
-  if (current.session_id !== null && current.session_expires_at !== null && at < current.session_expires_at) {
-    await completeSession(trx, current.session_id, at);
-    await setChipSession(trx, tag.id, null, null);
-    return current.session_id;
+export function placeGenuineScan(world: World, tag: { id: string; session_duration: number }, pointer: SessionPointer, at: number): { sessionId: string; opened: SessionRow | null } {
+  if (pointer.session_id !== null && pointer.session_expires_at !== null && at < pointer.session_expires_at) {
+    const sessionId = pointer.session_id;
+    pointer.session_id = null;
+    pointer.session_expires_at = null;
+    return { sessionId, opened: null };
   }
-  const id = newId('ses');
-  const expiresAt = at + tag.session_duration * 1_000_000;
-  await insertSession(trx, { id, team_id: world.teamId, mode: world.mode, tag_id: tag.id, opened_at: at, expires_at: expiresAt, completed_at: null });
-  await setChipSession(trx, tag.id, id, expiresAt);
-  return id;
+  const opened: SessionRow = { id: newId('ses'), team_id: world.teamId, mode: world.mode, tag_id: tag.id, opened_at: at, expires_at: at + tag.session_duration * 1_000_000 };
+  pointer.session_id = opened.id;
+  pointer.session_expires_at = opened.expires_at;
+  return { sessionId: opened.id, opened };
 }
 
 export async function getSession(db: Db, world: World, id: string): Promise<{ row: SessionRow; verificationIds: string[] }> {

@@ -22,60 +22,19 @@ export async function findTagsByUrls(db: Executor, world: World, urls: string[])
   const rows = await db
     .selectFrom('tags')
     .leftJoin('chips', 'chips.tag_id', 'tags.id')
-    .select(['tags.id', 'tags.url', 'tags.status', 'tags.session_duration', 'tags.protocol'])
-    .select([
-      'chips.tag_id as c_tag_id',
-      'chips.team_id as c_team_id',
-      'chips.mode as c_mode',
-      'chips.protocol as c_protocol',
-      'chips.uid as c_uid',
-      'chips.crypto as c_crypto',
-      'chips.mirroring as c_mirroring',
-      'chips.key_source as c_key_source',
-      'chips.key_version as c_key_version',
-      'chips.sdm_meta_read_key_sealed as c_meta',
-      'chips.sdm_file_read_key_sealed as c_file',
-      'chips.params as c_params',
-      'chips.mac_input_from as c_mac_input_from',
-      'chips.write_generation as c_write_generation',
-      'chips.last_counter as c_last_counter',
-      'chips.session_id as c_session_id',
-      'chips.session_expires_at as c_session_expires_at',
-      'chips.created_at as c_created_at',
-    ])
+    .selectAll('chips')
+    .select(['tags.id as tag_row_id', 'tags.url', 'tags.status', 'tags.session_duration', 'tags.protocol as tag_protocol'])
     .where('tags.team_id', '=', world.teamId)
     .where('tags.mode', '=', world.mode)
     .where('tags.url', 'in', urls)
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    url: r.url,
-    status: r.status,
-    session_duration: r.session_duration,
-    protocol: r.protocol,
-    chip:
-      r.c_tag_id === null
-        ? null
-        : {
-            tag_id: r.c_tag_id,
-            team_id: r.c_team_id!,
-            mode: r.c_mode!,
-            protocol: r.c_protocol!,
-            uid: r.c_uid!,
-            crypto: r.c_crypto!,
-            mirroring: r.c_mirroring!,
-            key_source: r.c_key_source!,
-            key_version: r.c_key_version!,
-            sdm_meta_read_key_sealed: r.c_meta,
-            sdm_file_read_key_sealed: r.c_file,
-            params: r.c_params!,
-            mac_input_from: r.c_mac_input_from,
-            write_generation: r.c_write_generation!,
-            last_counter: r.c_last_counter,
-            session_id: r.c_session_id,
-            session_expires_at: r.c_session_expires_at,
-            created_at: r.c_created_at!,
-          },
+  return rows.map(({ tag_row_id, url, status, session_duration, tag_protocol, ...chip }) => ({
+    id: tag_row_id,
+    url,
+    status,
+    session_duration,
+    protocol: tag_protocol,
+    chip: chip.tag_id === null ? null : (chip as ChipRow),
   }));
 }
 
@@ -84,28 +43,32 @@ export async function findChip(db: Executor, tagId: string): Promise<ChipRow | u
 }
 
 /**
- * Accepts `counter` for the tag's write generation if it is above the last
- * accepted one: the atomic compare-and-set of replay detection. Returns the
- * chip's session pointer when this call won, undefined when it lost.
+ * The chips of `tagIds`, locked until the transaction ends (PostgreSQL:
+ * FOR UPDATE, in tag order so that two writers never wait on each other in a
+ * cycle; SQLite: the transaction already holds the database's write lock).
+ * Replay detection reads and advances counters under this lock.
  */
-export async function advanceCounter(
-  db: Executor,
-  tagId: string,
-  generation: number,
-  counter: number,
-): Promise<{ session_id: string | null; session_expires_at: number | null } | undefined> {
-  return db
-    .updateTable('chips')
-    .set({ last_counter: counter })
-    .where('tag_id', '=', tagId)
-    .where('write_generation', '=', generation)
-    .where((eb) => eb.or([eb('last_counter', 'is', null), eb('last_counter', '<', counter)]))
-    .returning(['session_id', 'session_expires_at'])
-    .executeTakeFirst();
+export async function lockChips(db: Executor, tagIds: string[], forUpdate: boolean): Promise<ChipRow[]> {
+  if (tagIds.length === 0) return [];
+  const query = db.selectFrom('chips').selectAll().where('tag_id', 'in', tagIds).orderBy('tag_id');
+  return forUpdate ? query.forUpdate().execute() : query.execute();
 }
 
-export async function setChipSession(db: Executor, tagId: string, sessionId: string | null, expiresAt: number | null): Promise<void> {
-  await db.updateTable('chips').set({ session_id: sessionId, session_expires_at: expiresAt }).where('tag_id', '=', tagId).execute();
+/** Writes back the counters and session pointers of locked chips, one statement for many. */
+export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('chips')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.column('tag_id').doUpdateSet((eb) => ({
+          last_counter: eb.ref('excluded.last_counter'),
+          session_id: eb.ref('excluded.session_id'),
+          session_expires_at: eb.ref('excluded.session_expires_at'),
+        })),
+      )
+      .execute();
+  }
 }
 
 /** The emulated chip of a sandbox tag, with its tag. */

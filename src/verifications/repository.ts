@@ -5,24 +5,23 @@ import type { World } from '../tags/repository.js';
 
 export type VerificationRow = VerificationsTable;
 
-export async function insertVerification(db: Executor, row: VerificationRow): Promise<void> {
-  await db.insertInto('verifications').values(row).execute();
+export async function insertVerifications(db: Executor, rows: VerificationRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('verifications').values(rows.slice(i, i + 500)).execute();
 }
 
 export async function findVerification(db: Executor, world: World, id: string): Promise<VerificationRow | undefined> {
   return db.selectFrom('verifications').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 
-/** The genuine verification of this exact scanned URL on the tag since `since` (a page reload). */
-export async function findOriginalVerification(db: Executor, tagId: string, urlHash: string, since: number): Promise<VerificationRow | undefined> {
+/** The genuine verifications of these tags with any of these URL hashes (page reloads; the caller filters pairs and times). */
+export async function findGenuineByUrlHashes(db: Executor, tagIds: string[], urlHashes: string[]): Promise<VerificationRow[]> {
+  if (tagIds.length === 0) return [];
   return db
     .selectFrom('verifications')
     .selectAll()
-    .where('tag_id', '=', tagId)
-    .where('url_hash', '=', urlHash)
+    .where('tag_id', 'in', tagIds)
+    .where('url_hash', 'in', urlHashes)
     .where('genuine', '=', 1)
-    .where('scanned_at', '>=', since)
     .orderBy('scanned_at')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
 }

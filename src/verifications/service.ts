@@ -9,15 +9,15 @@ import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chi
 import type { AppContext } from '../context.js';
 import { ApiError, validationFailed } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { placeGenuineScan } from '../sessions/service.js';
 import type { World } from '../tags/repository.js';
 import { LIMITS } from '../tags/rules.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
 import { readSdmPart, type ChipLayout, type Params, type SdmValues } from '../tag-chips/layout.js';
-import { advanceCounter, findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
+import { findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
-import { findOriginalVerification, findVerification, insertVerification, type VerificationRow } from './repository.js';
+import { findVerification, type VerificationRow } from './repository.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
+import { scanWriter } from './scan-writer.js';
 
 export type Reason = 'ok' | 'replayed' | 'bad_cmac' | 'bad_picc_data' | 'uid_mismatch';
 
@@ -116,33 +116,19 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     session_id: sessionId,
   });
 
+  const writer = scanWriter(ctx.db);
   // The UID bound at the write must be the one the chip mirrored.
-  if (verdict.uid !== undefined && verdict.uid !== chip.uid) {
-    const row = record('uid_mismatch', null, null, null);
-    await insertVerification(ctx.db.kysely, row);
-    return row;
-  }
-  if (!verdict.ok) {
-    const row = record(verdict.reason, null, null, null);
-    await insertVerification(ctx.db.kysely, row);
-    return row;
-  }
-
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const won = await advanceCounter(trx, tag.id, chip.write_generation, verdict.counter);
-    if (won) {
-      const sessionId = await placeGenuineScan(trx, world, tag, won, at);
-      const row = record('ok', verdict.counter, verdict.tamper, sessionId);
-      await insertVerification(trx, row);
-      return row;
-    }
-    // Lost the compare-and-set: a reload of an accepted URL (or a concurrent
-    // duplicate of it, committed by now) answers the original; anything else is a replay.
-    const original = await findOriginalVerification(trx, tag.id, base.url_hash, at - tag.session_duration * 1_000_000);
-    if (original) return original;
-    const row = record('replayed', verdict.counter, verdict.tamper, null);
-    await insertVerification(trx, row);
-    return row;
+  if (verdict.uid !== undefined && verdict.uid !== chip.uid) return writer.write({ kind: 'failed', row: record('uid_mismatch', null, null, null) });
+  if (!verdict.ok) return writer.write({ kind: 'failed', row: record(verdict.reason, null, null, null) });
+  return writer.write({
+    kind: 'authentic',
+    world,
+    tag,
+    generation: chip.write_generation,
+    counter: verdict.counter,
+    urlHash: base.url_hash,
+    at,
+    record: (reason, sessionId) => record(reason, verdict.counter, verdict.tamper, sessionId),
   });
 }
 

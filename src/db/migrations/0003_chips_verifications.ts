@@ -64,6 +64,5 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('tag_id', 'text', (c) => c.notNull())
     .addColumn('opened_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .addColumn('completed_at', 'bigint')
     .execute();
 }
