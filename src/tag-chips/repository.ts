@@ -48,18 +48,25 @@ export async function findChip(db: Executor, tagId: string): Promise<ChipRow | u
  * cycle; SQLite: the transaction already holds the database's write lock).
  * Replay detection reads and advances counters under this lock.
  */
-export async function lockChips(db: Executor, tagIds: string[], forUpdate: boolean): Promise<ChipRow[]> {
+export async function lockChips(db: Executor, tagIds: string[], forUpdate: boolean): Promise<(ChipRow & { session_duration: number })[]> {
   if (tagIds.length === 0) return [];
-  const query = db.selectFrom('chips').selectAll().where('tag_id', 'in', tagIds).orderBy('tag_id');
+  const query = db
+    .selectFrom('chips')
+    .selectAll()
+    // The tag's current session_duration (PATCH may change it); a subquery so that only chips are locked.
+    .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
+    .where('tag_id', 'in', tagIds)
+    .orderBy('tag_id');
   return forUpdate ? query.forUpdate().execute() : query.execute();
 }
 
 /** Writes back the counters and session pointers of locked chips, one statement for many. */
 export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) {
+  const columns = rows.map(({ session_duration: _, ...chip }: ChipRow & { session_duration?: number }) => chip);
+  for (let i = 0; i < columns.length; i += 500) {
     await db
       .insertInto('chips')
-      .values(rows.slice(i, i + 500))
+      .values(columns.slice(i, i + 500))
       .onConflict((oc) =>
         oc.column('tag_id').doUpdateSet((eb) => ({
           last_counter: eb.ref('excluded.last_counter'),

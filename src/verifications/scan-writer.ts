@@ -16,7 +16,7 @@ import { findGenuineByUrlHashes, insertVerifications, type VerificationRow } fro
 export interface AuthenticScan {
   kind: 'authentic';
   world: World;
-  tag: { id: string; session_duration: number };
+  tagId: string;
   generation: number;
   counter: number;
   urlHash: string;
@@ -44,7 +44,7 @@ const MAX_BATCH = 500;
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
 async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Promise<VerificationRow[]> {
   const authentic = scans.filter((s): s is AuthenticScan => s.kind === 'authentic');
-  const chips = new Map((await lockChips(trx, [...new Set(authentic.map((s) => s.tag.id))], forUpdate)).map((c) => [c.tag_id, c]));
+  const chips = new Map((await lockChips(trx, [...new Set(authentic.map((s) => s.tagId))], forUpdate)).map((c) => [c.tag_id, c]));
   const results: (VerificationRow | undefined)[] = new Array(scans.length);
   const inserts: VerificationRow[] = [];
   const sessions: SessionRow[] = [];
@@ -58,32 +58,34 @@ async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Pro
       inserts.push(scan.row);
       return;
     }
-    const chip = chips.get(scan.tag.id);
+    const chip = chips.get(scan.tagId);
+    // A scan checked against another write generation's keys (a cached lookup
+    // that predates a rewrite) is not accepted; nor is a counter not above the last.
     const fresh = chip !== undefined && chip.write_generation === scan.generation && (chip.last_counter === null || scan.counter > chip.last_counter);
     if (!fresh) {
       losers.push(i);
       return;
     }
     chip.last_counter = scan.counter;
-    const { sessionId, opened } = placeGenuineScan(scan.world, scan.tag, chip, scan.at);
+    const { sessionId, opened } = placeGenuineScan(scan.world, { id: scan.tagId, session_duration: chip.session_duration }, chip, scan.at);
     if (opened) sessions.push(opened);
     dirty.add(chip);
     const row = scan.record('ok', sessionId);
     results[i] = row;
     inserts.push(row);
-    acceptedHere.set(`${scan.tag.id} ${scan.urlHash}`, row);
+    acceptedHere.set(`${scan.tagId} ${scan.urlHash}`, row);
   });
 
   if (losers.length > 0) {
     const lost = losers.map((i) => scans[i] as AuthenticScan);
-    const earlier = await findGenuineByUrlHashes(trx, [...new Set(lost.map((s) => s.tag.id))], [...new Set(lost.map((s) => s.urlHash))]);
+    const earlier = await findGenuineByUrlHashes(trx, [...new Set(lost.map((s) => s.tagId))], [...new Set(lost.map((s) => s.urlHash))]);
     for (const i of losers) {
       const scan = scans[i] as AuthenticScan;
       // A reload (or a simultaneous duplicate) within session_duration answers the original.
-      const since = scan.at - scan.tag.session_duration * 1_000_000;
+      const since = scan.at - (chips.get(scan.tagId)?.session_duration ?? 0) * 1_000_000;
       const original =
-        acceptedHere.get(`${scan.tag.id} ${scan.urlHash}`) ??
-        earlier.find((v) => v.tag_id === scan.tag.id && v.url_hash === scan.urlHash && v.scanned_at >= since);
+        acceptedHere.get(`${scan.tagId} ${scan.urlHash}`) ??
+        earlier.find((v) => v.tag_id === scan.tagId && v.url_hash === scan.urlHash && v.scanned_at >= since);
       if (original) {
         results[i] = original;
         continue;

@@ -32,29 +32,56 @@ const badUrl = (detail: string) => validationFailed([{ pointer: URL_POINTER, det
 // A chip's NDEF file is 256 bytes; the limit only keeps junk out of the lookup.
 const MAX_SCANNED_URL = LIMITS.urlBytes + 1024;
 
+const layouts = new WeakMap<ChipRow, ChipLayout>();
 function layoutOf(chip: ChipRow): ChipLayout {
-  return { mirroring: chip.mirroring, params: JSON.parse(chip.params) as Params, macInputFrom: chip.mac_input_from as ChipLayout['macInputFrom'] };
+  let layout = layouts.get(chip);
+  if (!layout) {
+    layout = { mirroring: chip.mirroring, params: JSON.parse(chip.params) as Params, macInputFrom: chip.mac_input_from as ChipLayout['macInputFrom'] };
+    layouts.set(chip, layout);
+  }
+  return layout;
+}
+
+// Configured tags never change url nor go away (spec: 409 on delete), and their
+// chip's keys and layout change only with a new write generation, which the
+// counter compare-and-set checks. So a scan's lookup is cached in the process
+// once found; a miss always asks the database (a tag may have just been configured).
+const LOOKUP_CACHE_LIMIT = 100_000;
+const lookups = new Map<string, TagWithChip>();
+const lookupKey = (world: World, url: string) => `${world.teamId} ${world.mode} ${url}`;
+
+function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: TagWithChip; chip: ChipRow; sdm: SdmValues } | null {
+  const sdm = readSdmPart(layoutOf(tag.chip!), scanned, sdmStart);
+  if (sdm === null) return null;
+  const problem = sdmShapeProblem(tag.chip!.mirroring, tag.chip!.crypto, sdm);
+  if (problem !== null) throw badUrl(problem);
+  return { tag, chip: tag.chip!, sdm };
 }
 
 /** The tag the scan belongs to and its SDM values; 404 / 422 as the spec says. */
 async function locate(ctx: AppContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues }> {
   const candidates = candidateTagUrls(scanned);
   if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
+  // The longest matching url is the most specific tag; a tag url may itself have a query.
+  const longestFirst = [...candidates].reverse();
+  for (const candidate of longestFirst) {
+    const cached = lookups.get(lookupKey(world, candidate.url));
+    const found = cached && accept(cached, scanned, candidate.sdmStart);
+    if (found) return found;
+  }
   const tags = await findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
   if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
   if (tags.length === 0) throw new ApiError('NotFound');
-  // The longest matching url is the most specific tag; a tag url may itself have a query.
   const byUrl = new Map(tags.map((t) => [t.url, t]));
   let configuredMatch = false;
-  for (const candidate of [...candidates].reverse()) {
+  for (const candidate of longestFirst) {
     const tag = byUrl.get(candidate.url);
     if (!tag || tag.status !== 'configured' || tag.chip === null) continue;
     configuredMatch = true;
-    const sdm = readSdmPart(layoutOf(tag.chip), scanned, candidate.sdmStart);
-    if (sdm === null) continue;
-    const problem = sdmShapeProblem(tag.chip.mirroring, tag.chip.crypto, sdm);
-    if (problem !== null) throw badUrl(problem);
-    return { tag, chip: tag.chip, sdm };
+    if (lookups.size >= LOOKUP_CACHE_LIMIT) lookups.clear();
+    lookups.set(lookupKey(world, tag.url), tag);
+    const found = accept(tag, scanned, candidate.sdmStart);
+    if (found) return found;
   }
   // Spec: a scan against a tag that is not configured is 404.
   if (!configuredMatch) throw new ApiError('NotFound');
@@ -123,7 +150,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
   return writer.write({
     kind: 'authentic',
     world,
-    tag,
+    tagId: tag.id,
     generation: chip.write_generation,
     counter: verdict.counter,
     urlHash: base.url_hash,

@@ -55,6 +55,19 @@ for (const kind of DATABASES) {
       assert.deepEqual((await session(first.attributes.session_id)).attributes.verification_ids, [first.id]);
     });
 
+    test('a session_duration changed by PATCH applies to the next session of an already scanned tag', async () => {
+      const tag = await emulated(server, world.teamId, 'ntag_424_dna');
+      const first = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const patched = await call(server, 'PATCH', `/tags/${tag.id}`, { key: world.sandbox.key, body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 5 } } } });
+      assert.equal(patched.status, 200);
+      // The open session keeps its window; the next one gets the new duration.
+      const second = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      assert.equal(second.attributes.session_id, first.attributes.session_id);
+      const third = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const opened = await session(third.attributes.session_id);
+      assert.equal(Date.parse(opened.attributes.expires_at) - Date.parse(opened.attributes.opened_at), 5000);
+    });
+
     test('404 for an unknown session id', async () => {
       for (const id of ['ses_0000000000000000000000', 'x']) assert.equal((await call(server, 'GET', `/sessions/${id}`, { key: world.sandbox.key })).status, 404);
     });
