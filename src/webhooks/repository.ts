@@ -145,15 +145,20 @@ export async function markCanceled(db: Executor, ids: number[]): Promise<void> {
   await db.updateTable('deliveries').set({ status: 'canceled' }).where('id', 'in', ids).execute();
 }
 
-export async function clearFailing(db: Executor, webhookIds: string[]): Promise<void> {
-  if (webhookIds.length === 0) return;
-  await db.updateTable('webhooks').set({ failing_since: null }).where('id', 'in', webhookIds).where('failing_since', 'is not', null).execute();
+// Both always lock the webhook row (even when nothing changes), so that a flush
+// and a PATCH/DELETE of the webhook serialize on it before touching deliveries.
+export async function clearFailing(db: Executor, webhookId: string): Promise<void> {
+  await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhookId).execute();
 }
 
 /** Notes a failure; returns when the endpoint has been failing since. */
 export async function noteFailing(db: Executor, webhookId: string, now: number): Promise<number | null> {
-  await db.updateTable('webhooks').set({ failing_since: now }).where('id', '=', webhookId).where('failing_since', 'is', null).execute();
-  const row = await db.selectFrom('webhooks').select('failing_since').where('id', '=', webhookId).executeTakeFirst();
+  const row = await db
+    .updateTable('webhooks')
+    .set({ failing_since: sql`coalesce(failing_since, ${now})` })
+    .where('id', '=', webhookId)
+    .returning('failing_since')
+    .executeTakeFirst();
   return row?.failing_since ?? null;
 }
 

@@ -24,8 +24,8 @@ export const SECRET_PURPOSE = 'webhook-secret';
 export const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;
 const URL_MAX = 2048;
 
-export const CREATABLE = ['url', 'events'] as const;
-export const MUTABLE = ['url', 'events', 'enabled', 'rotate_secret'] as const;
+const CREATABLE = ['url', 'events'] as const;
+const MUTABLE = ['url', 'events', 'enabled', 'rotate_secret'] as const;
 
 /** A webhook as the API shows it; `secret` only right after creation or rotation. */
 export interface WebhookView {

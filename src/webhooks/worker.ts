@@ -5,6 +5,7 @@
 // (at-least-once: duplicates are possible, losses are not).
 import pino from 'pino';
 import type { AppContext } from '../context.js';
+import { isRetryableConflict, type Executor } from '../db/database.js';
 import { type Sealer, sealerFor } from '../secrets/index.js';
 import { nowMicros } from '../time.js';
 import type { BackgroundJob } from '../worker.js';
@@ -138,27 +139,39 @@ export class DeliveryWorker {
   }
 
   private dispatch(delivery: Claimed): void {
-    if (delivery.url === null || delivery.enabled !== 1) {
+    if (delivery.url === null || delivery.enabled !== 1 || delivery.secret_sealed === null) {
       this.canceled.push(delivery.id);
       this.scheduleFlush();
       return;
     }
-    this.inFlight++;
     const startedAt = nowMicros();
-    const secrets = [this.secret(delivery.secret_sealed!)];
-    if (delivery.previous_secret_sealed && (delivery.previous_secret_until ?? 0) > startedAt) secrets.push(this.secret(delivery.previous_secret_sealed));
-    const timestamp = Math.floor(startedAt / 1_000_000);
-    const headers = {
-      'webhook-id': delivery.event_id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': sign(secrets, delivery.event_id, timestamp, delivery.payload),
-    };
+    let headers: Record<string, string>;
+    try {
+      headers = this.sign(delivery, startedAt);
+    } catch (error) {
+      // A secret that cannot be opened (master key changed) is an operator problem: record it, retry later.
+      this.outcomes.push({ delivery, startedAt, result: { statusCode: null, durationMs: 0, error: `cannot sign: ${(error as Error).message}` } });
+      this.scheduleFlush();
+      return;
+    }
+    this.inFlight++;
     void this.sender.send(delivery.url, headers, delivery.payload).then((result) => {
       this.inFlight--;
       this.outcomes.push({ delivery, startedAt, result });
       this.scheduleFlush();
       this.wake?.();
     });
+  }
+
+  private sign(delivery: Claimed, at: number): Record<string, string> {
+    const secrets = [this.secret(delivery.secret_sealed!)];
+    if (delivery.previous_secret_sealed && (delivery.previous_secret_until ?? 0) > at) secrets.push(this.secret(delivery.previous_secret_sealed));
+    const timestamp = Math.floor(at / 1_000_000);
+    return {
+      'webhook-id': delivery.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(secrets, delivery.event_id, timestamp, delivery.payload),
+    };
   }
 
   private scheduleFlush(): void {
@@ -186,41 +199,60 @@ export class DeliveryWorker {
   }
 
   private async record(outcomes: Outcome[], canceled: number[]): Promise<void> {
-    const now = nowMicros();
-    const scale = this.ctx.config.webhookRetryScale;
-    await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      await insertAttempts(
-        trx,
-        outcomes.map(({ delivery, startedAt, result }) => ({
-          delivery_id: delivery.id,
-          webhook_id: delivery.webhook_id,
-          event_id: delivery.event_id,
-          attempt: delivery.attempts + 1,
-          started_at: startedAt,
-          duration_ms: result.durationMs,
-          status_code: result.statusCode,
-          error: result.error,
-        })),
-      );
-      await markCanceled(trx, canceled);
-      const ok = outcomes.filter((o) => o.result.error === null);
-      await markDelivered(trx, ok.map((o) => o.delivery.id));
-      await clearFailing(trx, [...new Set(ok.map((o) => o.delivery.webhook_id))]);
-      const judged = new Set<string>();
-      for (const { delivery, result } of outcomes.filter((o) => o.result.error !== null)) {
-        const gone = result.statusCode === 410;
-        await markFailed(trx, delivery.id, gone ? null : nextAttemptAt(delivery.attempts + 1, now, scale));
-        if (judged.has(delivery.webhook_id)) continue;
-        judged.add(delivery.webhook_id);
-        const since = gone ? null : await noteFailing(trx, delivery.webhook_id, now);
-        const reason = gone ? 'gone' : since !== null && now - since >= DISABLE_AFTER_MICROS ? 'failing' : null;
-        if (reason) {
-          await updateWebhook(trx, delivery.webhook_id, { enabled: 0, disabled_reason: reason, updated_at: now });
-          await cancelPending(trx, delivery.webhook_id);
-          this.log.warn({ webhook: delivery.webhook_id, reason }, 'webhook disabled');
-        }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ctx.db.kysely.transaction().execute((trx) => this.recordIn(trx, outcomes, canceled));
+      } catch (error) {
+        if (attempt >= 3 || !isRetryableConflict(error)) throw error;
       }
-    });
+    }
+  }
+
+  private async recordIn(trx: Executor, outcomes: Outcome[], canceled: number[]): Promise<void> {
+    const now = nowMicros();
+    const failed = outcomes.filter((o) => o.result.error !== null);
+    const ok = outcomes.filter((o) => o.result.error === null);
+    await insertAttempts(
+      trx,
+      outcomes.map(({ delivery, startedAt, result }) => ({
+        delivery_id: delivery.id,
+        webhook_id: delivery.webhook_id,
+        event_id: delivery.event_id,
+        attempt: delivery.attempts + 1,
+        started_at: startedAt,
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        error: result.error,
+      })),
+    );
+
+    // Webhook rows first, in id order, then deliveries: PATCH and DELETE of a
+    // webhook lock in the same order, so the two never deadlock.
+    const succeeded = new Set(ok.map((o) => o.delivery.webhook_id));
+    const gone = new Set(failed.filter((o) => o.result.statusCode === 410).map((o) => o.delivery.webhook_id));
+    const disabled = new Set<string>();
+    for (const id of [...new Set([...succeeded, ...failed.map((o) => o.delivery.webhook_id)])].sort()) {
+      let reason: 'gone' | 'failing' | null = gone.has(id) ? 'gone' : null;
+      if (!reason && succeeded.has(id)) {
+        await clearFailing(trx, id);
+      } else if (!reason) {
+        const since = await noteFailing(trx, id, now);
+        if (since !== null && now - since >= DISABLE_AFTER_MICROS) reason = 'failing';
+      }
+      if (reason) {
+        disabled.add(id);
+        await updateWebhook(trx, id, { enabled: 0, disabled_reason: reason, updated_at: now });
+        this.log.warn({ webhook: id, reason }, 'webhook disabled');
+      }
+    }
+
+    await markCanceled(trx, canceled);
+    await markDelivered(trx, ok.map((o) => o.delivery.id));
+    const scale = this.ctx.config.webhookRetryScale;
+    for (const { delivery, result } of failed) {
+      await markFailed(trx, delivery.id, result.statusCode === 410 ? null : nextAttemptAt(delivery.attempts + 1, now, scale));
+    }
+    for (const id of disabled) await cancelPending(trx, id);
   }
 }
 

@@ -28,7 +28,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: (path) => `http://127.0.0.1:${(server.address() as { port: number }).port}${path}`,
     on: (path) => received.filter((r) => r.path === path),
     respond: () => 200,
-    async until(predicate, ms = 20_000) {
+    async until(predicate, ms = 60_000) {
       const deadline = Date.now() + ms;
       while (!predicate(received)) {
         if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${ms} ms (${received.length} received)`);

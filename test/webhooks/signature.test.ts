@@ -45,3 +45,21 @@ describe('retry schedule', () => {
     assert.equal(nextAttemptAt(RETRY_SCHEDULE_SECONDS.length, 0, 1), null);
   });
 });
+
+describe('sealed secrets', () => {
+  test('open(seal(x)) is x; another master key or purpose, or a changed byte, cannot open it', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { sealer, SealError } = await import('../../src/secrets/index.js');
+    const master = randomBytes(32);
+    const sealed = sealer(master, 'webhook-secret').seal('whsec_abc');
+    assert.ok(!sealed.includes('whsec_abc'));
+    assert.equal(sealer(master, 'webhook-secret').open(sealed), 'whsec_abc');
+    assert.notEqual(sealer(master, 'webhook-secret').seal('whsec_abc'), sealed, 'a fresh IV each time');
+    assert.throws(() => sealer(randomBytes(32), 'webhook-secret').open(sealed), SealError);
+    assert.throws(() => sealer(master, 'chip-key').open(sealed), SealError);
+    const parts = sealed.split('.');
+    const data = Buffer.from(parts[3], 'base64url');
+    data[0] ^= 1;
+    assert.throws(() => sealer(master, 'webhook-secret').open([...parts.slice(0, 3), data.toString('base64url')].join('.')));
+  });
+});

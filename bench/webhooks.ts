@@ -1,0 +1,264 @@
+// Webhook delivery benchmark (issue #3): deliveries per second to a local
+// receiver with `tapproof worker` processes draining a backlog (SQLite; PostgreSQL
+// with one and two workers), the latency from a tag change to the receiver
+// (p50/p99) with an idle worker, and the worker's peak RSS for two backlog sizes
+// (it must not grow with the backlog: the worker claims bounded batches).
+//
+//   npx tsx bench/webhooks.ts [--db sqlite|postgres|both] [--backlog 20000] [--heap-cap 64]
+//
+// The receiver runs in its own process; workers are real `tapproof worker`
+// processes. Writes the Markdown report to bench/RESULTS-webhooks.md.
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { loadConfig } from '../src/config.js';
+import { migrate } from '../src/db/migrations.js';
+import type { Db } from '../src/db/database.js';
+import { createTeam } from '../src/teams/service.js';
+import { createTags } from '../src/tags/service.js';
+import { createWebhook } from '../src/webhooks/service.js';
+import { freshStorage, type DatabaseKind, type Storage } from '../test/harness.js';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const which = arg('db', 'both');
+const kinds: DatabaseKind[] = which === 'both' ? ['sqlite', 'postgres'] : [which as DatabaseKind];
+const BACKLOG = Number(arg('backlog', '20000'));
+// The memory runs cap the worker's V8 heap: a worker that held the backlog would die, not just grow.
+const HEAP_CAP_MIB = Number(arg('heap-cap', '64'));
+
+// ---------------------------------------------------------------- receiver (own process)
+const RECEIVER = `
+const http = require('node:http');
+let ids = new Set(), first = 0, last = 0, latencies = [];
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const now = performance.timeOrigin + performance.now();
+    const id = req.headers['webhook-id'];
+    if (!ids.has(id)) {
+      ids.add(id);
+      if (!first) first = now;
+      last = now;
+      const ts = JSON.parse(Buffer.concat(chunks).toString()).timestamp; // ...SS.ffffffZ
+      const micros = Date.parse(ts.slice(0, 19) + 'Z') * 1000 + Number(ts.slice(20, 26));
+      latencies.push(now - micros / 1000);
+    }
+    res.writeHead(200).end();
+  });
+});
+server.keepAliveTimeout = 30000;
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+process.on('message', (m) => {
+  if (m === 'reset') { ids = new Set(); first = last = 0; latencies = []; process.send({ ok: true }); }
+  if (m === 'stats') process.send({ count: ids.size, first, last, latencies: m === 'stats' ? latencies : [] });
+});
+`;
+
+interface Stats {
+  count: number;
+  first: number;
+  last: number;
+  latencies: number[];
+}
+
+class Receiver {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {}
+  static async start(): Promise<Receiver> {
+    const child = fork('-e', [RECEIVER], { execArgv: ['-e', RECEIVER], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
+    return new Receiver(child, port);
+  }
+  private ask<T>(message: string): Promise<T> {
+    return new Promise((resolve) => {
+      this.child.once('message', (m) => resolve(m as T));
+      this.child.send(message);
+    });
+  }
+  reset = () => this.ask<unknown>('reset');
+  stats = () => this.ask<Stats>('stats');
+  async until(count: number, timeoutMs: number): Promise<Stats> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await this.stats();
+      if (s.count >= count) return s;
+      if (Date.now() > deadline) throw new Error(`receiver got ${s.count}/${count} within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  stop() {
+    this.child.kill();
+  }
+}
+
+// ---------------------------------------------------------------- workers (real processes)
+function startWorker(storage: Storage, heapCapMiB?: number): ChildProcess {
+  const heap = heapCapMiB ? [`--max-old-space-size=${heapCapMiB}`] : [];
+  return spawn(process.execPath, [...heap, '--import', 'tsx', 'src/main.ts', 'worker'], {
+    env: { ...process.env, ...storage.env, LOG_LEVEL: 'warn', TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+function rssMiB(pid: number): number {
+  try {
+    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  await Promise.all(children.map((c) => new Promise((resolve) => {
+    c.once('exit', resolve);
+    c.kill('SIGTERM');
+  })));
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+// ---------------------------------------------------------------- scenarios
+interface Setup {
+  storage: Storage;
+  db: Db;
+  world: { teamId: string; mode: 'sandbox' };
+}
+
+async function setup(kind: DatabaseKind, receiver: Receiver): Promise<Setup> {
+  const storage = await freshStorage(kind);
+  const db = storage.open();
+  await migrate(db);
+  const { id: teamId } = await createTeam(db, 'bench');
+  const world = { teamId, mode: 'sandbox' as const };
+  const config = { ...loadConfig({ ...storage.env, TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' }), database: storage.target };
+  await createWebhook({ db, config }, world, { url: `http://127.0.0.1:${receiver.port}/hook` });
+  return { storage, db, world };
+}
+
+let serial = 0;
+async function backlog(s: Setup, count: number): Promise<number> {
+  const started = performance.now();
+  for (let done = 0; done < count; done += 500) {
+    const n = Math.min(500, count - done);
+    await createTags(s.db, s.world, Array.from({ length: n }, () => ({ protocol: 'ntag_424_dna', url: `https://bench.example/${++serial}` })));
+  }
+  return performance.now() - started;
+}
+
+interface DrainResult {
+  kind: DatabaseKind;
+  workers: number;
+  backlog: number;
+  rate: number;
+  peakRssMiB: number;
+  heapCapMiB?: number;
+}
+
+async function drain(kind: DatabaseKind, workers: number, count: number, receiver: Receiver, heapCapMiB?: number): Promise<DrainResult> {
+  await receiver.reset();
+  const s = await setup(kind, receiver);
+  try {
+    await backlog(s, count);
+    const children = Array.from({ length: workers }, () => startWorker(s.storage, heapCapMiB));
+    children.forEach((c) => c.once('exit', (code) => code && console.error(`worker exited with ${code}`)));
+    let peak = 0;
+    const sampler = setInterval(() => {
+      for (const c of children) peak = Math.max(peak, rssMiB(c.pid!));
+    }, 100);
+    const stats = await receiver.until(count, 600_000);
+    clearInterval(sampler);
+    await stopAll(children);
+    const rate = (stats.count - 1) / ((stats.last - stats.first) / 1000);
+    const result = { kind, workers, backlog: count, rate, peakRssMiB: peak, heapCapMiB };
+    console.log(JSON.stringify(result));
+    return result;
+  } finally {
+    await s.db.close();
+    await s.storage.drop();
+  }
+}
+
+interface LatencyResult {
+  kind: DatabaseKind;
+  changes: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function latency(kind: DatabaseKind, receiver: Receiver, changes = 1000, perSecond = 100): Promise<LatencyResult> {
+  await receiver.reset();
+  const s = await setup(kind, receiver);
+  const child = startWorker(s.storage);
+  try {
+    // Warm: the worker is up and idle once the first event has gone through.
+    await backlog(s, 1);
+    await receiver.until(1, 60_000);
+    await receiver.reset();
+    const started = performance.now();
+    for (let i = 0; i < changes; i++) {
+      await backlog(s, 1);
+      const wait = started + ((i + 1) * 1000) / perSecond - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+    const stats = await receiver.until(changes, 60_000);
+    const sorted = stats.latencies.sort((a, b) => a - b);
+    const result = { kind, changes, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+    console.log(JSON.stringify(result));
+    return result;
+  } finally {
+    await stopAll([child]);
+    await s.db.close();
+    await s.storage.drop();
+  }
+}
+
+// ---------------------------------------------------------------- main
+const receiver = await Receiver.start();
+const drains: DrainResult[] = [];
+const latencies: LatencyResult[] = [];
+try {
+  for (const kind of kinds) {
+    drains.push(await drain(kind, 1, BACKLOG, receiver));
+    if (kind === 'postgres') drains.push(await drain(kind, 2, BACKLOG, receiver));
+    latencies.push(await latency(kind, receiver));
+  }
+  // Memory against backlog size: one worker with a capped heap, the backlog and five times it.
+  const memoryKind = kinds[0];
+  drains.push(await drain(memoryKind, 1, BACKLOG, receiver, HEAP_CAP_MIB));
+  drains.push(await drain(memoryKind, 1, BACKLOG * 5, receiver, HEAP_CAP_MIB));
+} finally {
+  receiver.stop();
+}
+
+const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const report = `# Webhook delivery benchmark
+
+\`npx tsx bench/webhooks.ts --db ${which} --backlog ${BACKLOG}\` on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.
+Receiver: a plain Node HTTP server in its own process on 127.0.0.1 answering 200. Workers: \`tapproof worker\` processes
+(batch 200, up to 256 requests in flight, keep-alive). The backlog is written first (one \`tag.created\` per tag, one webhook),
+then the workers start; the rate is unique deliveries between the first and the last arrival.
+
+## Throughput (backlog drained)
+
+| Database | Workers | Backlog | Worker heap cap | Deliveries/s | Peak worker RSS |
+|---|---|---|---|---|---|
+${drains.map((d) => `| ${d.kind} | ${d.workers} | ${f(d.backlog)} | ${d.heapCapMiB ? `${d.heapCapMiB} MiB` : 'default'} | ${f(d.rate)} | ${f(d.peakRssMiB)} MiB |`).join('\n')}
+
+## Latency from tag change to receiver (idle worker, ${latencies[0]?.changes ?? 0} single-tag changes at 100/s)
+
+| Database | p50 | p99 | max |
+|---|---|---|---|
+${latencies.map((l) => `| ${l.kind} | ${f(l.p50, 1)} ms | ${f(l.p99, 1)} ms | ${f(l.max, 1)} ms |`).join('\n')}
+
+Targets (issue #3): ≥ 1,000 deliveries/s with one worker; p50 ≤ 200 ms; no memory growth with the backlog
+(the last two rows: the same worker, its V8 heap capped at ${HEAP_CAP_MIB} MiB, drains ${f(BACKLOG)} and ${f(BACKLOG * 5)} deliveries).
+`;
+writeFileSync(new URL('./RESULTS-webhooks.md', import.meta.url), report);
+console.log(report);
