@@ -1,37 +1,9 @@
-// Sealing of secrets kept at rest (webhook signing secrets, chip key material):
-// AES-256-GCM under a key derived per purpose from the deployment master key.
-// The master key is TAPPROOF_MASTER_KEY when the operator sets one; otherwise
-// one is generated on first use and kept in `settings`, so a copied database
-// alone still needs that row, and a deployment that later sets its own key
-// fails loudly (the key id in every sealed value no longer matches).
+// Sealing of secrets kept at rest (webhook signing secrets, imported chip keys):
+// AES-256-GCM under a key derived per purpose from a master key (the mode's
+// master, src/chip-keys/masters.ts). Every sealed value names the key it was
+// sealed under, so a deployment whose master changed fails loudly, not with
+// garbage.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
-
-const SETTING = 'master_key';
-const masters = new WeakMap<Db, Promise<Buffer>>();
-
-async function generatedMasterKey(db: Db): Promise<Buffer> {
-  // Several processes may start together: the first insert wins, everyone reads the winner.
-  await db.kysely
-    .insertInto('settings')
-    .values({ name: SETTING, value: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.kysely.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'hex');
-}
-
-/** The deployment's 32-byte master key (configured, or generated once and stored). */
-export function masterKey({ db, config }: AppContext): Promise<Buffer> {
-  let key = masters.get(db);
-  if (!key) {
-    key = config.masterKey ? Promise.resolve(Buffer.from(config.masterKey, 'hex')) : generatedMasterKey(db);
-    key.catch(() => masters.delete(db));
-    masters.set(db, key);
-  }
-  return key;
-}
 
 export class SealError extends Error {}
 
@@ -62,9 +34,4 @@ export function sealer(master: Buffer, purpose: string): Sealer {
       return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
     },
   };
-}
-
-/** The sealer for `purpose` under the deployment's master key. */
-export async function sealerFor(ctx: AppContext, purpose: string): Promise<Sealer> {
-  return sealer(await masterKey(ctx), purpose);
 }

@@ -55,6 +55,7 @@ export interface Claimed {
   event_id: string;
   payload: string;
   webhook_id: string;
+  mode: Mode | null;
   url: string | null;
   enabled: number | null;
   secret_sealed: string | null;
@@ -74,7 +75,7 @@ export async function claimDue(db: Db, now: number, leaseUntil: number, limit: n
     .selectFrom('deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
     .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.webhook_id', 'w.url', 'w.enabled', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until'])
+    .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.webhook_id', 'w.mode', 'w.url', 'w.enabled', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until'])
     .where('d.id', 'in', ids)
     .execute();
 }

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import { EVENT_TYPES } from '../events/outbox.js';
 import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { sealerFor } from '../secrets/index.js';
+import { modeMaster } from '../chip-keys/masters.js';
+import { sealer, type Sealer } from '../secrets/index.js';
 import { nowMicros } from '../time.js';
 import { refusedBecause } from './address.js';
 import {
@@ -19,7 +20,12 @@ import {
 } from './repository.js';
 import { newSecret } from './signature.js';
 
-export const SECRET_PURPOSE = 'webhook-secret';
+const SECRET_PURPOSE = 'webhook-secret';
+
+/** Webhook secrets are sealed under the master key of the webhook's mode. */
+export async function secretSealer(ctx: AppContext, mode: World['mode']): Promise<Sealer> {
+  return sealer(await modeMaster(ctx, mode), SECRET_PURPOSE);
+}
 /** After a rotation the old secret keeps signing beside the new one this long. */
 export const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;
 const URL_MAX = 2048;
@@ -94,7 +100,7 @@ function checkAttributes(attributes: Record<string, unknown>, allowed: readonly 
 export async function createWebhook(ctx: AppContext, world: World, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, CREATABLE, ctx);
   const secret = newSecret();
-  const sealer = await sealerFor(ctx, SECRET_PURPOSE);
+  const box = await secretSealer(ctx, world.mode);
   const at = nowMicros();
   const row: WebhookRow = {
     id: newId('whk'),
@@ -104,7 +110,7 @@ export async function createWebhook(ctx: AppContext, world: World, attributes: R
     events: JSON.stringify((attributes.events as string[] | undefined) ?? EVENT_TYPES),
     enabled: 1,
     disabled_reason: null,
-    secret_sealed: sealer.seal(secret),
+    secret_sealed: box.seal(secret),
     previous_secret_sealed: null,
     previous_secret_until: null,
     failing_since: null,
@@ -123,7 +129,7 @@ export async function getWebhook(ctx: AppContext, world: World, id: string): Pro
 
 export async function changeWebhook(ctx: AppContext, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, MUTABLE, ctx);
-  const sealer = attributes.rotate_secret === true ? await sealerFor(ctx, SECRET_PURPOSE) : null;
+  const box = attributes.rotate_secret === true ? await secretSealer(ctx, world.mode) : null;
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findWebhook(trx, world, id);
     if (!row) throw new ApiError('NotFound');
@@ -137,9 +143,9 @@ export async function changeWebhook(ctx: AppContext, world: World, id: string, a
       if (attributes.enabled) Object.assign(changes, { disabled_reason: null, failing_since: null });
     }
     let secret: string | undefined;
-    if (sealer) {
+    if (box) {
       secret = newSecret();
-      Object.assign(changes, { secret_sealed: sealer.seal(secret), previous_secret_sealed: row.secret_sealed, previous_secret_until: at + ROTATION_OVERLAP_MICROS });
+      Object.assign(changes, { secret_sealed: box.seal(secret), previous_secret_sealed: row.secret_sealed, previous_secret_until: at + ROTATION_OVERLAP_MICROS });
     }
     await updateWebhook(trx, id, changes);
     if (changes.enabled === 0) await cancelPending(trx, id);

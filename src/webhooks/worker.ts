@@ -6,7 +6,8 @@
 import pino from 'pino';
 import type { AppContext } from '../context.js';
 import { isRetryableConflict, type Executor } from '../db/database.js';
-import { type Sealer, sealerFor } from '../secrets/index.js';
+import type { Mode } from '../db/schema.js';
+import type { Sealer } from '../secrets/index.js';
 import { nowMicros } from '../time.js';
 import type { BackgroundJob } from '../worker.js';
 import {
@@ -22,7 +23,7 @@ import {
   type Claimed,
 } from './repository.js';
 import { createSender, type AttemptResult, type Sender } from './sender.js';
-import { SECRET_PURPOSE } from './service.js';
+import { secretSealer } from './service.js';
 import { sign } from './signature.js';
 
 /** Delay before attempt n+1 after n attempts (DESIGN §6); after the last one the delivery has failed. */
@@ -66,7 +67,7 @@ export class DeliveryWorker {
   private wake: (() => void) | null = null;
   private stopping = false;
   private loop: Promise<void> | null = null;
-  private sealer: Sealer | null = null;
+  private readonly sealers = new Map<Mode, Sealer>();
   private readonly secrets = new Map<string, string>();
 
   constructor(
@@ -114,7 +115,9 @@ export class DeliveryWorker {
       try {
         const now = nowMicros();
         claimed = await claimDue(this.ctx.db, now, now + leaseMicros, room);
-        this.sealer ??= await sealerFor(this.ctx, SECRET_PURPOSE);
+        for (const mode of new Set(claimed.map((d) => d.mode))) {
+          if (mode && !this.sealers.has(mode)) this.sealers.set(mode, await secretSealer(this.ctx, mode));
+        }
       } catch (error) {
         this.log.error({ err: error }, 'claiming deliveries failed; retrying');
         await this.sleep(this.idleMs * 20);
@@ -128,11 +131,11 @@ export class DeliveryWorker {
     await this.flush();
   }
 
-  private secret(sealed: string): string {
+  private secret(mode: Mode, sealed: string): string {
     let plain = this.secrets.get(sealed);
     if (plain === undefined) {
       if (this.secrets.size > 10_000) this.secrets.clear();
-      plain = this.sealer!.open(sealed);
+      plain = this.sealers.get(mode)!.open(sealed);
       this.secrets.set(sealed, plain);
     }
     return plain;
@@ -164,8 +167,9 @@ export class DeliveryWorker {
   }
 
   private sign(delivery: Claimed, at: number): Record<string, string> {
-    const secrets = [this.secret(delivery.secret_sealed!)];
-    if (delivery.previous_secret_sealed && (delivery.previous_secret_until ?? 0) > at) secrets.push(this.secret(delivery.previous_secret_sealed));
+    const mode = delivery.mode!;
+    const secrets = [this.secret(mode, delivery.secret_sealed!)];
+    if (delivery.previous_secret_sealed && (delivery.previous_secret_until ?? 0) > at) secrets.push(this.secret(mode, delivery.previous_secret_sealed));
     const timestamp = Math.floor(at / 1_000_000);
     return {
       'webhook-id': delivery.event_id,
