@@ -107,6 +107,8 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
   if (entry.mac_input_from === undefined) {
     macInputFrom = params.enc !== undefined ? 'enc' : null;
   } else if (entry.mac_input_from === null) {
+    // The tamper status is only worth reporting when the MAC authenticates it (DESIGN §4).
+    if (tt) problems.push(['mac_input_from', 'must not be null for ntag_424_dna_tag_tamper: the MAC input has to cover the enc value (use "enc")']);
     macInputFrom = null;
   } else if (mirroring === 'sun') {
     problems.push(['mac_input_from', 'must be null for ntag_223_dna (its MAC covers UID and counter)']);

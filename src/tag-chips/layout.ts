@@ -77,6 +77,11 @@ export function readSdmPart(layout: ChipLayout, scanned: string, sdmStart: numbe
     if (from === undefined || to === undefined || from > to) return null;
     macInput = scanned.slice(from, to);
   }
+  // Encrypted file data (the TT status) outside the MAC input would be unauthenticated: not this chip's URL.
+  if (valueStart.enc !== undefined) {
+    const from = layout.macInputFrom === null ? undefined : valueStart[layout.macInputFrom];
+    if (from === undefined || valueStart.enc < from || valueStart.enc >= valueStart.cmac!) return null;
+  }
   return { values, macInput };
 }
 

@@ -104,6 +104,8 @@ for (const kind of DATABASES) {
         [{ ...good, url: unique(), crypto: 'des' }, /entry 1, crypto/],
         [{ ...good }, /entry 1, url: is the same as in entry 0/],
         [{ ...good, url: unique(), protocol: 'ntag_424_dna_tag_tamper', params: { picc_data: 'p', cmac: 'c' } }, /entry 1, params\.enc/],
+        // A tamper status outside the MAC input would be unauthenticated.
+        [{ ...good, url: unique(), protocol: 'ntag_424_dna_tag_tamper', mac_input_from: null }, /entry 1, mac_input_from: must not be null/],
       ];
       const before = await server.ctx.db.kysely.selectFrom('tags').select('id').execute();
       for (const [bad, message] of cases) {
