@@ -67,7 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       );
       await api.register(async (secured) => {
         installJsonApi(secured);
-        installAuth(secured, ctx.db);
+        installAuth(secured, ctx);
         for (const routes of platformRoutes) routes(secured, ctx);
       });
     },

@@ -1,24 +1,66 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Base62 of `bytes` (big-endian), left-padded with '0' to `length` characters. */
-export function base62(bytes: Uint8Array, length: number): string {
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  let out = '';
-  while (n > 0n) {
-    out = ALPHABET[Number(n % 62n)] + out;
-    n /= 62n;
+/** Big-endian 32-bit limbs of `bytes` (leading bytes of a length not a multiple of 4 form a short first limb). */
+function limbsOf(bytes: Uint8Array): number[] {
+  const limbs: number[] = [];
+  const head = bytes.length % 4;
+  let i = 0;
+  if (head > 0) {
+    let limb = 0;
+    for (; i < head; i++) limb = limb * 256 + bytes[i]!;
+    limbs.push(limb);
   }
-  return out.padStart(length, '0');
+  for (; i < bytes.length; i += 4) limbs.push(((bytes[i]! << 24) >>> 0) + (bytes[i + 1]! << 16) + (bytes[i + 2]! << 8) + bytes[i + 3]!);
+  return limbs;
+}
+
+/**
+ * Base62 of `bytes` (big-endian), left-padded with '0' to `length` characters.
+ * Long division of 32-bit limbs by 62² (every partial stays below 2^44, exact in
+ * a double), two digits per pass, no BigInt.
+ */
+export function base62(bytes: Uint8Array, length: number): string {
+  const limbs = limbsOf(bytes);
+  let out = '';
+  let first = 0;
+  while (first < limbs.length && limbs[first] === 0) first++;
+  while (first < limbs.length) {
+    let rem = 0;
+    for (let i = first; i < limbs.length; i++) {
+      const cur = rem * 4294967296 + limbs[i]!;
+      const q = Math.floor(cur / 3844);
+      rem = cur - q * 3844;
+      limbs[i] = q;
+    }
+    while (first < limbs.length && limbs[first] === 0) first++;
+    const hi = Math.floor(rem / 62);
+    out = first < limbs.length || hi > 0 ? ALPHABET[hi]! + ALPHABET[rem - hi * 62]! + out : ALPHABET[rem - hi * 62]! + out;
+  }
+  return out.length >= length ? out : out.padStart(length, '0');
 }
 
 export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok';
 
+// Random bytes are drawn 4 KiB at a time (one getrandom call per 256 ids).
+const POOL_SIZE = 4096;
+const pool = new Uint8Array(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
+function random16(): Uint8Array {
+  if (poolOffset + 16 > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return bytes;
+}
+
 /** `<prefix>_<22 base62>` from 128 random bits (DESIGN §3). */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${base62(randomBytes(16), 22)}`;
+  return `${prefix}_${base62(random16(), 22)}`;
 }
 
 /** Whether `value` has the shape of an id with `prefix`; says nothing about existence. */

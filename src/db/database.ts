@@ -27,6 +27,11 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite: `PRAGMA data_version`, which changes whenever another connection
+   * (another process: the CLI, a worker) commits. Absent on PostgreSQL.
+   */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -126,9 +131,11 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       }
     })({ database });
     const kysely = new Kysely<Database>({ dialect });
+    const dataVersion = sqlite.prepare('pragma data_version').pluck();
     return {
       kysely,
       dialect: 'sqlite',
+      dataVersion: () => dataVersion.get() as number,
       close: async () => {
         await stopCheckpointer?.();
         await kysely.destroy();

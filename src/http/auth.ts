@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.js';
+import type { AppContext } from '../context.js';
+import { principalCache } from '../keys/cache.js';
 import { authenticate, type Principal } from '../keys/service.js';
 import { ApiError } from './errors.js';
 
@@ -10,7 +11,10 @@ declare module 'fastify' {
 }
 
 /** Every route in the scope requires `Authorization: Bearer <key>`; failures are 401. */
-export function installAuth(app: FastifyInstance, db: Db): void {
+export function installAuth(app: FastifyInstance, { db, config }: AppContext): void {
+  // PostgreSQL: listen for revokes while the app runs (the principal cache is bypassed until then).
+  const detach = principalCache(db).attach(config.database.kind === 'postgres' ? config.database.url : null);
+  app.addHook('onClose', detach);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization;

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ApiKeysTable, Mode } from '../db/schema.js';
+import { KEYS_CHANNEL } from './cache.js';
 
 export type KeyRow = ApiKeysTable;
 
@@ -15,10 +17,15 @@ export async function findKey(db: Executor, id: string): Promise<KeyRow | undefi
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Revokes once; a second revoke keeps the first time. Returns whether the key exists. */
-export async function revokeKey(db: Executor, id: string, at: number): Promise<boolean> {
+/** Revokes once; a second revoke keeps the first time. Returns the key, if it exists. */
+export async function revokeKey(db: Executor, id: string, at: number): Promise<KeyRow | undefined> {
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
-  return (await findKey(db, id)) !== undefined;
+  return findKey(db, id);
+}
+
+/** PostgreSQL: tells every listening server, when the transaction commits, that this key is revoked. */
+export async function notifyKeyRevoked(db: Executor, keyHash: string): Promise<void> {
+  await sql`select pg_notify(${KEYS_CHANNEL}, ${keyHash})`.execute(db);
 }
 
 export async function findKeyInWorld(db: Executor, id: string, teamId: string, mode: Mode): Promise<KeyRow | undefined> {

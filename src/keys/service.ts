@@ -3,8 +3,9 @@ import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { nowMicros } from '../time.js';
 import { findTeam } from '../teams/repository.js';
+import { principalCache } from './cache.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
-import { findKeyByHash, insertKey, revokeKey } from './repository.js';
+import { findKeyByHash, insertKey, notifyKeyRevoked, revokeKey } from './repository.js';
 
 /** Who is calling: the key's team and its world (mode). */
 export interface Principal {
@@ -24,8 +25,18 @@ export async function createKey(db: Db, teamId: string, mode: Mode): Promise<{ i
   return { id, key };
 }
 
+/**
+ * Revokes a key. On PostgreSQL every server is told in the same transaction
+ * (NOTIFY on commit) so that none keeps it in its principal cache.
+ */
 export async function revoke(db: Db, keyId: string): Promise<boolean> {
-  return revokeKey(db.kysely, keyId, nowMicros());
+  const key = await db.kysely.transaction().execute(async (trx) => {
+    const row = await revokeKey(trx, keyId, nowMicros());
+    if (row && db.dialect === 'postgres') await notifyKeyRevoked(trx, row.key_hash);
+    return row;
+  });
+  if (key) principalCache(db).evict(key.key_hash);
+  return key !== undefined;
 }
 
 /**
@@ -35,7 +46,15 @@ export async function revoke(db: Db, keyId: string): Promise<boolean> {
 export async function authenticate(db: Db, keyText: string): Promise<Principal | null> {
   const mode = modeOfKeyText(keyText);
   if (mode === null) return null;
-  const row = await findKeyByHash(db.kysely, hashKeyText(keyText));
+  const hash = hashKeyText(keyText);
+  const cache = principalCache(db);
+  const cached = cache.get(hash);
+  // The hash covers the text, mode prefix included: a cached principal has the mode the text claims.
+  if (cached !== undefined) return cached;
+  const stamp = cache.stamp();
+  const row = await findKeyByHash(db.kysely, hash);
   if (!row || row.revoked_at !== null || row.mode !== mode) return null;
-  return { keyId: row.id, teamId: row.team_id, mode: row.mode };
+  const principal: Principal = { keyId: row.id, teamId: row.team_id, mode: row.mode };
+  cache.set(hash, principal, stamp);
+  return principal;
 }

@@ -2,11 +2,49 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { principalCache } from '../../src/keys/cache.js';
+import { hashKeyText } from '../../src/keys/key-text.js';
 import { createKey, revoke } from '../../src/keys/service.js';
-import { DATABASES, call } from '../harness.js';
+import { runCli } from '../cli/process.js';
+import { DATABASES, call, type TestServer } from '../harness.js';
 import { ISO_MICROS, assertError, assertJsonApi, sharedServer } from '../tags/helpers.js';
 
+/** Uses `key` until the server serves it from its principal cache (PostgreSQL: once its LISTEN is up). */
+async function untilCached(server: TestServer, key: string): Promise<void> {
+  const cache = principalCache(server.ctx.db);
+  for (let i = 0; i < 200; i++) {
+    assert.equal((await call(server, 'GET', '/tags', { key })).status, 200);
+    if (cache.get(hashKeyText(key)) !== undefined) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail('the key never got cached');
+}
+
 for (const kind of DATABASES) {
+  describe(`revoked keys and the principal cache (${kind})`, () => {
+    const suite = sharedServer(kind);
+
+    test('a cached key revoked by the CLI while the server runs is refused on the very next request', async () => {
+      const { server, world } = suite;
+      const doomed = await createKey(server.ctx.db, world.teamId, 'sandbox');
+      await untilCached(server, doomed.key);
+      await untilCached(server, world.sandbox.key);
+      const result = await runCli(server.storage.env, 'keys', 'revoke', doomed.id, '--json');
+      assert.equal(result.code, 0, result.stderr);
+      assertError(await call(server, 'GET', '/tags', { key: doomed.key }), 401);
+      assertError(await call(server, 'GET', `/keys/${doomed.id}`, { key: doomed.key }), 401);
+      assert.equal((await call(server, 'GET', '/tags', { key: world.sandbox.key })).status, 200, 'the other key still works');
+    });
+
+    test('a cached key revoked in process is refused on the very next request', async () => {
+      const { server, world } = suite;
+      const doomed = await createKey(server.ctx.db, world.teamId, 'production');
+      await untilCached(server, doomed.key);
+      await revoke(server.ctx.db, doomed.id);
+      assertError(await call(server, 'GET', '/tags', { key: doomed.key }), 401);
+    });
+  });
+
   describe(`GET /keys/:id (${kind})`, () => {
     const suite = sharedServer(kind);
 

@@ -1,0 +1,154 @@
+// In-process cache of authenticated principals, keyed by the key's hash, so
+// that most requests skip the API-key lookup. Only valid keys are cached (a new
+// key must work at once), and a revoked key must stop working as soon as its
+// revoke has committed:
+// - PostgreSQL: `revoke` sends NOTIFY tapproof_keys '<hash>' in its transaction;
+//   each process LISTENs on a dedicated connection and evicts the entry. While
+//   that connection is down (starting, reconnecting) the cache is bypassed and
+//   emptied, since notifications may have been missed.
+// - SQLite: an entry remembers `PRAGMA data_version` at lookup time; any commit
+//   by another connection (the CLI) changes it, and the entry is looked up again.
+// Revokes through the same Db object evict directly. A TTL bounds staleness
+// whatever happens.
+import pg from 'pg';
+import type { Db } from '../db/database.js';
+import type { Principal } from './service.js';
+
+export const KEYS_CHANNEL = 'tapproof_keys';
+
+const MAX_ENTRIES = 10_000;
+const TTL_MS = 60_000;
+const RECONNECT_MS = 1_000;
+
+interface Entry {
+  principal: Principal;
+  expiresAt: number;
+  /** SQLite data_version when looked up. */
+  version: number;
+}
+
+export class PrincipalCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped on every eviction: a lookup that started before one must not be cached. */
+  private epoch = 0;
+  private listeners = 0;
+  private listening = false;
+  private stopListener: (() => Promise<void>) | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** Whether entries may be used at all right now. */
+  private get usable(): boolean {
+    return this.db.dialect === 'sqlite' ? this.db.dataVersion !== undefined : this.listening;
+  }
+
+  /** Taken before a lookup and handed to `set`, so that a revoke seen in between is not undone. */
+  stamp(): { epoch: number; version: number } {
+    return { epoch: this.epoch, version: this.db.dataVersion?.() ?? 0 };
+  }
+
+  get(keyHash: string): Principal | undefined {
+    if (!this.usable) return undefined;
+    const entry = this.entries.get(keyHash);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= Date.now() || (this.db.dataVersion !== undefined && entry.version !== this.db.dataVersion())) {
+      this.entries.delete(keyHash);
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.delete(keyHash);
+    this.entries.set(keyHash, entry);
+    return entry.principal;
+  }
+
+  set(keyHash: string, principal: Principal, { epoch, version }: { epoch: number; version: number }): void {
+    if (!this.usable || epoch !== this.epoch) return;
+    this.entries.delete(keyHash);
+    this.entries.set(keyHash, { principal, version, expiresAt: Date.now() + TTL_MS });
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  evict(keyHash: string): void {
+    this.epoch++;
+    this.entries.delete(keyHash);
+  }
+
+  private clear(): void {
+    this.epoch++;
+    this.entries.clear();
+  }
+
+  /**
+   * PostgreSQL: starts listening for revokes (once per cache, however many
+   * servers share the Db); returns the matching stop. SQLite: nothing to do.
+   */
+  attach(url: string | null): () => Promise<void> {
+    if (this.db.dialect !== 'postgres' || url === null) return async () => {};
+    if (this.listeners++ === 0) this.stopListener = this.listen(url);
+    let detached = false;
+    return async () => {
+      if (detached) return;
+      detached = true;
+      if (--this.listeners === 0) {
+        const stop = this.stopListener;
+        this.stopListener = null;
+        await stop?.();
+      }
+    };
+  }
+
+  private listen(url: string): () => Promise<void> {
+    let stopped = false;
+    let client: pg.Client | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const down = () => {
+      this.listening = false;
+      this.clear();
+    };
+    const fail = (c: pg.Client) => {
+      if (client !== c) return;
+      down();
+      client = null;
+      void c.end().catch(() => {});
+      if (!stopped) timer = setTimeout(connect, RECONNECT_MS);
+    };
+    const connect = async () => {
+      timer = null;
+      if (stopped) return;
+      const c = new pg.Client({ connectionString: url });
+      client = c;
+      c.on('notification', (message) => {
+        if (message.channel === KEYS_CHANNEL && message.payload) this.evict(message.payload);
+      });
+      c.on('error', () => fail(c));
+      c.on('end', () => fail(c));
+      try {
+        await c.connect();
+        await c.query(`listen ${KEYS_CHANNEL}`);
+        if (client !== c || stopped) return;
+        // Anything cached before (or while down) may have missed a revoke.
+        this.clear();
+        this.listening = true;
+      } catch {
+        fail(c);
+      }
+    };
+    void connect();
+    return async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      down();
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    };
+  }
+}
+
+const caches = new WeakMap<Db, PrincipalCache>();
+
+export function principalCache(db: Db): PrincipalCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new PrincipalCache(db)));
+  return cache;
+}
