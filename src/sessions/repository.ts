@@ -1,12 +1,13 @@
 // All SQL on sessions.
 import type { Executor } from '../db/database.js';
+import { executeShaped } from '../db/precompiled.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { World } from '../tags/repository.js';
 
 export type SessionRow = SessionsTable;
 
 export async function insertSessions(db: Executor, rows: SessionRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('sessions').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500) await executeShaped(db, 'insertSessions', rows.slice(i, i + 500), (d, part) => d.insertInto('sessions').values(part));
 }
 
 export async function findSession(db: Executor, world: World, id: string): Promise<SessionRow | undefined> {

@@ -1,5 +1,6 @@
 // All SQL on chips (bound to configured tags) and the sandbox emulator's chip state.
 import type { Executor } from '../db/database.js';
+import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
 import type { World } from '../tags/repository.js';
 
@@ -49,32 +50,39 @@ export async function findChip(db: Executor, tagId: string): Promise<ChipRow | u
  * Replay detection reads and advances counters under this lock.
  */
 export async function lockChips(db: Executor, tagIds: string[], forUpdate: boolean): Promise<(ChipRow & { session_duration: number })[]> {
-  if (tagIds.length === 0) return [];
-  const query = db
-    .selectFrom('chips')
-    .selectAll()
-    // The tag's current session_duration (PATCH may change it); a subquery so that only chips are locked.
-    .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
-    .where('tag_id', 'in', tagIds)
-    .orderBy('tag_id');
-  return forUpdate ? query.forUpdate().execute() : query.execute();
+  const build = (d: Executor, ids: { id: string }[]) => {
+    const query = d
+      .selectFrom('chips')
+      .selectAll()
+      // The tag's current session_duration (PATCH may change it); a subquery so that only chips are locked.
+      .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
+      .where(
+        'tag_id',
+        'in',
+        ids.map((i) => i.id),
+      )
+      .orderBy('tag_id');
+    return forUpdate ? query.forUpdate() : query;
+  };
+  return executeShaped(db, forUpdate ? 'lockChips for update' : 'lockChips', tagIds.map((id) => ({ id })), build);
 }
 
 /** Writes back the counters and session pointers of locked chips, one statement for many. */
 export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<void> {
   const columns = rows.map(({ session_duration: _, ...chip }: ChipRow & { session_duration?: number }) => chip);
   for (let i = 0; i < columns.length; i += 500) {
-    await db
-      .insertInto('chips')
-      .values(columns.slice(i, i + 500))
-      .onConflict((oc) =>
-        oc.column('tag_id').doUpdateSet((eb) => ({
-          last_counter: eb.ref('excluded.last_counter'),
-          session_id: eb.ref('excluded.session_id'),
-          session_expires_at: eb.ref('excluded.session_expires_at'),
-        })),
-      )
-      .execute();
+    await executeShaped(db, 'saveChipProgress', columns.slice(i, i + 500), (d, part) =>
+      d
+        .insertInto('chips')
+        .values(part)
+        .onConflict((oc) =>
+          oc.column('tag_id').doUpdateSet((eb) => ({
+            last_counter: eb.ref('excluded.last_counter'),
+            session_id: eb.ref('excluded.session_id'),
+            session_expires_at: eb.ref('excluded.session_expires_at'),
+          })),
+        ),
+    );
   }
 }
 

@@ -1,12 +1,13 @@
 // All SQL on verifications.
 import type { Executor } from '../db/database.js';
+import { executeShaped } from '../db/precompiled.js';
 import type { VerificationsTable } from '../db/schema.js';
 import type { World } from '../tags/repository.js';
 
 export type VerificationRow = VerificationsTable;
 
 export async function insertVerifications(db: Executor, rows: VerificationRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('verifications').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500) await executeShaped(db, 'insertVerifications', rows.slice(i, i + 500), (d, part) => d.insertInto('verifications').values(part));
 }
 
 export async function findVerification(db: Executor, world: World, id: string): Promise<VerificationRow | undefined> {
