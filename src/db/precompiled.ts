@@ -18,6 +18,14 @@ interface Shape {
 
 const shapes = new Map<string, Shape | null>();
 
+/**
+ * A value Kysely turns into exactly one parameter whatever it is: not undefined
+ * (column left out), not an array (a value list), not an expression (SQL).
+ */
+function plain(value: unknown): boolean {
+  return value !== undefined && (typeof value !== 'object' || value === null || value instanceof Uint8Array || value instanceof Date) && typeof value !== 'function';
+}
+
 /** `?` or `$1`: tells the dialects apart without Kysely internals (compiling one value is cheap). */
 function placeholder(db: Executor): string {
   return sql`${0}`.compile(db).sql;
@@ -25,14 +33,14 @@ function placeholder(db: Executor): string {
 
 /**
  * Runs `build(db, rows)` — a statement whose values are exactly the rows'
- * own properties (same keys on every row, none undefined) — compiled once per shape.
+ * own properties (same keys on every row, plain values) — compiled once per shape.
  * `key` names the statement (one per call site). Rows of another shape run as built.
  */
 export async function executeShaped<R extends object, O = unknown>(db: Executor, key: string, rows: R[], build: (db: Executor, rows: R[]) => Compilable<O>): Promise<O[]> {
   if (rows.length === 0) return [];
   const columns = Object.keys(rows[0]!) as (keyof R & string)[];
   for (const row of rows) {
-    if (Object.keys(row).length !== columns.length || columns.some((c) => row[c] === undefined)) return (await db.executeQuery(build(db, rows).compile())).rows;
+    if (Object.keys(row).length !== columns.length || columns.some((c) => !plain(row[c]))) return (await db.executeQuery(build(db, rows).compile())).rows;
   }
   const id = `${key}\n${placeholder(db)}\n${rows.length}\n${columns.join(',')}`;
   let shape = shapes.get(id);

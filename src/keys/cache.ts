@@ -115,7 +115,8 @@ export class PrincipalCache {
     const connect = async () => {
       timer = null;
       if (stopped) return;
-      const c = new pg.Client({ connectionString: url });
+      // Keep-alive: a silently dropped connection is noticed (and the cache bypassed) instead of trusted.
+      const c = new pg.Client({ connectionString: url, keepAlive: true });
       client = c;
       c.on('notification', (message) => {
         if (message.channel === KEYS_CHANNEL && message.payload) this.evict(message.payload);
