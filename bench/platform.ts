@@ -6,13 +6,9 @@
 //   npx tsx bench/platform.ts [--db sqlite|postgres|both] [--duration 10] [--no-build]
 //
 // Writes the Markdown report to bench/RESULTS-platform.md.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
@@ -20,188 +16,68 @@ import pg from 'pg';
 import type { Database } from '../src/db/schema.js';
 import { readListQuery } from '../src/tags/documents.js';
 import { ORDER_FIELDS, listTags, type World } from '../src/tags/repository.js';
+import { arg, databaseKinds, flag } from './lib/args.js';
+import { machineLines, verdict } from './lib/machine.js';
+import { startServer, type BenchServer as Server } from './lib/server.js';
+import { freshStorage, type DatabaseKind as Kind, type Storage } from './lib/storage.js';
+import { ROOT, describeLaunch, runCli, type Launch } from './lib/tapproof.js';
 
-type Kind = 'sqlite' | 'postgres';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const JSON_API = 'application/vnd.api+json';
 const TEAM_TAGS = 100_000;
 const BATCH = 500;
 const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'];
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-const DB_ARG = arg('db', 'both');
-const KINDS: Kind[] = DB_ARG === 'both' ? ['sqlite', 'postgres'] : [DB_ARG as Kind];
-if (!KINDS.every((k) => k === 'sqlite' || k === 'postgres')) throw new Error('--db must be sqlite, postgres or both');
+const KINDS = databaseKinds();
 const DURATION = Number(arg('duration', '10'));
 const WARMUP = Number(arg('warmup', '2'));
 const CONNECTIONS = Number(arg('connections', '10'));
 const POST_CONNECTIONS = Number(arg('post-connections', '1'));
-const BUILD = !process.argv.includes('--no-build');
-const USE_TSX = process.argv.includes('--tsx');
-const LOAD_AT_START = loadavg();
+const BUILD = !flag('no-build');
+const LAUNCH: Launch = { tsx: flag('tsx') };
 
 // ---------------------------------------------------------------- storage
 
-interface Storage {
-  env: Record<string, string>;
-  /** A Kysely on the same data, with every compiled query captured (for EXPLAIN). */
-  inspect(): { kysely: Kysely<Database>; captured: CompiledQuery[]; explain(q: CompiledQuery): Promise<string[]>; close(): Promise<void> };
-  drop(): Promise<void>;
+interface Inspector {
+  kysely: Kysely<Database>;
+  /** Every compiled query, for EXPLAIN. */
+  captured: CompiledQuery[];
+  explain(q: CompiledQuery): Promise<string[]>;
+  close(): Promise<void>;
 }
 
-async function freshStorage(kind: Kind): Promise<Storage> {
-  const dir = mkdtempSync(join(tmpdir(), 'tapproof-bench-'));
-  if (kind === 'sqlite') {
-    const path = join(dir, 'tapproof.db');
+/** A Kysely on the storage's data, with every compiled query captured (for EXPLAIN). */
+function inspect(storage: Storage): Inspector {
+  const captured: CompiledQuery[] = [];
+  const log = (e: { query: CompiledQuery }) => void captured.push(e.query);
+  const target = storage.target;
+  if (target.kind === 'sqlite') {
+    const database = new SQLite(target.path, { readonly: true });
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log });
     return {
-      env: { DATABASE_URL: `sqlite:${path}`, TAPPROOF_DATA_DIR: dir },
-      inspect() {
-        const database = new SQLite(path, { readonly: true });
-        const captured: CompiledQuery[] = [];
-        const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: (e) => void captured.push(e.query) });
-        return {
-          kysely,
-          captured,
-          async explain(q) {
-            const rows = database.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as { id: number; parent: number; detail: string }[];
-            const depth = new Map<number, number>([[0, 0]]);
-            return rows.map((r) => {
-              const d = (depth.get(r.parent) ?? 0) + 1;
-              depth.set(r.id, d);
-              return `${'  '.repeat(d - 1)}${r.detail}`;
-            });
-          },
-          close: () => kysely.destroy(),
-        };
+      kysely,
+      captured,
+      async explain(q) {
+        const rows = database.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as { id: number; parent: number; detail: string }[];
+        const depth = new Map<number, number>([[0, 0]]);
+        return rows.map((r) => {
+          const d = (depth.get(r.parent) ?? 0) + 1;
+          depth.set(r.id, d);
+          return `${'  '.repeat(d - 1)}${r.detail}`;
+        });
       },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
+      close: () => kysely.destroy(),
     };
   }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const pool = new pg.Pool({ connectionString: target.url, max: 1 });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
   return {
-    env: { DATABASE_URL: url.toString(), TAPPROOF_DATA_DIR: dir },
-    inspect() {
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
-      const captured: CompiledQuery[] = [];
-      const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (e) => void captured.push(e.query) });
-      return {
-        kysely,
-        captured,
-        async explain(q) {
-          const result = await pool.query(`explain ${q.sql}`, q.parameters as unknown[]);
-          return result.rows.map((r: Record<string, string>) => r['QUERY PLAN']);
-        },
-        close: () => kysely.destroy(),
-      };
+    kysely,
+    captured,
+    async explain(q) {
+      const result = await pool.query(`explain ${q.sql}`, q.parameters as unknown[]);
+      return result.rows.map((r: Record<string, string>) => r['QUERY PLAN']);
     },
-    async drop() {
-      const c = new pg.Client({ connectionString: POSTGRES_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-// ---------------------------------------------------------------- server
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function entry(): string[] {
-  return USE_TSX ? ['--import', 'tsx', join(ROOT, 'src/main.ts')] : [join(ROOT, 'dist/main.js')];
-}
-
-function cli(env: Record<string, string>, args: string[]): any {
-  const out = execFileSync(process.execPath, [...entry(), ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').pop()!);
-}
-
-/** Peak VmRSS of a process, sampled every 50 ms; `phase()` starts a new per-phase peak. */
-class RssSampler {
-  overall = 0;
-  current = 0;
-  private timer: NodeJS.Timeout;
-  constructor(private pid: number) {
-    this.timer = setInterval(() => this.sample(), 50);
-  }
-  sample(): number {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-      const mb = m ? Number(m[1]) / 1024 : 0;
-      this.overall = Math.max(this.overall, mb);
-      this.current = Math.max(this.current, mb);
-      return mb;
-    } catch {
-      return 0;
-    }
-  }
-  phase(): void {
-    this.current = this.sample();
-  }
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
-
-interface Server {
-  child: ChildProcess;
-  origin: string;
-  base: string;
-  rss: RssSampler;
-  stop(): Promise<void>;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...entry(), 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '100000000' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 200) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const rss = new RssSampler(child.pid!);
-  return {
-    child,
-    origin,
-    base: `${origin}/api/v1`,
-    rss,
-    stop: () =>
-      new Promise((resolve) => {
-        rss.stop();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    close: () => kysely.destroy(),
   };
 }
 
@@ -323,7 +199,7 @@ function servedByIndex(kind: Kind, lines: string[]): boolean {
 }
 
 async function queryPlans(kind: Kind, storage: Storage, world: World): Promise<Plan[]> {
-  const inspector = storage.inspect();
+  const inspector = inspect(storage);
   const plans: Plan[] = [];
   try {
     const cases: { label: string; query: Record<string, unknown> }[] = [{ label: 'default (updated_at desc), page 1000', query: { page: '1000' } }];
@@ -360,9 +236,9 @@ async function runFor(kind: Kind): Promise<DbResult> {
   const storage = await freshStorage(kind);
   let server: Server | null = null;
   try {
-    const team = cli(storage.env, ['teams', 'create', '--name', 'bench']);
-    const key = cli(storage.env, ['keys', 'create', '--team', team.id, '--mode', 'sandbox']);
-    server = await startServer(storage.env);
+    const team = runCli(LAUNCH, storage.env, ['teams', 'create', '--name', 'bench']);
+    const key = runCli(LAUNCH, storage.env, ['keys', 'create', '--team', team.id, '--mode', 'sandbox']);
+    server = await startServer(LAUNCH, storage.env);
     const auth = { authorization: `Bearer ${key.key}` };
 
     const t0 = performance.now();
@@ -379,27 +255,29 @@ async function runFor(kind: Kind): Promise<DbResult> {
     }
 
     const rows: Row[] = [];
-    const healthz = await measure(kind, server, 'GET /healthz (ceiling)', { path: '/healthz', connections: CONNECTIONS, duration: DURATION }, null);
-    rows.push(healthz);
-    const ceiling = healthz.reqPerSec;
+    // Each GET at CONNECTIONS (throughput; no think time, so its latency includes queueing) and at
+    // 1 connection (sequential requests: the per-request latency), each against the ceiling at
+    // the same number of connections.
+    const levels = [...new Set([CONNECTIONS, 1, POST_CONNECTIONS])];
+    const ceilings = new Map<number, number>();
+    for (const connections of levels) {
+      const healthz = await measure(kind, server, 'GET /healthz (ceiling)', { path: '/healthz', connections, duration: DURATION }, null);
+      rows.push(healthz);
+      ceilings.set(connections, healthz.reqPerSec);
+    }
     const sample = ids.filter((_, i) => i % 97 === 0);
     let next = 0;
-    rows.push(
-      await measure(
-        kind,
-        server,
-        'GET /tags/:id',
-        {
-          path: '/api/v1/tags',
-          connections: CONNECTIONS,
-          duration: DURATION,
-          requests: [{ method: 'GET', path: '/api/v1/tags', headers: auth, setupRequest: (r: any) => ({ ...r, path: `/api/v1/tags/${sample[next++ % sample.length]}` }) }],
-        },
-        ceiling,
-      ),
-    );
-    rows.push(await measure(kind, server, 'GET /tags?page=1', { path: '/api/v1/tags?page=1', headers: auth, connections: CONNECTIONS, duration: DURATION }, ceiling));
-    rows.push(await measure(kind, server, 'GET /tags?page=1000', { path: '/api/v1/tags?page=1000', headers: auth, connections: CONNECTIONS, duration: DURATION }, ceiling));
+    const byId: Requests = [{ method: 'GET', path: '/api/v1/tags', headers: auth, setupRequest: (r: any) => ({ ...r, path: `/api/v1/tags/${sample[next++ % sample.length]}` }) }];
+    const gets: [string, Partial<Parameters<typeof load>[1]>][] = [
+      ['GET /tags/:id', { path: '/api/v1/tags', requests: byId }],
+      ['GET /tags?page=1', { path: '/api/v1/tags?page=1', headers: auth }],
+      ['GET /tags?page=1000', { path: '/api/v1/tags?page=1000', headers: auth }],
+    ];
+    for (const [name, opts] of gets) {
+      for (const connections of [CONNECTIONS, 1]) {
+        rows.push(await measure(kind, server, name, { path: opts.path!, ...opts, connections, duration: DURATION }, ceilings.get(connections)!));
+      }
+    }
     // Last, since every request grows the team by 500 tags.
     const headers = { ...auth, 'content-type': JSON_API };
     rows.push(
@@ -414,7 +292,7 @@ async function runFor(kind: Kind): Promise<DbResult> {
           duration: DURATION,
           requests: [{ method: 'POST', path: '/api/v1/tags', headers, setupRequest: (r: any) => ({ ...r, body: createBody(BATCH, 'load') }) }],
         },
-        ceiling,
+        ceilings.get(POST_CONNECTIONS)!,
       ),
     );
 
@@ -433,23 +311,12 @@ async function runFor(kind: Kind): Promise<DbResult> {
 }
 
 function machine(): string[] {
-  let nproc = String(cpus().length);
-  try {
-    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
-  } catch {
-    /* cpus() is close enough */
-  }
   return [
-    `- Date: ${new Date().toISOString()}; load average at start ${LOAD_AT_START.map((l) => l.toFixed(2)).join(', ')}, at end ${loadavg().map((l) => l.toFixed(2)).join(', ')} (other processes on the machine skew the numbers; a load above 2 means they competed for the 2 cores)`,
-    `- Machine: nproc ${nproc}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(require_totalmem() / 2 ** 30)} GiB RAM`,
-    `- Node ${process.version}; server: \`${USE_TSX ? 'node --import tsx src/main.ts' : 'node dist/main.js'} serve\` on 127.0.0.1, LOG_LEVEL=warn, TAPPROOF_RATE_LIMIT raised`,
-    `- autocannon in the bench process (same machine, shares the 2 cores): ${DURATION} s per row after ${WARMUP} s warm-up; ${CONNECTIONS} connections for GETs, ${POST_CONNECTIONS} for POST`,
+    ...machineLines(),
+    `- Server: \`${describeLaunch(LAUNCH)} serve\` on 127.0.0.1, LOG_LEVEL=warn, TAPPROOF_RATE_LIMIT raised`,
+    `- autocannon in the bench process (same machine, shares the cores): ${DURATION} s per row after ${WARMUP} s warm-up; ${CONNECTIONS} connections for GETs (throughput: no think time, so latency includes queueing) and 1 connection (sequential requests: pure per-request latency); ${POST_CONNECTIONS} for POST; "ratio to ceiling" is against /healthz at the same number of connections; autocannon records whole milliseconds (0 = under 1 ms)`,
     `- Team of ${TEAM_TAGS.toLocaleString('en')} tags (seeded through POST /tags × ${TEAM_TAGS / BATCH}); page_size 10 (default order updated_at desc); PostgreSQL: \`vacuum (analyze) tags\` after seeding, as autovacuum does after a bulk insert`,
   ];
-}
-
-function require_totalmem(): number {
-  return Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) * 1024;
 }
 
 function report(results: DbResult[]): string {
@@ -467,19 +334,22 @@ function report(results: DbResult[]): string {
   for (const r of results) out.push(`| ${r.kind} | ${r.seedSeconds.toFixed(1)} s | ${r.peakRss.toFixed(0)} MB | ${r.plans.filter((p) => p.indexed).length}/${r.plans.length} |`);
   out.push('', '## Targets', '');
   for (const r of results) {
-    const by = (n: string) => r.rows.find((x) => x.name.startsWith(n))!;
-    const check = (ok: boolean) => (ok ? 'met' : '**missed**');
-    const get = by('GET /tags/:id');
-    const post = by('POST /tags');
+    const by = (n: string, connections: number) => r.rows.find((x) => x.name.startsWith(n) && x.connections === connections)!;
+    const get = by('GET /tags/:id', CONNECTIONS);
+    const post = by('POST /tags', POST_CONNECTIONS);
     const limit = r.kind === 'sqlite' ? 60 : 150;
-    if (r.kind === 'sqlite') out.push(`- ${r.kind}: GET /tags/:id ≥ 25% of ceiling: ${(get.ratio! * 100).toFixed(0)}% — ${check(get.ratio! >= 0.25)}`);
-    out.push(`- ${r.kind}: POST /tags (500) p50 ≤ ${limit} ms: ${post.p50} ms — ${check(post.p50 <= limit)}`);
+    if (r.kind === 'sqlite') out.push(`- ${r.kind}: GET /tags/:id ≥ 25% of ceiling (throughput, ${CONNECTIONS} connections): ${(get.ratio! * 100).toFixed(0)}% — ${verdict(get.ratio! * 100, 25, 'higher', ' points')}`);
+    out.push(`- ${r.kind}: POST /tags (500) p50 ≤ ${limit} ms: ${post.p50} ms — ${verdict(post.p50, limit, 'lower', ' ms')}`);
     for (const page of ['GET /tags?page=1', 'GET /tags?page=1000']) {
-      const row = r.rows.find((x) => x.name === page)!;
-      out.push(`- ${r.kind}: ${page} p99 ≤ 10 ms: ${row.p99} ms — ${check(row.p99 <= 10)}`);
+      // A latency target: judged on 1 connection; at CONNECTIONS with no think time the p99 is mostly queueing.
+      const sequential = by(page, 1);
+      const loaded = by(page, CONNECTIONS);
+      out.push(
+        `- ${r.kind}: ${page} p99 ≤ 10 ms (judged at 1 connection): ${sequential.p99} ms — ${verdict(sequential.p99, 10, 'lower', ' ms')}; at ${CONNECTIONS} connections p99 ${loaded.p99} ms (${loaded.p99 <= 10 ? 'within' : 'over'} 10 ms, queueing included)`,
+      );
     }
-    out.push(`- ${r.kind}: server RSS ≤ 250 MB: ${r.peakRss.toFixed(0)} MB — ${check(r.peakRss <= 250)}`);
-    out.push(`- ${r.kind}: every order served by an index (no sort, no full scan): ${check(r.plans.every((p) => p.indexed))}`);
+    out.push(`- ${r.kind}: server RSS ≤ 250 MB: ${r.peakRss.toFixed(0)} MB — ${verdict(r.peakRss, 250, 'lower', ' MB')}`);
+    out.push(`- ${r.kind}: every order served by an index (no sort, no full scan): ${r.plans.every((p) => p.indexed) ? 'met' : '**missed**'}`);
   }
   out.push('', '## Query plans (GET /tags, page 1000 of the 100,000-tag team)', '');
   out.push('The list query is `… WHERE team_id = ? AND mode = ? ORDER BY <field>, id LIMIT 10 OFFSET 9990`; an index walk');
@@ -497,7 +367,7 @@ function report(results: DbResult[]): string {
 }
 
 async function main(): Promise<void> {
-  if (BUILD && !USE_TSX) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (BUILD && !LAUNCH.tsx) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   const results: DbResult[] = [];
   for (const kind of KINDS) results.push(await runFor(kind));
   const md = report(results);

@@ -6,112 +6,37 @@
 //   npx tsx bench/verifications.ts [--db sqlite|postgres|both] [--requests 60000] [--tags 1000]
 //
 // Writes bench/RESULTS-verifications.md.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { deriveChipKeys, teamMetaReadKey } from '../src/chip-keys/derive.js';
 import { modeMaster } from '../src/chip-keys/masters.js';
 import { generateSun424 } from '../src/chips/index.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
-import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations.js';
 import { createEmulatedChip } from '../src/emulator/service.js';
 import { createKey } from '../src/keys/service.js';
 import { appendSdm, defaultLayout } from '../src/tag-chips/layout.js';
 import { createTeam } from '../src/teams/service.js';
+import { arg, databaseKinds } from './lib/args.js';
+import { machineLines, verdict } from './lib/machine.js';
+import { startServer } from './lib/server.js';
+import { freshStorage, type DatabaseKind as Kind, type Storage } from './lib/storage.js';
+import { ROOT, describeLaunch, type Launch } from './lib/tapproof.js';
 
-type Kind = 'sqlite' | 'postgres';
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const JSON_API = 'application/vnd.api+json';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-const DB_ARG = arg('db', 'both');
-const KINDS: Kind[] = DB_ARG === 'both' ? ['sqlite', 'postgres'] : [DB_ARG as Kind];
+const KINDS = databaseKinds();
 const CONNECTIONS = Number(arg('connections', '50'));
 const REQUESTS = Number(arg('requests', '60000'));
 const WARMUP_REQUESTS = Number(arg('warmup', '10000'));
 const TAGS = Number(arg('tags', '1000'));
 const CEILING_SECONDS = Number(arg('ceiling-duration', '5'));
-
-interface Storage {
-  env: Record<string, string>;
-  target: AppContext['config']['database'];
-  schema?: string;
-  drop(): Promise<void>;
-}
-
-async function freshStorage(kind: Kind): Promise<Storage> {
-  const dir = mkdtempSync(join(tmpdir(), 'tapproof-bench-vrf-'));
-  if (kind === 'sqlite') {
-    const path = join(dir, 'tapproof.db');
-    return { env: { DATABASE_URL: `sqlite:${path}`, TAPPROOF_DATA_DIR: dir }, target: { kind, path }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    env: { DATABASE_URL: url.toString(), TAPPROOF_DATA_DIR: dir },
-    target: { kind, url: url.toString() },
-    schema,
-    async drop() {
-      const c = new pg.Client({ connectionString: POSTGRES_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; origin: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []), '--import', 'tsx', join(ROOT, 'src/main.ts'), 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '100000000' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 400) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, origin, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) };
-}
+const LAUNCH: Launch = { tsx: true, nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [] };
 
 async function prepare(storage: Storage): Promise<{ key: string; tags: { id: string; uid: string; url: string }[]; ctx: AppContext }> {
-  const db = openDatabase(storage.target, storage.schema ? { schema: storage.schema } : {});
+  const db = storage.open();
   await migrate(db);
   const ctx: AppContext = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target } };
   const { id: teamId } = await createTeam(db, 'bench');
@@ -181,7 +106,7 @@ async function run(kind: Kind): Promise<Row[]> {
   const counters = new Map<string, number>();
   const warm = await taps(ctx, tags, teamId, counters, WARMUP_REQUESTS);
   const measured = await taps(ctx, tags, teamId, counters, REQUESTS);
-  const server = await startServer(storage.env);
+  const server = await startServer(LAUNCH, storage.env);
   const rows: Row[] = [];
   try {
     const ceiling = await autocannon({ url: `${server.origin}/healthz`, connections: CONNECTIONS, duration: CEILING_SECONDS });
@@ -216,7 +141,6 @@ async function countReasons(ctx: AppContext): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.reason, Number(r.n)]));
 }
 
-const loadBefore = loadavg()[0]!;
 const results: Row[] = [];
 for (const kind of KINDS) results.push(...(await run(kind)));
 
@@ -238,9 +162,8 @@ const targets: Record<Kind, number> = { sqlite: 10_000, postgres: 4_000 };
 const lines = [
   '# Scan verification benchmark (issue #4)',
   '',
-  `- Date: ${new Date().toISOString()}`,
-  `- Machine: nproc ${cpus().length}, ${cpus()[0]?.model ?? '?'}; Node ${process.version}; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (other work shares the machine)`,
-  `- Server: \`tapproof serve\` (tsx) on 127.0.0.1, LOG_LEVEL=warn, TAPPROOF_RATE_LIMIT raised; autocannon in the bench process (shares the cores)`,
+  ...machineLines(),
+  `- Server: \`${describeLaunch(LAUNCH)} serve\` on 127.0.0.1, LOG_LEVEL=warn, TAPPROOF_RATE_LIMIT raised; autocannon in the bench process (shares the cores)`,
   `- ${CONNECTIONS} connections; ${REQUESTS} measured requests after ${WARMUP_REQUESTS} warm-up ones; ${TAGS} emulated NTAG 424 DNA (AES) tags;`,
   '  every request is a fresh tap (round-robin over the tags, counters rising); "genuine" counts the stored verifications with reason ok.',
   '',
@@ -254,7 +177,7 @@ const lines = [
     .filter((r) => r.genuine)
     .map((r) => {
       const t = targets[r.db];
-      return `- ${r.db}: ≥ ${t}/s genuine: ${r.reqPerSec.toFixed(0)}/s — ${r.reqPerSec >= t ? 'met' : '**missed**'}; p99 ≤ 25 ms: ${r.p99} ms — ${r.p99 <= 25 ? 'met' : '**missed**'}`;
+      return `- ${r.db}: ≥ ${t}/s genuine: ${r.reqPerSec.toFixed(0)}/s — ${verdict(r.reqPerSec, t, 'higher', '/s')}; p99 ≤ 25 ms: ${r.p99} ms — ${verdict(r.p99, 25, 'lower', ' ms')}`;
     }),
   '',
   ...NOTES,

@@ -8,26 +8,26 @@
 //
 // The receiver runs in its own process; workers are real `tapproof worker`
 // processes. Writes the Markdown report to bench/RESULTS-webhooks.md.
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrations.js';
 import type { Db } from '../src/db/database.js';
 import { createTeam } from '../src/teams/service.js';
 import { createTags } from '../src/tags/service.js';
 import { createWebhook } from '../src/webhooks/service.js';
-import { freshStorage, type DatabaseKind, type Storage } from '../test/harness.js';
+import { arg, databaseKinds } from './lib/args.js';
+import { machineLines, verdict } from './lib/machine.js';
+import { RssSampler } from './lib/rss.js';
+import { freshStorage, type DatabaseKind, type Storage } from './lib/storage.js';
+import { describeLaunch, spawnTapproof, stopAll, type Launch } from './lib/tapproof.js';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
 const which = arg('db', 'both');
-const kinds: DatabaseKind[] = which === 'both' ? ['sqlite', 'postgres'] : [which as DatabaseKind];
+const kinds = databaseKinds();
 const BACKLOG = Number(arg('backlog', '20000'));
 // The memory runs cap the worker's V8 heap: a worker that held the backlog would die, not just grow.
 const HEAP_CAP_MIB = Number(arg('heap-cap', '64'));
+const LAUNCH: Launch = { tsx: true };
 
 // ---------------------------------------------------------------- receiver (own process)
 const RECEIVER = `
@@ -99,26 +99,8 @@ class Receiver {
 
 // ---------------------------------------------------------------- workers (real processes)
 function startWorker(storage: Storage, heapCapMiB?: number): ChildProcess {
-  const heap = heapCapMiB ? [`--max-old-space-size=${heapCapMiB}`] : [];
-  return spawn(process.execPath, [...heap, '--import', 'tsx', 'src/main.ts', 'worker'], {
-    env: { ...process.env, ...storage.env, LOG_LEVEL: 'warn', TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
-
-function rssMiB(pid: number): number {
-  try {
-    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-async function stopAll(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.map((c) => new Promise((resolve) => {
-    c.once('exit', resolve);
-    c.kill('SIGTERM');
-  })));
+  const launch = { ...LAUNCH, nodeArgs: heapCapMiB ? [`--max-old-space-size=${heapCapMiB}`] : [] };
+  return spawnTapproof(launch, ['worker'], { ...storage.env, LOG_LEVEL: 'warn', TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' });
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -167,15 +149,12 @@ async function drain(kind: DatabaseKind, workers: number, count: number, receive
     await backlog(s, count);
     const children = Array.from({ length: workers }, () => startWorker(s.storage, heapCapMiB));
     children.forEach((c) => c.once('exit', (code) => code && console.error(`worker exited with ${code}`)));
-    let peak = 0;
-    const sampler = setInterval(() => {
-      for (const c of children) peak = Math.max(peak, rssMiB(c.pid!));
-    }, 100);
+    const rss = new RssSampler(children.map((c) => c.pid!), 100);
     const stats = await receiver.until(count, 600_000);
-    clearInterval(sampler);
+    rss.stop();
     await stopAll(children);
     const rate = (stats.count - 1) / ((stats.last - stats.first) / 1000);
-    const result = { kind, workers, backlog: count, rate, peakRssMiB: peak, heapCapMiB };
+    const result = { kind, workers, backlog: count, rate, peakRssMiB: rss.overall, heapCapMiB };
     console.log(JSON.stringify(result));
     return result;
   } finally {
@@ -238,12 +217,25 @@ try {
 }
 
 const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const report = `# Webhook delivery benchmark
+const capped = drains.filter((d) => d.heapCapMiB);
+const [small, large] = [capped[0], capped[1]];
+const growth = small && large ? (large.peakRssMiB - small.peakRssMiB) / small.peakRssMiB : 0;
+const targets = [
+  ...drains
+    .filter((d) => d.workers === 1 && !d.heapCapMiB)
+    .map((d) => `- ${d.kind}, one worker: ≥ 1,000 deliveries/s: ${f(d.rate)}/s — ${verdict(d.rate, 1000, 'higher', '/s')}`),
+  ...latencies.map((l) => `- ${l.kind}: p50 tag change → receiver ≤ 200 ms: ${f(l.p50, 1)} ms — ${verdict(l.p50, 200, 'lower', ' ms')} (p99 ${f(l.p99, 1)} ms)`),
+  small && large
+    ? `- no memory growth with the backlog (criterion: the worker with its V8 heap capped at ${HEAP_CAP_MIB} MiB drains ${f(large.backlog)} as it drains ${f(small.backlog)}, and its peak RSS grows by ≤ 25%): ${f(small.peakRssMiB)} → ${f(large.peakRssMiB)} MiB, ${(growth * 100).toFixed(0)}% — ${growth <= 0.25 ? 'met' : '**missed**'}`
+    : '',
+];
+const report = `# Webhook delivery benchmark (issue #3)
 
-\`npx tsx bench/webhooks.ts --db ${which} --backlog ${BACKLOG}\` on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.
-Receiver: a plain Node HTTP server in its own process on 127.0.0.1 answering 200. Workers: \`tapproof worker\` processes
-(batch 200, up to 256 requests in flight, keep-alive). The backlog is written first (one \`tag.created\` per tag, one webhook),
-then the workers start; the rate is unique deliveries between the first and the last arrival.
+${machineLines().join('\n')}
+- \`npx tsx bench/webhooks.ts --db ${which} --backlog ${BACKLOG}\`. Receiver: a plain Node HTTP server in its own process on 127.0.0.1 answering 200. Workers: \`${describeLaunch(LAUNCH)} worker\` processes
+  (batch 200, up to 256 requests in flight, keep-alive). The backlog is written first (one \`tag.created\` per tag, one webhook),
+  then the workers start; the rate is unique deliveries between the first and the last arrival. Receiver, workers,
+  database and bench share the cores.
 
 ## Throughput (backlog drained)
 
@@ -257,8 +249,9 @@ ${drains.map((d) => `| ${d.kind} | ${d.workers} | ${f(d.backlog)} | ${d.heapCapM
 |---|---|---|---|
 ${latencies.map((l) => `| ${l.kind} | ${f(l.p50, 1)} ms | ${f(l.p99, 1)} ms | ${f(l.max, 1)} ms |`).join('\n')}
 
-Targets (issue #3): ≥ 1,000 deliveries/s with one worker; p50 ≤ 200 ms; no memory growth with the backlog
-(the last two rows: the same worker, its V8 heap capped at ${HEAP_CAP_MIB} MiB, drains ${f(BACKLOG)} and ${f(BACKLOG * 5)} deliveries).
+## Targets (issue #3)
+
+${targets.filter(Boolean).join('\n')}
 `;
 writeFileSync(new URL('./RESULTS-webhooks.md', import.meta.url), report);
 console.log(report);
