@@ -134,9 +134,9 @@ interface Row {
   errors: number;
 }
 
-type Requests = { method: string; path: string; headers?: Record<string, string>; body?: string; setupRequest?: (r: any) => any }[];
+type Requests = autocannon.Request[];
 
-async function load(server: Server, opts: { path: string; method?: string; headers?: Record<string, string>; requests?: Requests; connections: number; duration: number }) {
+async function load(server: Server, opts: { path: string; method?: autocannon.Request['method']; headers?: Record<string, string>; requests?: Requests; connections: number; duration: number }) {
   return autocannon({
     url: server.origin + opts.path,
     method: opts.method ?? 'GET',

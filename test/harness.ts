@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type DatabaseTarget } from '../src/config.js';
@@ -112,6 +113,17 @@ export async function startServer(kind: DatabaseKind, env: Record<string, string
       await storage.drop();
     },
   };
+}
+
+/** One real server (and one seeded team) for the whole enclosing describe; read the fields inside tests. */
+export function sharedServer(kind: DatabaseKind, env: Record<string, string> = {}): { server: TestServer; world: World } {
+  const suite = {} as { server: TestServer; world: World };
+  before(async () => {
+    suite.server = await startServer(kind, env);
+    suite.world = await suite.server.seedTeam();
+  });
+  after(() => suite.server.close());
+  return suite;
 }
 
 export const JSON_API = 'application/vnd.api+json';

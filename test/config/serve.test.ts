@@ -51,7 +51,7 @@ for (const kind of DATABASES) {
         const keys = out.match(/tp_sandbox_[0-9A-Za-z]{32}/g) ?? [];
         assert.ok(keys.length >= 1, out);
         assert.equal(new Set(keys).size, 1, 'one key');
-        printed = keys[0];
+        printed = keys[0]!;
         // Run the printed curl example as an operator would copy it.
         const lines = out.split('\n');
         const start = lines.findIndex((l) => l.trim().startsWith('curl '));

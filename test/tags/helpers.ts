@@ -1,10 +1,11 @@
 // Small builders and assertions shared by the tag, http and security tests.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before } from 'node:test';
 import { markConfigured } from '../../src/tags/service.js';
 import type { Mode } from '../../src/db/schema.js';
-import { JSON_API, call, startServer, type ApiResponse, type DatabaseKind, type TestServer, type World } from '../harness.js';
+import { JSON_API, call, type ApiResponse, type DatabaseKind, type TestServer, type World } from '../harness.js';
+
+export { sharedServer } from '../harness.js';
 
 export const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 export const TAG_ID = /^tag_[0-9A-Za-z]{22}$/;
@@ -17,16 +18,6 @@ export const uniqueUrl = (label = 'tag') => `https://example.test/${run}/${label
 
 type Attributes = Record<string, unknown>;
 
-/** One real server (and one seeded team) for the whole enclosing describe; read the fields inside tests. */
-export function sharedServer(kind: DatabaseKind, env: Record<string, string> = {}): { server: TestServer; world: World } {
-  const suite = {} as { server: TestServer; world: World };
-  before(async () => {
-    suite.server = await startServer(kind, env);
-    suite.world = await suite.server.seedTeam();
-  });
-  after(() => suite.server.close());
-  return suite;
-}
 
 /** One POST /tags entry: protocol and a fresh url unless given; `undefined` values drop the attribute. */
 export function tagEntry(attributes: Attributes = {}): { type: 'tags'; attributes: Attributes } {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateSun223, generateSun424, toHex } from '../../src/chips/index.js';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, sharedServer, type TestServer, type World } from '../harness.js';
 import { cli, flipHexDigit, verify } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tapproof-import-'));
@@ -27,13 +27,7 @@ async function importFile(server: TestServer, world: World, entries: unknown, mo
 
 for (const kind of DATABASES) {
   describe(`tapproof tags import (${kind})`, () => {
-    let server: TestServer;
-    let world: World;
-    before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam();
-    });
-    after(() => server.close());
+    const suite = sharedServer(kind);
 
     test('imported tags are configured, fire tag.created then tag.configured, and verify with custom params and mac_input_from', async () => {
       const aes = { url: unique(), uid: uid(), meta: hexKey(), file: hexKey() };
@@ -46,17 +40,17 @@ for (const kind of DATABASES) {
         { url: n223.url, protocol: 'ntag_223_dna', uid: n223.uid, sdm_file_read_key: n223.file, params: { sun: 'd' } },
         { url: tt.url, protocol: 'ntag_424_dna_tag_tamper', uid: tt.uid, sdm_meta_read_key: tt.meta, sdm_file_read_key: tt.file },
       ];
-      const ids: string[] = JSON.parse((await importFile(server, world, entries)).stdout);
+      const ids: string[] = JSON.parse((await importFile(suite.server, suite.world, entries)).stdout);
       assert.equal(ids.length, 4);
       for (const [i, id] of ids.entries()) {
-        const tag = (await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key })).body.data;
+        const tag = (await call(suite.server, 'GET', `/tags/${id}`, { key: suite.world.sandbox.key })).body.data;
         assert.equal(tag.attributes.status, 'configured');
         assert.equal(tag.attributes.url, entries[i]!.url);
-        const events = await server.ctx.db.kysely.selectFrom('events').select('type').where('tag_id', '=', id).orderBy('seq').execute();
+        const events = await suite.server.ctx.db.kysely.selectFrom('events').select('type').where('tag_id', '=', id).orderBy('seq').execute();
         assert.deepEqual(events.map((e) => e.type), ['tag.created', 'tag.configured']);
       }
       // Keys are sealed at rest: the key hex is nowhere in the chip rows.
-      const stored = JSON.stringify(await server.ctx.db.kysely.selectFrom('chips').selectAll().execute());
+      const stored = JSON.stringify(await suite.server.ctx.db.kysely.selectFrom('chips').selectAll().execute());
       for (const key of [aes.meta, aes.file, plain.file, n223.file, tt.meta, tt.file]) assert.ok(!stored.toUpperCase().includes(key));
 
       // AES with MAC input from the PICCData value: `<picc hex>&m=`.
@@ -65,29 +59,29 @@ for (const kind of DATABASES) {
         generateSun424({ crypto: 'aes', uid: key(aes.uid), counter, sdmMetaReadKey: key(aes.meta), sdmFileReadKey: key(aes.file), macInput: (v) => `${v.piccData}&m=` });
       const old = aesSun(41);
       const s = aesSun(42);
-      assert.equal((await verify(server, world.sandbox.key, `${aes.url}?e=${old.piccData}&m=${old.cmac}`)).body.data.attributes.reason, 'replayed');
-      const ok = await verify(server, world.sandbox.key, `${aes.url}?e=${s.piccData}&m=${s.cmac}`);
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, `${aes.url}?e=${old.piccData}&m=${old.cmac}`)).body.data.attributes.reason, 'replayed');
+      const ok = await verify(suite.server, suite.world.sandbox.key, `${aes.url}?e=${s.piccData}&m=${s.cmac}`);
       assert.equal(ok.body.data.attributes.reason, 'ok');
       assert.equal(ok.body.data.attributes.tag_id, ids[0]);
       assert.equal(ok.body.data.attributes.read_counter, 42);
       // Plain mirroring, tag url with its own query, MAC input from the uid value.
       const p = generateSun424({ crypto: 'aes', uid: key(plain.uid), counter: 7, sdmMetaReadKey: null, sdmFileReadKey: key(plain.file), macInput: (v) => `${v.uid}&c=${v.ctr}&x=` });
       const plainUrl = `${plain.url}&u=${p.uid}&c=${p.ctr}&x=${p.cmac}`;
-      assert.equal((await verify(server, world.sandbox.key, plainUrl)).body.data.attributes.reason, 'ok');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, plainUrl)).body.data.attributes.reason, 'ok');
       const otherUid = uid();
       const forged = generateSun424({ crypto: 'aes', uid: key(otherUid), counter: 8, sdmMetaReadKey: null, sdmFileReadKey: key(plain.file), macInput: (v) => `${v.uid}&c=${v.ctr}&x=` });
-      assert.equal((await verify(server, world.sandbox.key, `${plain.url}&u=${forged.uid}&c=${forged.ctr}&x=${forged.cmac}`)).body.data.attributes.reason, 'uid_mismatch');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, `${plain.url}&u=${forged.uid}&c=${forged.ctr}&x=${forged.cmac}`)).body.data.attributes.reason, 'uid_mismatch');
       // NTAG 223 DNA under parameter `d`.
       const sun = generateSun223({ key: key(n223.file), uid: key(n223.uid), counter: 5 });
-      assert.equal((await verify(server, world.sandbox.key, `${n223.url}?d=${sun}`)).body.data.attributes.reason, 'ok');
-      assert.equal((await verify(server, world.sandbox.key, `${n223.url}?d=${flipHexDigit(sun)}`)).body.data.attributes.reason, 'bad_cmac');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, `${n223.url}?d=${sun}`)).body.data.attributes.reason, 'ok');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, `${n223.url}?d=${flipHexDigit(sun)}`)).body.data.attributes.reason, 'bad_cmac');
       // TagTamper with the default layout.
       const t = generateSun424({ crypto: 'aes', uid: key(tt.uid), counter: 1, sdmMetaReadKey: key(tt.meta), sdmFileReadKey: key(tt.file), tamper: { permanent: 'open', current: 'closed' } });
-      const ttResult = await verify(server, world.sandbox.key, `${tt.url}?picc_data=${t.piccData}&enc=${t.enc}&cmac=${t.cmac}`);
+      const ttResult = await verify(suite.server, suite.world.sandbox.key, `${tt.url}?picc_data=${t.piccData}&enc=${t.enc}&cmac=${t.cmac}`);
       assert.equal(ttResult.body.data.attributes.genuine, true);
       assert.deepEqual(ttResult.body.data.attributes.tamper, { permanent: 'open', current: 'closed' });
       // The production key of the team sees none of the sandbox imports.
-      assert.equal((await verify(server, world.production.key, `${aes.url}?e=${s.piccData}&m=${s.cmac}`)).status, 404);
+      assert.equal((await verify(suite.server, suite.world.production.key, `${aes.url}?e=${s.piccData}&m=${s.cmac}`)).status, 404);
       assert.equal(toHex(key(aes.uid)), aes.uid);
     });
 
@@ -107,23 +101,23 @@ for (const kind of DATABASES) {
         // A tamper status outside the MAC input would be unauthenticated.
         [{ ...good, url: unique(), protocol: 'ntag_424_dna_tag_tamper', mac_input_from: null }, /entry 1, mac_input_from: must not be null/],
       ];
-      const before = await server.ctx.db.kysely.selectFrom('tags').select('id').execute();
+      const before = await suite.server.ctx.db.kysely.selectFrom('tags').select('id').execute();
       for (const [bad, message] of cases) {
-        await assert.rejects(importFile(server, world, [good, bad]), (error: { stderr: string; code: number }) => {
+        await assert.rejects(importFile(suite.server, suite.world, [good, bad]), (error: { stderr: string; code: number }) => {
           assert.equal(error.code, 1);
           assert.match(error.stderr, message);
           assert.match(error.stderr, /nothing imported/);
           return true;
         });
       }
-      const afterRows = await server.ctx.db.kysely.selectFrom('tags').select('id').execute();
+      const afterRows = await suite.server.ctx.db.kysely.selectFrom('tags').select('id').execute();
       assert.equal(afterRows.length, before.length);
-      // A url already used in the world is named too.
-      const taken = (await importFile(server, world, [good])).stdout;
+      // A url already used in the suite.world is named too.
+      const taken = (await importFile(suite.server, suite.world, [good])).stdout;
       assert.equal(JSON.parse(taken).length, 1);
-      await assert.rejects(importFile(server, world, [{ ...good, url: unique() }, { ...good }]), /entry 1, url: url is already used/);
+      await assert.rejects(importFile(suite.server, suite.world, [{ ...good, url: unique() }, { ...good }]), /entry 1, url: url is already used/);
       // The same url is free in the other mode.
-      assert.equal(JSON.parse((await importFile(server, world, [good], 'production')).stdout).length, 1);
+      assert.equal(JSON.parse((await importFile(suite.server, suite.world, [good], 'production')).stdout).length, 1);
     });
   });
 }

@@ -2,25 +2,19 @@
 // the tag inside session_duration completes it, after the window it is expired.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, sharedServer } from '../harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const kind of DATABASES) {
   describe(`GET /sessions/:id (${kind})`, () => {
-    let server: TestServer;
-    let world: World;
-    before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam();
-    });
-    after(() => server.close());
-    const session = async (id: string) => (await call(server, 'GET', `/sessions/${id}`, { key: world.sandbox.key })).body.data;
+    const suite = sharedServer(kind);
+    const session = async (id: string) => (await call(suite.server, 'GET', `/sessions/${id}`, { key: suite.world.sandbox.key })).body.data;
 
     test('open after the first genuine scan, completed by the second; the third opens a new one', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna');
-      const first = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
+      const first = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       const opened = await session(first.attributes.session_id);
       assert.equal(opened.type, 'sessions');
       assert.equal(opened.id, first.attributes.session_id);
@@ -30,46 +24,46 @@ for (const kind of DATABASES) {
       assert.deepEqual(opened.attributes.verification_ids, [first.id]);
       assert.equal(Date.parse(opened.attributes.expires_at) - Date.parse(opened.attributes.opened_at), 600_000);
       // A failed or replayed attempt is no part of any session.
-      const stale = await tapUrl(server, tag.id);
-      const second = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
-      assert.equal((await verify(server, world.sandbox.key, stale)).body.data.attributes.session_id, null);
+      const stale = await tapUrl(suite.server, tag.id);
+      const second = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, stale)).body.data.attributes.session_id, null);
       assert.equal(second.attributes.session_id, first.attributes.session_id);
       const completed = await session(first.attributes.session_id);
       assert.equal(completed.attributes.status, 'completed');
       assert.deepEqual(completed.attributes.verification_ids, [first.id, second.id]);
-      const third = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const third = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       assert.notEqual(third.attributes.session_id, first.attributes.session_id);
       assert.equal((await session(third.attributes.session_id)).attributes.status, 'open');
       // The fourth genuine scan completes the third's session.
-      assert.equal((await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data.attributes.session_id, third.attributes.session_id);
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data.attributes.session_id, third.attributes.session_id);
     });
 
     test('expired after session_duration; the next genuine scan opens a new session', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_223_dna', { sessionDuration: 1 });
-      const first = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_223_dna', { sessionDuration: 1 });
+      const first = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       await wait(1100);
       assert.equal((await session(first.attributes.session_id)).attributes.status, 'expired');
-      const next = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const next = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       assert.notEqual(next.attributes.session_id, first.attributes.session_id);
       assert.equal((await session(next.attributes.session_id)).attributes.status, 'open');
       assert.deepEqual((await session(first.attributes.session_id)).attributes.verification_ids, [first.id]);
     });
 
     test('a session_duration changed by PATCH applies to the next session of an already scanned tag', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna');
-      const first = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
-      const patched = await call(server, 'PATCH', `/tags/${tag.id}`, { key: world.sandbox.key, body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 5 } } } });
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
+      const first = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
+      const patched = await call(suite.server, 'PATCH', `/tags/${tag.id}`, { key: suite.world.sandbox.key, body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 5 } } } });
       assert.equal(patched.status, 200);
       // The open session keeps its window; the next one gets the new duration.
-      const second = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const second = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       assert.equal(second.attributes.session_id, first.attributes.session_id);
-      const third = (await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data;
+      const third = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       const opened = await session(third.attributes.session_id);
       assert.equal(Date.parse(opened.attributes.expires_at) - Date.parse(opened.attributes.opened_at), 5000);
     });
 
     test('404 for an unknown session id', async () => {
-      for (const id of ['ses_0000000000000000000000', 'x']) assert.equal((await call(server, 'GET', `/sessions/${id}`, { key: world.sandbox.key })).status, 404);
+      for (const id of ['ses_0000000000000000000000', 'x']) assert.equal((await call(suite.server, 'GET', `/sessions/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });
   });
 }

@@ -2,30 +2,24 @@
 // tapped through the real server, on both databases.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATABASES, call, onlyError, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
 import { cli, emulated, flipHexDigit, tamper, tapUrl, verify } from './helpers.js';
 
 const VRF_ID = /^vrf_[0-9A-Za-z]{22}$/;
 
 for (const kind of DATABASES) {
   describe(`POST /verifications (${kind})`, () => {
-    let server: TestServer;
-    let world: World;
-    before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam();
-    });
-    after(() => server.close());
+    const suite = sharedServer(kind);
 
     test('a tap of an emulated chip made with the CLI is genuine; GET /verifications/:id returns it', async () => {
       const url = `https://example.com/cli/${kind}/${Date.now()}`;
-      const created = await cli(server, ['emulator', 'create', '--team', world.teamId, '--url', url, '--protocol', 'ntag_424_dna', '--json']);
+      const created = await cli(suite.server, ['emulator', 'create', '--team', suite.world.teamId, '--url', url, '--protocol', 'ntag_424_dna', '--json']);
       const { id: tagId } = JSON.parse(created.stdout);
-      const tag = await call(server, 'GET', `/tags/${tagId}`, { key: world.sandbox.key });
+      const tag = await call(suite.server, 'GET', `/tags/${tagId}`, { key: suite.world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
-      const tapped = JSON.parse((await cli(server, ['emulator', 'tap', tagId, '--json'])).stdout);
+      const tapped = JSON.parse((await cli(suite.server, ['emulator', 'tap', tagId, '--json'])).stdout);
       assert.match(tapped.url, new RegExp(`^${url.replace(/[/.]/g, '\\$&')}\\?picc_data=[0-9A-F]{32}&cmac=[0-9A-F]{16}$`));
-      const response = await verify(server, world.sandbox.key, tapped.url);
+      const response = await verify(suite.server, suite.world.sandbox.key, tapped.url);
       assert.equal(response.status, 201);
       assert.equal(response.headers.get('content-type'), 'application/vnd.api+json');
       const data = response.body.data;
@@ -39,120 +33,120 @@ for (const kind of DATABASES) {
       assert.equal(data.attributes.tamper, null);
       assert.equal(data.attributes.country, null);
       assert.match(data.attributes.session_id, /^ses_/);
-      const read = await call(server, 'GET', `/verifications/${data.id}`, { key: world.sandbox.key });
+      const read = await call(suite.server, 'GET', `/verifications/${data.id}`, { key: suite.world.sandbox.key });
       assert.equal(read.status, 200);
       assert.deepEqual(read.body, response.body);
       // The counter persists across processes: the next CLI tap reads one more.
-      const next = JSON.parse((await cli(server, ['emulator', 'tap', tagId, '--json'])).stdout);
+      const next = JSON.parse((await cli(suite.server, ['emulator', 'tap', tagId, '--json'])).stdout);
       assert.equal(next.counter, tapped.counter + 1);
     });
 
     test('the same URL again within session_duration answers the original verification; an older counter is replayed', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna');
-      const first = await tapUrl(server, tag.id);
-      const second = await tapUrl(server, tag.id);
-      const a = await verify(server, world.sandbox.key, first);
-      const reload = await verify(server, world.sandbox.key, first);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
+      const first = await tapUrl(suite.server, tag.id);
+      const second = await tapUrl(suite.server, tag.id);
+      const a = await verify(suite.server, suite.world.sandbox.key, first);
+      const reload = await verify(suite.server, suite.world.sandbox.key, first);
       assert.equal(reload.status, 201);
       assert.deepEqual(reload.body, a.body);
-      const b = await verify(server, world.sandbox.key, second);
+      const b = await verify(suite.server, suite.world.sandbox.key, second);
       assert.equal(b.body.data.attributes.genuine, true);
       assert.equal(b.body.data.attributes.read_counter, 2);
       // A URL never sent before, but with a counter at or below the last accepted one.
-      const older = await tapUrl(server, tag.id);
-      const newer = await tapUrl(server, tag.id);
-      assert.equal((await verify(server, world.sandbox.key, newer)).body.data.attributes.reason, 'ok');
-      const replayed = await verify(server, world.sandbox.key, older);
+      const older = await tapUrl(suite.server, tag.id);
+      const newer = await tapUrl(suite.server, tag.id);
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, newer)).body.data.attributes.reason, 'ok');
+      const replayed = await verify(suite.server, suite.world.sandbox.key, older);
       assert.equal(replayed.status, 201);
       assert.equal(replayed.body.data.attributes.genuine, false);
       assert.equal(replayed.body.data.attributes.reason, 'replayed');
       assert.equal(replayed.body.data.attributes.read_counter, 3);
       assert.equal(replayed.body.data.attributes.session_id, null);
       // Stored like any attempt.
-      assert.deepEqual((await call(server, 'GET', `/verifications/${replayed.body.data.id}`, { key: world.sandbox.key })).body, replayed.body);
+      assert.deepEqual((await call(suite.server, 'GET', `/verifications/${replayed.body.data.id}`, { key: suite.world.sandbox.key })).body, replayed.body);
     });
 
     test('the same URL after session_duration is replayed', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna', { sessionDuration: 1 });
-      const url = await tapUrl(server, tag.id);
-      const first = await verify(server, world.sandbox.key, url);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna', { sessionDuration: 1 });
+      const url = await tapUrl(suite.server, tag.id);
+      const first = await verify(suite.server, suite.world.sandbox.key, url);
       assert.equal(first.body.data.attributes.reason, 'ok');
       await new Promise((r) => setTimeout(r, 1100));
-      const later = await verify(server, world.sandbox.key, url);
+      const later = await verify(suite.server, suite.world.sandbox.key, url);
       assert.notEqual(later.body.data.id, first.body.data.id);
       assert.equal(later.body.data.attributes.reason, 'replayed');
     });
 
     test('one flipped hex digit of the MAC → bad_cmac; of the PICCData → bad_picc_data; both stored, neither accepted', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna');
-      const url = await tapUrl(server, tag.id);
-      const badMac = await verify(server, world.sandbox.key, flipHexDigit(url));
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
+      const url = await tapUrl(suite.server, tag.id);
+      const badMac = await verify(suite.server, suite.world.sandbox.key, flipHexDigit(url));
       assert.equal(badMac.status, 201);
       assert.equal(badMac.body.data.attributes.genuine, false);
       assert.equal(badMac.body.data.attributes.reason, 'bad_cmac');
       assert.equal(badMac.body.data.attributes.read_counter, null);
       const piccAt = url.indexOf('picc_data=') + 'picc_data='.length;
-      const badPicc = await verify(server, world.sandbox.key, flipHexDigit(url, url.length - piccAt));
+      const badPicc = await verify(suite.server, suite.world.sandbox.key, flipHexDigit(url, url.length - piccAt));
       assert.equal(badPicc.body.data.attributes.genuine, false);
       assert.match(badPicc.body.data.attributes.reason, /^bad_picc_data|bad_cmac|uid_mismatch$/);
-      for (const r of [badMac, badPicc]) assert.equal((await call(server, 'GET', `/verifications/${r.body.data.id}`, { key: world.sandbox.key })).status, 200);
+      for (const r of [badMac, badPicc]) assert.equal((await call(suite.server, 'GET', `/verifications/${r.body.data.id}`, { key: suite.world.sandbox.key })).status, 200);
       // The genuine URL still works: failed attempts do not move the counter.
-      assert.equal((await verify(server, world.sandbox.key, url)).body.data.attributes.reason, 'ok');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, url)).body.data.attributes.reason, 'ok');
     });
 
     test('a TagTamper chip reports its loop: closed, then open after `emulator tamper open` (permanent stays open once closed again)', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper');
-      const closedUrl = await tapUrl(server, tag.id);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna_tag_tamper');
+      const closedUrl = await tapUrl(suite.server, tag.id);
       assert.match(closedUrl, /\?picc_data=[0-9A-F]{32}&enc=[0-9A-F]{32}&cmac=[0-9A-F]{16}$/);
-      assert.deepEqual((await verify(server, world.sandbox.key, closedUrl)).body.data.attributes.tamper, { permanent: 'closed', current: 'closed' });
-      await cli(server, ['emulator', 'tamper', tag.id, 'open']);
-      const open = await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
+      assert.deepEqual((await verify(suite.server, suite.world.sandbox.key, closedUrl)).body.data.attributes.tamper, { permanent: 'closed', current: 'closed' });
+      await cli(suite.server, ['emulator', 'tamper', tag.id, 'open']);
+      const open = await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id));
       assert.equal(open.body.data.attributes.genuine, true);
       assert.deepEqual(open.body.data.attributes.tamper, { permanent: 'open', current: 'open' });
-      await tamper(server, tag.id, 'closed');
-      const reclosed = await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
+      await tamper(suite.server, tag.id, 'closed');
+      const reclosed = await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id));
       assert.deepEqual(reclosed.body.data.attributes.tamper, { permanent: 'open', current: 'closed' });
       // The status is inside the MAC input: a changed enc digit is not genuine.
-      const tampered = await verify(server, world.sandbox.key, flipHexDigit(await tapUrl(server, tag.id), 30));
+      const tampered = await verify(suite.server, suite.world.sandbox.key, flipHexDigit(await tapUrl(suite.server, tag.id), 30));
       assert.equal(tampered.body.data.attributes.genuine, false);
     });
 
     test('an NTAG 223 DNA chip: genuine, reload, replay, flipped digit', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_223_dna');
-      const first = await tapUrl(server, tag.id);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_223_dna');
+      const first = await tapUrl(suite.server, tag.id);
       assert.match(first, /\?sun=[0-9A-F]{14}x[0-9A-F]{6}x[0-9A-F]{16}$/);
-      const second = await tapUrl(server, tag.id);
-      const a = await verify(server, world.sandbox.key, first);
+      const second = await tapUrl(suite.server, tag.id);
+      const a = await verify(suite.server, suite.world.sandbox.key, first);
       assert.equal(a.body.data.attributes.reason, 'ok');
       assert.equal(a.body.data.attributes.tamper, null);
-      assert.equal((await verify(server, world.sandbox.key, first)).body.data.id, a.body.data.id);
-      assert.equal((await verify(server, world.sandbox.key, flipHexDigit(second))).body.data.attributes.reason, 'bad_cmac');
-      assert.equal((await verify(server, world.sandbox.key, second)).body.data.attributes.reason, 'ok');
-      const third = await tapUrl(server, tag.id);
-      await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
-      assert.equal((await verify(server, world.sandbox.key, third)).body.data.attributes.reason, 'replayed');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, first)).body.data.id, a.body.data.id);
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, flipHexDigit(second))).body.data.attributes.reason, 'bad_cmac');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, second)).body.data.attributes.reason, 'ok');
+      const third = await tapUrl(suite.server, tag.id);
+      await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id));
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, third)).body.data.attributes.reason, 'replayed');
     });
 
     test('an LRP chip (48-hex PICCData) is genuine; a flipped digit is not', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna', { crypto: 'lrp' });
-      const url = await tapUrl(server, tag.id);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna', { crypto: 'lrp' });
+      const url = await tapUrl(suite.server, tag.id);
       assert.match(url, /\?picc_data=[0-9A-F]{48}&cmac=[0-9A-F]{16}$/);
-      assert.equal((await verify(server, world.sandbox.key, flipHexDigit(url))).body.data.attributes.reason, 'bad_cmac');
-      const ok = await verify(server, world.sandbox.key, url);
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, flipHexDigit(url))).body.data.attributes.reason, 'bad_cmac');
+      const ok = await verify(suite.server, suite.world.sandbox.key, url);
       assert.equal(ok.body.data.attributes.genuine, true);
       assert.equal(ok.body.data.attributes.read_counter, 1);
     });
 
     test('a url on an existing tag (query of its own) keeps working: SDM parameters follow with &', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna', { url: `https://example.com/q?sku=${Date.now()}&lang=en` });
-      const url = await tapUrl(server, tag.id);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna', { url: `https://example.com/q?sku=${Date.now()}&lang=en` });
+      const url = await tapUrl(suite.server, tag.id);
       assert.ok(url.startsWith(`${tag.url}&picc_data=`));
-      assert.equal((await verify(server, world.sandbox.key, url)).body.data.attributes.reason, 'ok');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, url)).body.data.attributes.reason, 'ok');
     });
 
     test('422 with pointer /data/attributes/url: no SDM parameters, malformed ones, wrong names', async () => {
-      const tag = await emulated(server, world.teamId, 'ntag_424_dna');
-      const url = await tapUrl(server, tag.id);
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
+      const url = await tapUrl(suite.server, tag.id);
       const cases = [
         tag.url,
         'not a url',
@@ -164,7 +158,7 @@ for (const kind of DATABASES) {
         url.replace(/&cmac=[0-9A-F]+/, ''),
       ];
       for (const bad of cases) {
-        const response = await verify(server, world.sandbox.key, bad);
+        const response = await verify(suite.server, suite.world.sandbox.key, bad);
         if (bad === 'not a url') {
           assert.equal(response.status, 422, bad);
         } else {
@@ -175,31 +169,31 @@ for (const kind of DATABASES) {
         }
       }
       for (const url of [42, '', null]) {
-        const response = await verify(server, world.sandbox.key, url);
+        const response = await verify(suite.server, suite.world.sandbox.key, url);
         assert.equal(response.status, 422);
         assert.equal(response.body.errors[0].source.pointer, '/data/attributes/url');
       }
-      const ip = await verify(server, world.sandbox.key, url, { client_ip: 'nowhere' });
+      const ip = await verify(suite.server, suite.world.sandbox.key, url, { client_ip: 'nowhere' });
       assert.equal(ip.status, 422);
       assert.equal(ip.body.errors[0].source.pointer, '/data/attributes/client_ip');
       // Nothing was stored by those: the URL is still fresh.
-      assert.equal((await verify(server, world.sandbox.key, url, { client_ip: '203.0.113.9' })).body.data.attributes.reason, 'ok');
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, url, { client_ip: '203.0.113.9' })).body.data.attributes.reason, 'ok');
     });
 
     test('400 for a document of the wrong shape', async () => {
       for (const body of [{}, { data: [] }, { data: { type: 'tags', attributes: { url: 'x' } } }, { data: { type: 'verifications' } }, { data: { type: 'verifications', attributes: {} } }]) {
-        const response = await call(server, 'POST', '/verifications', { key: world.sandbox.key, body });
+        const response = await call(suite.server, 'POST', '/verifications', { key: suite.world.sandbox.key, body });
         assert.equal(response.status, 400, JSON.stringify(body));
       }
     });
 
     test('404: no tag under that url, a tag not configured, an unknown verification id', async () => {
-      const url = (await tapUrl(server, (await emulated(server, world.teamId, 'ntag_424_dna')).id)).replace('https://example.com/', 'https://elsewhere.example/');
-      assert.equal(onlyError(await verify(server, world.sandbox.key, url)).status, '404');
-      const created = await call(server, 'POST', '/tags', { key: world.sandbox.key, body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/unwritten/${Date.now()}` } }] } });
+      const url = (await tapUrl(suite.server, (await emulated(suite.server, suite.world.teamId, 'ntag_424_dna')).id)).replace('https://example.com/', 'https://elsewhere.example/');
+      assert.equal(onlyError(await verify(suite.server, suite.world.sandbox.key, url)).status, '404');
+      const created = await call(suite.server, 'POST', '/tags', { key: suite.world.sandbox.key, body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/unwritten/${Date.now()}` } }] } });
       const unwritten = created.body.data[0].attributes.url;
-      assert.equal((await verify(server, world.sandbox.key, `${unwritten}?picc_data=${'A'.repeat(32)}&cmac=${'B'.repeat(16)}`)).status, 404);
-      for (const id of ['vrf_0000000000000000000000', 'nope']) assert.equal((await call(server, 'GET', `/verifications/${id}`, { key: world.sandbox.key })).status, 404);
+      assert.equal((await verify(suite.server, suite.world.sandbox.key, `${unwritten}?picc_data=${'A'.repeat(32)}&cmac=${'B'.repeat(16)}`)).status, 404);
+      for (const id of ['vrf_0000000000000000000000', 'nope']) assert.equal((await call(suite.server, 'GET', `/verifications/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });
   });
 }

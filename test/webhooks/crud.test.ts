@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { revoke } from '../../src/keys/service.js';
-import { DATABASES, call, onlyError, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, onlyError, sharedServer, startServer } from '../harness.js';
 
 const body = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks', attributes } });
 
 for (const kind of DATABASES) {
   describe(`webhook resource (${kind})`, () => {
-    let server: TestServer;
-    let world: World;
-    before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam();
-    });
-    after(() => server.close());
+    const suite = sharedServer(kind);
 
-    const create = (attributes: Record<string, unknown>, key = world.sandbox.key) => call(server, 'POST', '/webhooks', { key, body: body(attributes) });
+    const create = (attributes: Record<string, unknown>, key = suite.world.sandbox.key) => call(suite.server, 'POST', '/webhooks', { key, body: body(attributes) });
 
     test('POST answers 201 with the resource and a whsec_ secret shown only then', async () => {
       const created = await create({ url: 'https://hooks.example.com/in', events: ['tag.created'] });
@@ -27,7 +21,7 @@ for (const kind of DATABASES) {
       assert.equal(Buffer.from(attributes.secret.slice(6), 'base64').length, 32);
       assert.deepEqual(attributes.events, ['tag.created']);
       assert.equal(attributes.enabled, true);
-      const got = await call(server, 'GET', `/webhooks/${id}`, { key: world.sandbox.key });
+      const got = await call(suite.server, 'GET', `/webhooks/${id}`, { key: suite.world.sandbox.key });
       assert.equal(got.status, 200);
       assert.equal(got.body.data.attributes.secret, undefined);
       assert.equal(got.body.data.attributes.url, 'https://hooks.example.com/in');
@@ -35,7 +29,7 @@ for (const kind of DATABASES) {
 
     test('the secret is stored sealed, never in clear', async () => {
       const created = await create({ url: 'https://hooks.example.com/sealed' });
-      const row = await server.ctx.db.kysely.selectFrom('webhooks').selectAll().where('id', '=', created.body.data.id).executeTakeFirstOrThrow();
+      const row = await suite.server.ctx.db.kysely.selectFrom('webhooks').selectAll().where('id', '=', created.body.data.id).executeTakeFirstOrThrow();
       const secret: string = created.body.data.attributes.secret;
       for (const value of Object.values(row)) {
         assert.ok(!String(value).includes(secret.slice(6)) && !String(value).includes(Buffer.from(secret.slice(6), 'base64').toString('hex')));
@@ -70,18 +64,18 @@ for (const kind of DATABASES) {
         assert.deepEqual(response.body.errors.map((e: any) => e.source.pointer), pointers, JSON.stringify(attributes));
         assert.ok(response.body.errors.every((e: any) => e.status === '422' && e.detail));
       }
-      const count = await server.ctx.db.kysely.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('url', 'like', '%hooks.example.com/').executeTakeFirstOrThrow();
+      const count = await suite.server.ctx.db.kysely.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('url', 'like', '%hooks.example.com/').executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
     });
 
     test('shape problems give 400, other media types 415', async () => {
       for (const bad of [{}, { data: [] }, { data: { type: 'tags', attributes: { url: 'https://a.example/' } } }, { data: { type: 'webhooks' } }, { data: { type: 'webhooks', id: 'whk_x', attributes: { url: 'https://a.example/' } } }]) {
-        const response = await call(server, 'POST', '/webhooks', { key: world.sandbox.key, body: bad });
+        const response = await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: bad });
         assert.equal(response.status, 400, JSON.stringify(bad));
       }
-      assert.equal((await call(server, 'POST', '/webhooks', { key: world.sandbox.key, body: body({ events: ['tag.created'] }) })).status, 400);
-      assert.equal((await call(server, 'POST', '/webhooks', { key: world.sandbox.key, body: '{nope' })).status, 400);
-      const wrongType = await call(server, 'POST', '/webhooks', { key: world.sandbox.key, body: JSON.stringify(body({ url: 'https://a.example/' })), headers: { 'content-type': 'application/json' } });
+      assert.equal((await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: body({ events: ['tag.created'] }) })).status, 400);
+      assert.equal((await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: '{nope' })).status, 400);
+      const wrongType = await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: JSON.stringify(body({ url: 'https://a.example/' })), headers: { 'content-type': 'application/json' } });
       assert.equal(wrongType.status, 415);
     });
 
@@ -98,23 +92,23 @@ for (const kind of DATABASES) {
 
     test('PATCH changes url, events and enabled; 422 and 400 as for POST', async () => {
       const id = (await create({ url: 'https://hooks.example.com/p' })).body.data.id;
-      const patched = await call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', id, attributes: { url: 'https://hooks.example.com/q', events: ['tag.deleted'], enabled: false } } } });
+      const patched = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', id, attributes: { url: 'https://hooks.example.com/q', events: ['tag.deleted'], enabled: false } } } });
       assert.equal(patched.status, 200, patched.text);
       assert.equal(patched.body.data.attributes.url, 'https://hooks.example.com/q');
       assert.deepEqual(patched.body.data.attributes.events, ['tag.deleted']);
       assert.equal(patched.body.data.attributes.enabled, false);
       assert.equal(patched.body.data.attributes.secret, undefined);
-      const invalid = await call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes: { events: ['nope'], enabled: 'yes' } } } });
+      const invalid = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', attributes: { events: ['nope'], enabled: 'yes' } } } });
       assert.equal(invalid.status, 422);
       assert.deepEqual(invalid.body.errors.map((e: any) => e.source.pointer), ['/data/attributes/events/0', '/data/attributes/enabled']);
-      const mismatch = await call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', id: 'whk_other', attributes: {} } } });
+      const mismatch = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', id: 'whk_other', attributes: {} } } });
       assert.equal(mismatch.status, 400);
     });
 
     test('rotate_secret returns a new secret once; the old one signs beside it for 24 hours', async () => {
       const created = await create({ url: 'https://hooks.example.com/r' });
       const id = created.body.data.id;
-      const rotated = await call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes: { rotate_secret: true } } } });
+      const rotated = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', attributes: { rotate_secret: true } } } });
       assert.equal(rotated.status, 200, rotated.text);
       assert.match(rotated.body.data.attributes.secret, /^whsec_/);
       assert.notEqual(rotated.body.data.attributes.secret, created.body.data.attributes.secret);
@@ -124,34 +118,34 @@ for (const kind of DATABASES) {
 
     test('DELETE answers 204, then the webhook is gone', async () => {
       const id = (await create({ url: 'https://hooks.example.com/d' })).body.data.id;
-      assert.equal((await call(server, 'DELETE', `/webhooks/${id}`, { key: world.sandbox.key })).status, 204);
-      assert.equal((await call(server, 'GET', `/webhooks/${id}`, { key: world.sandbox.key })).status, 404);
-      assert.equal((await call(server, 'DELETE', `/webhooks/${id}`, { key: world.sandbox.key })).status, 404);
+      assert.equal((await call(suite.server, 'DELETE', `/webhooks/${id}`, { key: suite.world.sandbox.key })).status, 204);
+      assert.equal((await call(suite.server, 'GET', `/webhooks/${id}`, { key: suite.world.sandbox.key })).status, 404);
+      assert.equal((await call(suite.server, 'DELETE', `/webhooks/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });
 
     test('there is no list', async () => {
-      assert.equal((await call(server, 'GET', '/webhooks', { key: world.sandbox.key })).status, 404);
+      assert.equal((await call(suite.server, 'GET', '/webhooks', { key: suite.world.sandbox.key })).status, 404);
     });
 
     test('security: no key or a revoked key is 401; another team or mode is 404', async () => {
       const id = (await create({ url: 'https://hooks.example.com/s' })).body.data.id;
-      const other = await server.seedTeam({ name: 'other' });
+      const other = await suite.server.seedTeam({ name: 'other' });
       const patch = { data: { type: 'webhooks', attributes: { enabled: false } } };
       for (const [method, path, b] of [['GET', `/webhooks/${id}`], ['PATCH', `/webhooks/${id}`, patch], ['DELETE', `/webhooks/${id}`], ['POST', '/webhooks', body({ url: 'https://a.example/' })]] as const) {
-        const anonymous = await call(server, method, path, { body: b });
+        const anonymous = await call(suite.server, method, path, { body: b });
         assert.equal(anonymous.status, 401, `${method} ${path}`);
         assert.equal(onlyError(anonymous).status, '401');
         if (method === 'POST') continue;
-        for (const key of [other.sandbox.key, world.production.key]) {
-          const foreign = await call(server, method, path, { key, body: b });
+        for (const key of [other.sandbox.key, suite.world.production.key]) {
+          const foreign = await call(suite.server, method, path, { key, body: b });
           assert.equal(foreign.status, 404, `${method} ${path}`);
           assert.equal(onlyError(foreign).title, 'Not Found');
         }
       }
-      const revoked = await server.seedTeam({ name: 'revoked' });
-      await revoke(server.ctx.db, revoked.sandbox.id);
+      const revoked = await suite.server.seedTeam({ name: 'revoked' });
+      await revoke(suite.server.ctx.db, revoked.sandbox.id);
       assert.equal((await create({ url: 'https://a.example/' }, revoked.sandbox.key)).status, 401);
-      assert.equal((await call(server, 'GET', `/webhooks/${id}`, { key: world.sandbox.key })).body.data.attributes.enabled, true);
+      assert.equal((await call(suite.server, 'GET', `/webhooks/${id}`, { key: suite.world.sandbox.key })).body.data.attributes.enabled, true);
     });
   });
 }
