@@ -9,23 +9,11 @@ import {
   SdmSession,
   type SdmCrypto,
 } from './sdm.js';
+import type { Sun424Params } from './sun424.js';
 import { tamperChars, type Tamper } from './tamper.js';
 
-/** SDM parameter values as they appear in the URL (upper-case hex), plus the text that was MACed. */
-export interface Sun424Params {
-  /** Encrypted PICCData: 32 hex (AES) or 48 hex (LRP). Absent with plain mirroring. */
-  piccData?: string;
-  /** Plain mirroring: UID, 14 hex. */
-  uid?: string;
-  /** Plain mirroring: SDMReadCtr, 6 hex, most significant byte first. */
-  ctr?: string;
-  /** SDMENCFileData, 32 hex per 16 bytes of file data. */
-  enc?: string;
-  /** SDMMAC, 16 hex. */
-  cmac: string;
-  /** The MAC input that was used. */
-  macInput: string;
-}
+export type { Sun424Params };
+
 
 export interface Sun424Emulation {
   crypto: SdmCrypto;

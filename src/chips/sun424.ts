@@ -14,13 +14,9 @@ import { parseTamperChars, type Tamper } from './tamper.js';
 import type { SunVerdict } from './verdict.js';
 
 
-export interface Sun424Input {
-  crypto: SdmCrypto;
-  /** KSDMMetaRead; null = plain mirroring, then uid/ctr come from the URL parameters. */
-  sdmMetaReadKey: Uint8Array | null;
-  /** KSDMFileRead (SDMMAC and SDMENCFileData session keys). */
-  sdmFileReadKey: Uint8Array;
-  /** Encrypted PICCData hex exactly as in the URL: 32 hex (AES) or 48 hex (LRP: PICCRand || data). */
+/** SDM parameter values exactly as they appear in the URL (hex), plus the text the chip MACed. */
+export interface Sun424Params {
+  /** Encrypted PICCData: 32 hex (AES) or 48 hex (LRP: PICCRand || data). Absent with plain mirroring. */
   piccData?: string;
   /** Plain mirroring: UID, 14 hex. */
   uid?: string;
@@ -32,6 +28,14 @@ export interface Sun424Input {
   cmac: string;
   /** The exact URL text from SDMMACInputOffset up to the MAC value ('' for an empty MAC input). */
   macInput: string;
+}
+
+export interface Sun424Input extends Sun424Params {
+  crypto: SdmCrypto;
+  /** KSDMMetaRead; null = plain mirroring, then uid/ctr come from the URL parameters. */
+  sdmMetaReadKey: Uint8Array | null;
+  /** KSDMFileRead (SDMMAC and SDMENCFileData session keys). */
+  sdmFileReadKey: Uint8Array;
   /** TagTamper chips: read the tamper status from the first two characters of the file data. */
   expectTamper?: boolean;
 }
