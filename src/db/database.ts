@@ -28,10 +28,10 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   /**
-   * SQLite: `PRAGMA data_version`, which changes whenever another connection
-   * (another process: the CLI, a worker) commits. Absent on PostgreSQL.
+   * SQLite file databases: a file beside the database that `keys revoke` rewrites
+   * after committing, so that servers (watching it) drop cached principals.
    */
-  dataVersion?: () => number;
+  revocationsFile?: string;
   close(): Promise<void>;
 }
 
@@ -131,11 +131,10 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       }
     })({ database });
     const kysely = new Kysely<Database>({ dialect });
-    const dataVersion = sqlite.prepare('pragma data_version').pluck();
     return {
       kysely,
       dialect: 'sqlite',
-      dataVersion: () => dataVersion.get() as number,
+      ...(target.path !== ':memory:' ? { revocationsFile: `${target.path}-revocations` } : {}),
       close: async () => {
         await stopCheckpointer?.();
         await kysely.destroy();

@@ -6,10 +6,13 @@
 //   each process LISTENs on a dedicated connection and evicts the entry. While
 //   that connection is down (starting, reconnecting) the cache is bypassed and
 //   emptied, since notifications may have been missed.
-// - SQLite: an entry remembers `PRAGMA data_version` at lookup time; any commit
-//   by another connection (the CLI) changes it, and the entry is looked up again.
+// - SQLite: `revoke` rewrites a file beside the database after its commit; each
+//   process watches that file (inotify) and empties the cache when it changes.
+//   While the watch is not established the cache is bypassed. (A per-request
+//   `PRAGMA data_version` did the same job but cost as much as the lookup itself.)
 // Revokes through the same Db object evict directly. A TTL bounds staleness
 // whatever happens.
+import { watch, writeFileSync, type FSWatcher } from 'node:fs';
 import pg from 'pg';
 import type { Db } from '../db/database.js';
 import type { Principal } from './service.js';
@@ -23,8 +26,6 @@ const RECONNECT_MS = 1_000;
 interface Entry {
   principal: Principal;
   expiresAt: number;
-  /** SQLite data_version when looked up. */
-  version: number;
 }
 
 export class PrincipalCache {
@@ -32,6 +33,7 @@ export class PrincipalCache {
   /** Bumped on every eviction: a lookup that started before one must not be cached. */
   private epoch = 0;
   private listeners = 0;
+  /** PostgreSQL: LISTEN established; SQLite: the revocations file is watched. */
   private listening = false;
   private stopListener: (() => Promise<void>) | null = null;
 
@@ -39,19 +41,20 @@ export class PrincipalCache {
 
   /** Whether entries may be used at all right now. */
   private get usable(): boolean {
-    return this.db.dialect === 'sqlite' ? this.db.dataVersion !== undefined : this.listening;
+    // An in-memory SQLite database has no other process that could revoke.
+    return this.listening || (this.db.dialect === 'sqlite' && this.db.revocationsFile === undefined);
   }
 
   /** Taken before a lookup and handed to `set`, so that a revoke seen in between is not undone. */
-  stamp(): { epoch: number; version: number } {
-    return { epoch: this.epoch, version: this.db.dataVersion?.() ?? 0 };
+  stamp(): number {
+    return this.epoch;
   }
 
   get(keyHash: string): Principal | undefined {
     if (!this.usable) return undefined;
     const entry = this.entries.get(keyHash);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt <= Date.now() || (this.db.dataVersion !== undefined && entry.version !== this.db.dataVersion())) {
+    if (entry.expiresAt <= Date.now()) {
       this.entries.delete(keyHash);
       return undefined;
     }
@@ -61,10 +64,10 @@ export class PrincipalCache {
     return entry.principal;
   }
 
-  set(keyHash: string, principal: Principal, { epoch, version }: { epoch: number; version: number }): void {
+  set(keyHash: string, principal: Principal, epoch: number): void {
     if (!this.usable || epoch !== this.epoch) return;
     this.entries.delete(keyHash);
-    this.entries.set(keyHash, { principal, version, expiresAt: Date.now() + TTL_MS });
+    this.entries.set(keyHash, { principal, expiresAt: Date.now() + TTL_MS });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -79,12 +82,14 @@ export class PrincipalCache {
   }
 
   /**
-   * PostgreSQL: starts listening for revokes (once per cache, however many
-   * servers share the Db); returns the matching stop. SQLite: nothing to do.
+   * Starts hearing about revokes from other processes (once per cache, however
+   * many servers share the Db): LISTEN on PostgreSQL (`url`), a file watch on
+   * SQLite. Returns the matching stop.
    */
   attach(url: string | null): () => Promise<void> {
-    if (this.db.dialect !== 'postgres' || url === null) return async () => {};
-    if (this.listeners++ === 0) this.stopListener = this.listen(url);
+    const file = this.db.revocationsFile;
+    if (this.db.dialect === 'postgres' ? url === null : file === undefined) return async () => {};
+    if (this.listeners++ === 0) this.stopListener = this.db.dialect === 'postgres' ? this.listen(url!) : this.watch(file!);
     let detached = false;
     return async () => {
       if (detached) return;
@@ -94,6 +99,28 @@ export class PrincipalCache {
         this.stopListener = null;
         await stop?.();
       }
+    };
+  }
+
+  private watch(file: string): () => Promise<void> {
+    let watcher: FSWatcher | null = null;
+    try {
+      // The file must exist to be watched; 'a' creates it without touching a present one.
+      writeFileSync(file, '', { flag: 'a' });
+      watcher = watch(file, { persistent: false }, () => this.clear());
+      watcher.on('error', () => {
+        this.listening = false;
+        this.clear();
+      });
+      this.listening = true;
+    } catch {
+      // No watch, no cache: every request looks its key up.
+      this.listening = false;
+    }
+    return async () => {
+      this.listening = false;
+      this.clear();
+      watcher?.close();
     };
   }
 

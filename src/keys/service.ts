@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Db } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -26,8 +27,9 @@ export async function createKey(db: Db, teamId: string, mode: Mode): Promise<{ i
 }
 
 /**
- * Revokes a key. On PostgreSQL every server is told in the same transaction
- * (NOTIFY on commit) so that none keeps it in its principal cache.
+ * Revokes a key, and tells every server so that none keeps it in its principal
+ * cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
+ * watched revocations file once the revoke has committed.
  */
 export async function revoke(db: Db, keyId: string): Promise<boolean> {
   const key = await db.kysely.transaction().execute(async (trx) => {
@@ -35,7 +37,11 @@ export async function revoke(db: Db, keyId: string): Promise<boolean> {
     if (row && db.dialect === 'postgres') await notifyKeyRevoked(trx, row.key_hash);
     return row;
   });
-  if (key) principalCache(db).evict(key.key_hash);
+  if (key) {
+    principalCache(db).evict(key.key_hash);
+    // SQLite: servers in other processes watch this file and drop their cached principals.
+    if (db.revocationsFile) writeFileSync(db.revocationsFile, `${nowMicros()}\n`);
+  }
   return key !== undefined;
 }
 
