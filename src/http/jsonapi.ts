@@ -43,11 +43,13 @@ export function installJsonApi(app: FastifyInstance): void {
   // any other media type was already refused by the hook below.
   app.addContentTypeParser('*', { parseAs: 'string' }, parse);
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // Callback-style hooks: these run on every request and need no promise.
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const accept = request.headers.accept;
-    if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) throw new ApiError('NotAcceptable');
+    if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) return done(new ApiError('NotAcceptable'));
     const type = request.headers['content-type'];
-    if (type !== undefined && hasBody(request) && type.trim().toLowerCase() !== JSON_API) throw new ApiError('UnsupportedMediaType');
+    if (type !== undefined && hasBody(request) && type.trim().toLowerCase() !== JSON_API) return done(new ApiError('UnsupportedMediaType'));
+    done();
   });
 }
 
@@ -56,10 +58,10 @@ export function installJsonApi(app: FastifyInstance): void {
  * `charset=utf-8` to JSON-like types, so the header is restored last.
  */
 export function installExactMediaType(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith(JSON_API) && type !== JSON_API) reply.header('content-type', JSON_API);
-    return payload;
+    done(null, payload);
   });
 }
 
