@@ -125,17 +125,23 @@ for (const kind of DATABASES) {
       await patch(hook.id, { enabled: false });
     });
 
+    /** The webhook's attributes once the worker has disabled it (or after ~2 s). */
+    const disabledState = async (id: string) => {
+      let state;
+      for (let i = 0; i < 100; i++) {
+        state = (await call(server, 'GET', `/webhooks/${id}`, { key: world.sandbox.key })).body.data.attributes;
+        if (!state.enabled) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return state;
+    };
+
     test('a receiver answering 410 disables the endpoint; it gets nothing more', async () => {
       const hook = await webhook('/gone', { events: ['tag.created'] });
       receiver.respond = (path) => (path === '/gone' ? 410 : 200);
       await createTags(1);
       await receiver.until(() => receiver.on('/gone').length >= 1);
-      let state;
-      for (let i = 0; i < 100; i++) {
-        state = (await call(server, 'GET', `/webhooks/${hook.id}`, { key: world.sandbox.key })).body.data.attributes;
-        if (!state.enabled) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const state = await disabledState(hook.id);
       assert.equal(state.enabled, false);
       assert.equal(state.disabled_reason, 'gone');
       await createTags(2);
@@ -175,12 +181,7 @@ for (const kind of DATABASES) {
       receiver.respond = (path) => (path === '/moved' ? 302 : 200);
       await createTags(1);
       await receiver.until(() => receiver.on('/moved').length >= 1);
-      let state;
-      for (let i = 0; i < 100; i++) {
-        state = (await call(server, 'GET', `/webhooks/${hook.id}`, { key: world.sandbox.key })).body.data.attributes;
-        if (!state.enabled) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const state = await disabledState(hook.id);
       assert.equal(state.enabled, false);
       assert.equal(state.disabled_reason, 'failing');
       assert.equal(receiver.on('/followed').length, 0);
