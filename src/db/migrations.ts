@@ -32,7 +32,12 @@ export async function migrate(db: Db): Promise<string[]> {
   // another schema's (a parallel test run, another deployment) would be taken for ours.
   const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // Kysely checks for its tables by introspecting every schema of the database; a
+  // schema dropped meanwhile by someone else (another deployment, a parallel test
+  // run) fails that read with 3F000. Nothing was applied then: read again.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if ((error as { code?: string }).code !== '3F000' || attempt === 5) throw error;
+  }
 }
