@@ -11,12 +11,6 @@ import { isoMicros, nowMicros } from '../time.js';
 export const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export interface EventRecord {
-  id: string;
-  type: EventType;
-  tagId: string;
-}
-
 // 8 columns per row; stays under every engine's parameter limit.
 const CHUNK = 1000;
 
@@ -24,8 +18,8 @@ const CHUNK = 1000;
  * Writes one event per tag, rendering the tag as the API shows it now: that
  * snapshot is the webhook's `data` (for tag.deleted, the last state).
  */
-export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[]): Promise<EventRecord[]> {
-  if (tags.length === 0) return [];
+export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[]): Promise<void> {
+  if (tags.length === 0) return;
   const at = nowMicros();
   const timestamp = isoMicros(at);
   const rows = tags.map((tag) => ({
@@ -48,5 +42,4 @@ export async function recordTagEvents(db: Executor, type: EventType, tags: TagRo
     worlds.get(key)!.ids.push(row.id);
   }
   for (const world of worlds.values()) await enqueueDeliveries(db, world, type, world.ids, at);
-  return rows.map((r) => ({ id: r.id, type, tagId: r.tag_id }));
 }

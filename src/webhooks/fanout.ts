@@ -6,13 +6,10 @@ import type { Executor } from '../db/database.js';
 import type { EventType } from '../events/outbox.js';
 import { enabledWebhooks, insertDeliveries, type World } from './repository.js';
 
-/**
- * Creates one pending delivery per (event, subscribed enabled webhook) in the
- * transaction recording the events: an event exists with its deliveries or not at all.
- */
+/** Creates one pending delivery per (event, subscribed enabled webhook). */
 export async function enqueueDeliveries(trx: Executor, world: World, type: EventType, eventIds: string[], at: number): Promise<void> {
   const hooks = (await enabledWebhooks(trx, world)).filter((h) => (JSON.parse(h.events) as string[]).includes(type));
-  if (hooks.length === 0 || eventIds.length === 0) return;
+  if (hooks.length === 0) return;
   await insertDeliveries(
     trx,
     eventIds.flatMap((eventId) => hooks.map((h) => ({ event_id: eventId, webhook_id: h.id, status: 'pending' as const, attempts: 0, next_attempt_at: at, created_at: at }))),

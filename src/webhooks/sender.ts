@@ -21,8 +21,10 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
       if (!allowPrivate) {
-        const bad = addresses.find((a) => refusedBecause(a.address) !== null);
-        if (bad) return callback(new RefusedAddress(`refused: ${hostname} resolves to ${bad.address} (${refusedBecause(bad.address)})`), '', 0);
+        for (const { address } of addresses) {
+          const why = refusedBecause(address);
+          if (why) return callback(new RefusedAddress(`refused: ${hostname} resolves to ${address} (${why})`), '', 0);
+        }
       }
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -53,7 +55,8 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
         }
         const host = target.hostname.replace(/^\[|\]$/g, '');
         // Literal addresses never reach the lookup: judge them here.
-        if (!options.allowPrivate && isIP(host) && refusedBecause(host)) return resolve(done(null, `refused: ${host} (${refusedBecause(host)})`));
+        const why = !options.allowPrivate && isIP(host) ? refusedBecause(host) : null;
+        if (why) return resolve(done(null, `refused: ${host} (${why})`));
         const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
         if (!transport) return resolve(done(null, `unsupported scheme ${target.protocol}`));
         const request = transport.request(target, {

@@ -1,5 +1,5 @@
 import type { ResourceObject } from '../http/jsonapi.js';
-import { isoMicros, isoOrNull } from '../time.js';
+import { isoMicros, isoOrNull, nowMicros } from '../time.js';
 import type { WebhookRow } from './repository.js';
 
 export interface WebhookAttributes {
@@ -16,7 +16,7 @@ export interface WebhookAttributes {
 }
 
 export function renderWebhook(row: WebhookRow, secret?: string): ResourceObject<WebhookAttributes> {
-  const previousLive = row.previous_secret_until !== null && row.previous_secret_until > Date.now() * 1000;
+  const previousLive = row.previous_secret_until !== null && row.previous_secret_until > nowMicros();
   return {
     type: 'webhooks',
     id: row.id,

@@ -27,7 +27,7 @@ export async function secretSealer(ctx: AppContext, mode: World['mode']): Promis
   return sealer(await modeMaster(ctx, mode), SECRET_PURPOSE);
 }
 /** After a rotation the old secret keeps signing beside the new one this long. */
-export const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;
+const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;
 const URL_MAX = 2048;
 
 const CREATABLE = ['url', 'events'] as const;

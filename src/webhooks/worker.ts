@@ -28,7 +28,7 @@ import { sign } from './signature.js';
 
 /** Delay before attempt n+1 after n attempts (DESIGN §6); after the last one the delivery has failed. */
 export const RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
-export const DISABLE_AFTER_MICROS = 5 * 24 * 3600 * 1_000_000;
+const DISABLE_AFTER_MICROS = 5 * 24 * 3600 * 1_000_000;
 const JITTER = 0.1;
 
 /** When a delivery that has now failed `attempts` times is due again, or null when its schedule is spent. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, onlyError, sharedServer, startServer } from '../harness.js';
 
