@@ -5,7 +5,6 @@
 /** Status words of native commands wrapped in ISO 7816-4 (NT4H2421Gx 10.1). */
 export const SW_OK = 0x9100;
 export const SW_ADDITIONAL_FRAME = 0x91af;
-export const SW_ISO_OK = 0x9000;
 
 /** A native command wrapped as ISO 7816-4 APDU: 90 INS 00 00 [Lc data] 00. */
 export function wrapNative(ins: number, data: Uint8Array = Buffer.alloc(0)): Buffer {

@@ -39,10 +39,6 @@ export async function findTagsByUrls(db: Executor, world: World, urls: string[])
   }));
 }
 
-export async function findChip(db: Executor, tagId: string): Promise<ChipRow | undefined> {
-  return db.selectFrom('chips').selectAll().where('tag_id', '=', tagId).executeTakeFirst();
-}
-
 /**
  * The chips of `tagIds`, locked until the transaction ends (PostgreSQL:
  * FOR UPDATE, in tag order so that two writers never wait on each other in a

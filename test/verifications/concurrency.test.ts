@@ -1,7 +1,7 @@
 // The counter compare-and-set: many simultaneous requests with one fresh URL
 // give exactly one genuine first verification, on both databases.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DATABASES, sharedServer } from '../harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 

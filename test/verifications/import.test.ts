@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { generateSun223, generateSun424, toHex } from '../../src/chips/index.js';
 import { DATABASES, call, sharedServer, type TestServer, type World } from '../harness.js';
 import { cli, flipHexDigit, verify } from './helpers.js';

@@ -1,7 +1,7 @@
 // GET /sessions/:id: a genuine scan opens a session, a second genuine scan of
 // the tag inside session_duration completes it, after the window it is expired.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DATABASES, call, sharedServer } from '../harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // POST /verifications and GET /verifications/:id end to end: emulated chips
 // tapped through the real server, on both databases.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
 import { cli, emulated, flipHexDigit, tamper, tapUrl, verify } from './helpers.js';
 
