@@ -11,7 +11,7 @@ import { findTeam } from '../teams/repository.js';
 import type { World } from '../tags/repository.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
-import { appendSdm, defaultLayout, type ChipLayout, type Params } from '../tag-chips/layout.js';
+import { appendSdm, defaultLayout, storedLayout, type Params } from '../tag-chips/layout.js';
 import { findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
 
@@ -94,7 +94,7 @@ export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string
   const master = await modeMaster(ctx, 'sandbox');
   const uid = Buffer.from(chip.uid, 'hex');
   const fileKey = deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey;
-  const layout: ChipLayout = { mirroring: chip.mirroring, params: JSON.parse(chip.params) as Params, macInputFrom: chip.mac_input_from as ChipLayout['macInputFrom'] };
+  const layout = storedLayout(chip);
   let values: Params;
   if (chip.mirroring === 'sun') {
     values = { sun: generateSun223({ key: fileKey, uid, counter }) };

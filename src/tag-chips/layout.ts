@@ -22,6 +22,11 @@ export const ROLES: Record<Mirroring, { required: Role[]; optional: Role[] }> = 
   sun: { required: ['sun'], optional: [] },
 };
 
+/** The layout stored on a chip row (`params` is its JSON text). */
+export function storedLayout(row: { mirroring: Mirroring; params: string; mac_input_from: string | null }): ChipLayout {
+  return { mirroring: row.mirroring, params: JSON.parse(row.params) as Params, macInputFrom: row.mac_input_from as Role | null };
+}
+
 /** The layout tapproof writes (and the emulator taps): `?picc_data=…[&enc=…]&cmac=…`, or `?sun=…`. */
 export function defaultLayout(protocol: Protocol): ChipLayout {
   if (protocol === 'ntag_223_dna') return { mirroring: 'sun', params: { sun: 'sun' }, macInputFrom: null };

@@ -12,7 +12,7 @@ import { newId } from '../ids.js';
 import type { World } from '../tags/repository.js';
 import { LIMITS } from '../tags/rules.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
-import { readSdmPart, type ChipLayout, type Params, type SdmValues } from '../tag-chips/layout.js';
+import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../tag-chips/layout.js';
 import { findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
 import { findVerification, type VerificationRow } from './repository.js';
@@ -36,7 +36,7 @@ const layouts = new WeakMap<ChipRow, ChipLayout>();
 function layoutOf(chip: ChipRow): ChipLayout {
   let layout = layouts.get(chip);
   if (!layout) {
-    layout = { mirroring: chip.mirroring, params: JSON.parse(chip.params) as Params, macInputFrom: chip.mac_input_from as ChipLayout['macInputFrom'] };
+    layout = storedLayout(chip);
     layouts.set(chip, layout);
   }
   return layout;
