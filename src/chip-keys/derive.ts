@@ -5,10 +5,8 @@
 // The SDM meta read key cannot depend on the UID (the verifier needs it to learn
 // the UID), so it is per team and mode instead.
 import { createHmac } from 'node:crypto';
-import { diversifyAn10922 } from '../chips/index.js';
+import { diversifyAn10922, NDEF_APPLICATION_DF_NAME } from '../chips/index.js';
 
-/** ISO DF name of the NTAG 424 DNA NDEF application, part of the AN10922 input as in AN12196. */
-const NDEF_AID = Buffer.from('D2760000850101', 'hex');
 const SYSTEM_ID = Buffer.from('tapproof', 'latin1');
 
 export const CURRENT_KEY_VERSION = 1;
@@ -25,7 +23,8 @@ export interface DerivedChipKeys {
 }
 
 export function deriveChipKeys(master: Uint8Array, uidHex: string, version: number): DerivedChipKeys {
-  const m = Buffer.concat([Buffer.from(uidHex, 'hex'), NDEF_AID, SYSTEM_ID]);
+  // The NDEF application's DF name is part of the AN10922 input, as in AN12196.
+  const m = Buffer.concat([Buffer.from(uidHex, 'hex'), NDEF_APPLICATION_DF_NAME, SYSTEM_ID]);
   return {
     appMasterKey: diversifyAn10922(subMaster(master, `chip app master key v${version}`), m),
     sdmFileReadKey: diversifyAn10922(subMaster(master, `chip sdm file read key v${version}`), m),

@@ -60,6 +60,7 @@ export {
   parseFileSettings,
   parseGetVersion,
   selectNdefApplicationApdu,
+  NDEF_APPLICATION_DF_NAME,
   splitResponse,
   wrapNative,
   SW_ADDITIONAL_FRAME,
