@@ -39,8 +39,8 @@ async function prepare(storage: Storage): Promise<{ key: string; tags: { id: str
   const db = storage.open();
   await migrate(db);
   const ctx: AppContext = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target } };
-  const { id: teamId } = await createTeam(db, 'bench');
-  const { key } = await createKey(db, teamId, 'sandbox');
+  const { id: teamId } = await createTeam(db.kysely, 'bench');
+  const { key } = await createKey(db.kysely, teamId, 'sandbox');
   const tags = [];
   for (let i = 0; i < TAGS; i++) {
     const url = `https://bench.example.com/t/${i}`;

@@ -116,7 +116,7 @@ async function setup(kind: DatabaseKind, receiver: Receiver): Promise<Setup> {
   const storage = await freshStorage(kind);
   const db = storage.open();
   await migrate(db);
-  const { id: teamId } = await createTeam(db, 'bench');
+  const { id: teamId } = await createTeam(db.kysely, 'bench');
   const world = { teamId, mode: 'sandbox' as const };
   const config = { ...loadConfig({ ...storage.env, TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' }), database: storage.target };
   await createWebhook({ db, config }, world, { url: `http://127.0.0.1:${receiver.port}/hook` });

@@ -11,17 +11,20 @@ export interface Bootstrapped {
 
 /** Creates the default team and key exactly once per database, even with several processes starting together. */
 export async function bootstrapIfEmpty(db: Db): Promise<Bootstrapped | null> {
-  const claimed = await db.kysely
-    .insertInto('settings')
-    .values({ name: 'bootstrapped', value: new Date().toISOString() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .executeTakeFirst();
-  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
-  const anyTeam = await db.kysely.selectFrom('teams').select('id').limit(1).executeTakeFirst();
-  if (anyTeam) return null;
-  const { id: teamId } = await createTeam(db, 'default');
-  const { id: keyId, key } = await createKey(db, teamId, 'sandbox');
-  return { teamId, keyId, key };
+  // One transaction: the marker, the team and the key commit together or not at all.
+  return db.kysely.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('settings')
+      .values({ name: 'bootstrapped', value: new Date().toISOString() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    const anyTeam = await trx.selectFrom('teams').select('id').limit(1).executeTakeFirst();
+    if (anyTeam) return null;
+    const { id: teamId } = await createTeam(trx, 'default');
+    const { id: keyId, key } = await createKey(trx, teamId, 'sandbox');
+    return { teamId, keyId, key };
+  });
 }
 
 export function bootstrapMessage(b: Bootstrapped, baseUrl: string): string {

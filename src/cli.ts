@@ -75,7 +75,7 @@ teams
   .option('--parent <team_id>', 'parent team (makes this a subteam)')
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const team = await withContext((ctx) => createTeam(ctx.db, opts.name, opts.parent ?? null));
+    const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null));
     output(opts.json, team, `created team ${team.id}`);
   });
 
@@ -86,7 +86,7 @@ keys
   .requiredOption('--mode <mode>', 'sandbox or production', parseMode)
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const key = await withContext((ctx) => createKey(ctx.db, opts.team, opts.mode));
+    const key = await withContext((ctx) => createKey(ctx.db.kysely, opts.team, opts.mode));
     output(opts.json, key, `created key ${key.id}\n${key.key}\n(the key is shown only now)`);
   });
 keys

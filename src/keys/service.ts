@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { nowMicros } from '../time.js';
@@ -18,11 +18,11 @@ export interface Principal {
 export class KeyServiceError extends Error {}
 
 /** Creates a key and returns its text, which is never stored nor shown again. */
-export async function createKey(db: Db, teamId: string, mode: Mode): Promise<{ id: string; key: string }> {
-  if (!(await findTeam(db.kysely, teamId))) throw new KeyServiceError(`no team ${teamId}`);
+export async function createKey(db: Executor, teamId: string, mode: Mode): Promise<{ id: string; key: string }> {
+  if (!(await findTeam(db, teamId))) throw new KeyServiceError(`no team ${teamId}`);
   const key = newKeyText(mode);
   const id = newId('key');
-  await insertKey(db.kysely, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: nowMicros(), revoked_at: null });
+  await insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: nowMicros(), revoked_at: null });
   return { id, key };
 }
 

@@ -1,14 +1,14 @@
-import type { Db } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { newId } from '../ids.js';
 import { nowMicros } from '../time.js';
 import { findTeam, insertTeam } from './repository.js';
 
 export class TeamServiceError extends Error {}
 
-export async function createTeam(db: Db, name: string, parentId: string | null = null): Promise<{ id: string }> {
+export async function createTeam(db: Executor, name: string, parentId: string | null = null): Promise<{ id: string }> {
   if (name.trim() === '') throw new TeamServiceError('team name must not be empty');
-  if (parentId !== null && !(await findTeam(db.kysely, parentId))) throw new TeamServiceError(`no team ${parentId}`);
+  if (parentId !== null && !(await findTeam(db, parentId))) throw new TeamServiceError(`no team ${parentId}`);
   const id = newId('team');
-  await insertTeam(db.kysely, { id, name, parent_id: parentId, created_at: nowMicros() });
+  await insertTeam(db, { id, name, parent_id: parentId, created_at: nowMicros() });
   return { id };
 }

@@ -26,7 +26,7 @@ for (const kind of DATABASES) {
 
     test('a cached key revoked by the CLI while the server runs is refused on the very next request', async () => {
       const { server, world } = suite;
-      const doomed = await createKey(server.ctx.db, world.teamId, 'sandbox');
+      const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox');
       await untilCached(server, doomed.key);
       await untilCached(server, world.sandbox.key);
       const result = await runCli(server.storage.env, 'keys', 'revoke', doomed.id, '--json');
@@ -38,7 +38,7 @@ for (const kind of DATABASES) {
 
     test('a cached key revoked in process is refused on the very next request', async () => {
       const { server, world } = suite;
-      const doomed = await createKey(server.ctx.db, world.teamId, 'production');
+      const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'production');
       await untilCached(server, doomed.key);
       await revoke(server.ctx.db, doomed.id);
       assertError(await call(server, 'GET', '/tags', { key: doomed.key }), 401);
@@ -50,7 +50,7 @@ for (const kind of DATABASES) {
 
     test('own key and a sibling key of the same world → 200 without the secret or its hash', async () => {
       const { server, world } = suite;
-      const sibling = await createKey(server.ctx.db, world.teamId, 'sandbox');
+      const sibling = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox');
       await revoke(server.ctx.db, sibling.id);
       for (const target of [world.sandbox, sibling]) {
         const response = await call(server, 'GET', `/keys/${target.id}`, { key: world.sandbox.key });

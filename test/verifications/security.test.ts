@@ -70,8 +70,8 @@ for (const kind of DATABASES) {
       try {
         const { createTeam } = await import('../../src/teams/service.js');
         const { createKey } = await import('../../src/keys/service.js');
-        const { id: teamId } = await createTeam(db, 'secret');
-        const { key } = await createKey(db, teamId, 'sandbox');
+        const { id: teamId } = await createTeam(db.kysely, 'secret');
+        const { key } = await createKey(db.kysely, teamId, 'sandbox');
         const meta = randomBytes(16);
         const file = randomBytes(16);
         const uid = Buffer.from('04' + randomBytes(6).toString('hex'), 'hex');

@@ -59,8 +59,8 @@ for (const kind of DATABASES) {
     });
 
     test('events pending or in flight when the server dies are delivered after it starts again', async () => {
-      const { id: teamId } = await createTeam(db, 'crash');
-      const { key } = await createKey(db, teamId, 'sandbox');
+      const { id: teamId } = await createTeam(db.kysely, 'crash');
+      const { key } = await createKey(db.kysely, teamId, 'sandbox');
       // Slow answers keep deliveries in flight when the process is killed.
       receiver.respond = () => new Promise((resolve) => setTimeout(() => resolve(200), 300));
 
