@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DATABASES, call, sharedServer } from './harness.js';
 
 for (const kind of DATABASES) {

@@ -22,15 +22,6 @@ import {
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
 
-export interface NewTag {
-  protocol: Protocol;
-  url: string;
-  comment?: string | null;
-  session_duration?: number;
-}
-
-export type TagChanges = Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration'>>;
-
 /** Runs `work` in a transaction; a unique-index race (two requests claiming one url) runs it once more, when the checks see the winner. */
 async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> {
   try {

@@ -2,13 +2,11 @@
 // 404 (or "not visible") for resources of another team, a subteam, the parent
 // team or the other mode.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { before, describe, test } from 'node:test';
+import { newKeyText } from '../../src/keys/key-text.js';
 import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, type World } from '../harness.js';
 import { assertError, batchUpdateDocument, createDocument, createTag, deleteDocument, sharedServer, updateDocument } from '../tags/helpers.js';
-
-const base62 = (n: number) => [...randomBytes(n)].map((b) => '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[b % 62]).join('');
 
 for (const kind of DATABASES) {
   describe(`security matrix (${kind})`, () => {
@@ -55,8 +53,8 @@ for (const kind of DATABASES) {
         'key without scheme': { authorization: team.sandbox.key },
         'two tokens': { authorization: `Bearer ${team.sandbox.key} ${team.sandbox.key}` },
         'truncated key': { authorization: `Bearer ${team.sandbox.key.slice(0, -1)}` },
-        'unknown sandbox key': { authorization: `Bearer tp_sandbox_${base62(32)}` },
-        'unknown live key': { authorization: `Bearer tp_live_${base62(32)}` },
+        'unknown sandbox key': { authorization: `Bearer ${newKeyText('sandbox')}` },
+        'unknown live key': { authorization: `Bearer ${newKeyText('production')}` },
         'sandbox key relabelled live': { authorization: `Bearer ${team.sandbox.key.replace('tp_sandbox_', 'tp_live_')}` },
         'key id instead of key': { authorization: `Bearer ${team.sandbox.id}` },
         'revoked key': { authorization: `Bearer ${revokedKey}` },

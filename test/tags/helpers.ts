@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { markConfigured } from '../../src/tags/service.js';
 import type { Mode } from '../../src/db/schema.js';
-import { JSON_API, call, type ApiResponse, type DatabaseKind, type TestServer, type World } from '../harness.js';
+import { JSON_API, call, type ApiResponse, type TestServer, type World } from '../harness.js';
 
 export { sharedServer } from '../harness.js';
 
