@@ -1,0 +1,35 @@
+// The first-start bootstrap claims the database, creates team `default` and its
+// sandbox key in one transaction: a failure part-way leaves nothing behind, so
+// the next start bootstraps again.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { bootstrapIfEmpty } from '../../src/bootstrap.js';
+import { migrate } from '../../src/db/migrations.js';
+import { DATABASES, freshStorage } from '../harness.js';
+
+for (const kind of DATABASES) {
+  describe(`bootstrap (${kind})`, () => {
+    test('a failure while creating the key leaves no marker and no team; the next start bootstraps', async () => {
+      const storage = await freshStorage(kind);
+      const db = storage.open();
+      try {
+        await migrate(db);
+        // A real failure between the team and the key: the key's insert hits a missing table.
+        await db.kysely.schema.alterTable('api_keys').renameTo('api_keys_away').execute();
+        await assert.rejects(bootstrapIfEmpty(db));
+        assert.deepEqual(await db.kysely.selectFrom('settings').select('name').where('name', '=', 'bootstrapped').execute(), []);
+        assert.deepEqual(await db.kysely.selectFrom('teams').select('id').execute(), []);
+
+        await db.kysely.schema.alterTable('api_keys_away').renameTo('api_keys').execute();
+        const boot = await bootstrapIfEmpty(db);
+        assert.ok(boot, 'bootstrapped on the next start');
+        const teams = await db.kysely.selectFrom('teams').select(['id', 'name']).execute();
+        assert.deepEqual(teams, [{ id: boot.teamId, name: 'default' }]);
+        assert.equal(await bootstrapIfEmpty(db), null, 'only once');
+      } finally {
+        await db.close();
+        await storage.drop();
+      }
+    });
+  });
+}
