@@ -1,4 +1,4 @@
-// Chip keys derived from a mode's master key (DESIGN §4). Pure functions.
+// Chip keys derived from a mode's master key (docs/decisions.md §4). Pure functions.
 // Each key role has its own AES-128 sub-master (HMAC-SHA256 of the master with
 // the role and version), diversified per chip UID with NXP AN10922 — the scheme
 // AN12196 §6.16 recommends, so one chip's keys reveal nothing about another's.
