@@ -1,4 +1,4 @@
-// The software chip behind sandbox tags (DESIGN §4): an emulated NTAG 424 DNA,
+// The software chip behind sandbox tags (docs/decisions.md §4): an emulated NTAG 424 DNA,
 // 424 DNA TagTamper or NTAG 223 DNA with keys derived like a written chip's,
 // whose taps produce the URL a phone would open. Sandbox only.
 import { randomBytes } from 'node:crypto';

@@ -5,11 +5,18 @@ import { CliError, output, parseMode, program, withContext } from '../cli.js';
 import { createEmulatedChip, setTamper, tap } from '../emulator/service.js';
 import { PROTOCOLS } from '../tags/rules.js';
 import { importChips } from './import.js';
+import { createTags } from '../tags/service.js';
+import { findTeam } from '../teams/repository.js';
+import { Ntag424Card } from '../chips/index.js';
+import { loadCard, saveCard } from '../writer/cards.js';
+import { LocalTransport } from '../writer/local.js';
+import { WriterClient } from '../writer/relay.js';
+import { loadConfig } from '../config.js';
 
 const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
 tags
   .command('import')
-  .description('import chips written elsewhere (JSON array, entry format in DESIGN.md §4); all or nothing')
+  .description('import chips written elsewhere (JSON array, entry format in docs/decisions.md §4); all or nothing')
   .requiredOption('--team <team_id>', 'team the tags belong to')
   .requiredOption('--mode <mode>', 'sandbox or production', parseMode)
   .requiredOption('--file <path>', 'chips.json')
@@ -43,6 +50,33 @@ emulator
   })
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
+    // NTAG 424 chips in AES mode: a thin wrapper over the writer (issue #8) — the tag is created like
+    // the API does and written onto a factory-blank software card in the data dir by the same step
+    // machine a remote writer runs. The 223 (not writable) and LRP keep the direct emulation.
+    if (opts.protocol !== 'ntag_223_dna' && opts.crypto !== 'lrp' && (opts.protocol === 'ntag_424_dna' || opts.protocol === 'ntag_424_dna_tag_tamper')) {
+      const dataDir = loadConfig().dataDir;
+      const id = await withContext(async (ctx) => {
+        if (!(await findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
+        const world = { teamId: opts.team, mode: 'sandbox' as const };
+        const attributes: Record<string, unknown> = { protocol: opts.protocol, url: opts.url };
+        if (opts.comment !== undefined) attributes.comment = opts.comment;
+        if (opts.sessionDuration !== undefined) attributes.session_duration = opts.sessionDuration;
+        let tagId: string;
+        try {
+          tagId = (await createTags(ctx.db, world, [attributes]))[0]!.id;
+        } catch (error) {
+          const fields = (error as { fields?: { detail: string }[] }).fields;
+          throw new CliError(fields && fields.length > 0 ? fields.map((f) => f.detail).join('; ') : (error as Error).message);
+        }
+        const card = new Ntag424Card({ protocol: opts.protocol });
+        const outcome = await new WriterClient(new LocalTransport(ctx, world)).write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) });
+        saveCard(dataDir, tagId, card);
+        if (outcome.status !== 'configured') throw new CliError(`tag ${tagId} was created but the write failed: ${outcome.reason?.detail ?? outcome.refused?.detail}`);
+        return tagId;
+      });
+      output(opts.json, { id }, `created configured sandbox tag ${id} on an emulated chip`);
+      return;
+    }
     const chip = await withContext((ctx) =>
       createEmulatedChip(ctx, { teamId: opts.team, url: opts.url, protocol: opts.protocol, crypto: opts.crypto, comment: opts.comment, sessionDuration: opts.sessionDuration }),
     );
@@ -53,6 +87,15 @@ emulator
   .description('tap the emulated chip: prints the URL a phone would open (the counter goes up)')
   .option('--json', 'machine-readable output')
   .action(async (tagId: string, opts) => {
+    // A card written by the writer lives in the data dir; older emulated chips in the database.
+    const dataDir = loadConfig().dataDir;
+    const card = /^[A-Za-z0-9_]+$/.test(tagId) ? loadCard(dataDir, tagId) : null;
+    if (card !== null) {
+      const url = card.tap();
+      saveCard(dataDir, tagId, card);
+      output(opts.json, { url, counter: card.sdmReadCtr }, url);
+      return;
+    }
     const result = await withContext((ctx) => tap(ctx, tagId));
     output(opts.json, result, result.url);
   });
@@ -62,6 +105,15 @@ emulator
   .option('--json', 'machine-readable output')
   .action(async (tagId: string, state: string, opts) => {
     if (state !== 'open' && state !== 'closed') throw new CliError('state must be open or closed');
+    const dataDir = loadConfig().dataDir;
+    const card = /^[A-Za-z0-9_]+$/.test(tagId) ? loadCard(dataDir, tagId) : null;
+    if (card !== null) {
+      if (card.protocol !== 'ntag_424_dna_tag_tamper') throw new CliError(`tag ${tagId} is not an NTAG 424 DNA TagTamper chip`);
+      const tamper = card.tamper(state);
+      saveCard(dataDir, tagId, card);
+      output(opts.json, { id: tagId, tamper }, `tamper loop of ${tagId}: permanent ${tamper.permanent}, current ${tamper.current}`);
+      return;
+    }
     const tamper = await withContext((ctx) => setTamper(ctx, tagId, state));
     output(opts.json, { id: tagId, tamper }, `tamper loop of ${tagId}: permanent ${tamper.permanent}, current ${tamper.current}`);
   });

@@ -1,9 +1,10 @@
 // `tapproof tags import`: chips written elsewhere (spec operator path (a)),
-// entry format of DESIGN §4. The whole file is checked before anything is
+// entry format of docs/decisions.md §4. The whole file is checked before anything is
 // written; one bad entry and nothing is imported. Imported tags are configured
 // at once: tag.created then tag.configured, in one transaction with the chips.
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
+import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
 import { nowMicros } from '../time.js';
 import { findTeam } from '../teams/repository.js';
 import type { World } from '../tags/repository.js';
@@ -15,7 +16,7 @@ import { insertChips, type ChipRow } from './repository.js';
 
 export class ChipImportServiceError extends Error {}
 
-const FIELDS = ['url', 'protocol', 'uid', 'comment', 'session_duration', 'crypto', 'sdm_meta_read_key', 'sdm_file_read_key', 'params', 'mac_input_from', 'last_counter'];
+const FIELDS = ['url', 'protocol', 'uid', 'comment', 'session_duration', 'crypto', 'sdm_meta_read_key', 'sdm_file_read_key', 'params', 'mac_input_from', 'last_counter', ...CATALOG_FIELDS];
 const MAX_COUNTER = 0xffffff;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isKeyHex = (v: unknown) => typeof v === 'string' && /^[0-9A-Fa-f]{32}$/.test(v);
@@ -28,6 +29,8 @@ interface CheckedEntry {
   metaKey: string | null;
   fileKey: string;
   lastCounter: number | null;
+  /** The extension catalog links (docs/decisions.md §7). */
+  catalog: CatalogPlan;
 }
 
 /** Checks one entry; returns its problems as `field: detail`, or the entry ready to import. */
@@ -59,6 +62,9 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
     problems.push(['last_counter', `must be null or an integer from 0 to ${MAX_COUNTER}`]);
   }
 
+  const catalog = checkCatalogFields(entry);
+  problems.push(...catalog.problems);
+
   const mirroring: Mirroring = is223 ? 'sun' : meta === null ? 'plain' : 'encrypted';
   const layout = checkLayout(entry, protocol, mirroring, problems);
   if (problems.length > 0 || layout === null) return { problems };
@@ -72,6 +78,7 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
       metaKey: meta === null || meta === undefined ? null : (meta as string).toUpperCase(),
       fileKey: (entry.sdm_file_read_key as string).toUpperCase(),
       lastCounter: lastCounter as number | null,
+      catalog: catalog.plan,
     },
   };
 }
@@ -107,7 +114,7 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
   if (entry.mac_input_from === undefined) {
     macInputFrom = params.enc !== undefined ? 'enc' : null;
   } else if (entry.mac_input_from === null) {
-    // The tamper status is only worth reporting when the MAC authenticates it (DESIGN §4).
+    // The tamper status is only worth reporting when the MAC authenticates it (docs/decisions.md §4).
     if (tt) problems.push(['mac_input_from', 'must not be null for ntag_424_dna_tag_tamper: the MAC input has to cover the enc value (use "enc")']);
     macInputFrom = null;
   } else if (mirroring === 'sun') {
@@ -145,6 +152,8 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
   const box = await chipSealer(ctx, world.mode);
   try {
     return await ctx.db.kysely.transaction().execute(async (trx) => {
+      const references = await catalogReferenceProblems(trx, world, checked.map((c) => c.catalog));
+      if (references.length > 0) throw new ChipImportServiceError(`nothing imported:\n  ${references.join('\n  ')}`);
       const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), (index) => `entry ${index}, url`);
       const at = nowMicros();
       const chips: ChipRow[] = checked.map((c, i) => ({
@@ -169,6 +178,7 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
       }));
       await insertChips(trx, chips);
       for (const tag of tags) await markConfigured(trx, world, tag.id);
+      await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog));
       return tags.map((t) => t.id);
     });
   } catch (error) {

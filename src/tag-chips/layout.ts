@@ -1,5 +1,5 @@
 // How a chip's SUN message sits in the URL it opens: which parameters carry
-// which value, and which URL text the MAC covers (DESIGN §4). Pure.
+// which value, and which URL text the MAC covers (docs/decisions.md §4). Pure.
 import type { Protocol } from '../tags/rules.js';
 
 export type Mirroring = 'encrypted' | 'plain' | 'sun';

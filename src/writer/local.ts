@@ -1,0 +1,29 @@
+// The writer routes called in-process: `tapproof emulator create` runs the very same step machine
+// and service as a remote writer, without a server or an API key (the operator's CLI).
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import type { World } from '../tags/repository.js';
+import { readResponsesDocument, readStartDocument } from './documents.js';
+import type { Transport } from './relay.js';
+import { renderWrite } from './serializer.js';
+import { exchange, startTagWrite } from './service.js';
+
+export class LocalTransport implements Transport {
+  constructor(
+    readonly ctx: AppContext,
+    readonly world: World,
+  ) {}
+
+  async post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+    try {
+      if (path === '/writer/writes') return { status: 201, body: { data: renderWrite(await startTagWrite(this.ctx, this.world, readStartDocument(body))) } };
+      const id = /^\/writer\/writes\/([^/]+)\/responses$/.exec(path)?.[1];
+      if (id === undefined) return { status: 404, body: null };
+      const r = readResponsesDocument(body, id);
+      return { status: 200, body: { data: renderWrite(await exchange(this.ctx, this.world, id, r.responses, r.removed, r.abort, r.roundTrip)) } };
+    } catch (error) {
+      if (error instanceof ApiError) return { status: error.status, body: { errors: [{ status: String(error.status), title: error.title }] } };
+      throw error;
+    }
+  }
+}

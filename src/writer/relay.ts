@@ -1,0 +1,94 @@
+// The writer side of remote personalization (issue #8): relays the server's APDUs to a card and
+// the card's answers back, over HTTP with an API key. It holds no key and does no cryptography
+// (docs/decisions.md §4). Used by `tapproof writer`, the emulator and bench/writer.ts.
+
+/** A card in a reader: the software card, or a PC/SC reader (reader.ts). Throws when the card left. */
+export interface CardLink {
+  transmit(apdu: Buffer): Promise<Buffer>;
+}
+
+export interface WriteOutcome {
+  writeId: string | null;
+  tagId: string;
+  status: 'configured' | 'failed';
+  reason: { code: string; detail: string } | null;
+  roundTrips: number;
+  /** HTTP status and one-line message when the server refused the request (409, 404, …). */
+  refused?: { status: number; detail: string };
+}
+
+/** Statuses after which the next command of a batch may go: ISO 9000, native 9100 and 91AF. */
+const GO_ON = new Set([0x9000, 0x9100, 0x91af]);
+
+/** How the writer reaches the server: HTTP (HttpTransport), or in-process for `tapproof emulator create`. */
+export interface Transport {
+  post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+}
+
+export class HttpTransport implements Transport {
+  constructor(
+    /** `https://host/api/v1` */
+    readonly base: string,
+    readonly key: string,
+  ) {}
+
+  async post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+    const response = await fetch(this.base + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: any = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, body: parsed };
+  }
+}
+
+export class WriterClient {
+  readonly transport: Transport;
+  constructor(base: string | Transport, key = '') {
+    this.transport = typeof base === 'string' ? new HttpTransport(base, key) : base;
+  }
+
+  #post(path: string, body: unknown) {
+    return this.transport.post(path, body);
+  }
+
+  /** Writes one tag through `card`; `progress` hears each round trip's step. */
+  async write(tagId: string, card: CardLink, progress: (step: string) => void = () => {}): Promise<WriteOutcome> {
+    let r = await this.#post('/writer/writes', { data: { type: 'writes', attributes: { tag_id: tagId } } });
+    let roundTrips = 1;
+    let writeId: string | null = null;
+    for (;;) {
+      if (r.status !== 200 && r.status !== 201) {
+        const e = r.body?.errors?.[0];
+        return { writeId, tagId, status: 'failed', reason: null, roundTrips, refused: { status: r.status, detail: e ? `${e.status} ${e.title}` : `HTTP ${r.status}` } };
+      }
+      const write = r.body.data;
+      writeId = write.id as string;
+      const a = write.attributes;
+      if (a.status !== 'running') return { writeId, tagId, status: a.status, reason: a.reason, roundTrips };
+      progress(a.step);
+      const responses: string[] = [];
+      let removed = false;
+      for (const hex of a.apdus as string[]) {
+        let rapdu: Buffer;
+        try {
+          rapdu = await card.transmit(Buffer.from(hex, 'hex'));
+        } catch {
+          removed = true;
+          break;
+        }
+        responses.push(rapdu.toString('hex'));
+        if (rapdu.length < 2 || !GO_ON.has(rapdu.readUInt16BE(rapdu.length - 2))) break;
+      }
+      r = await this.#post(`/writer/writes/${writeId}/responses`, { data: { type: 'writes', id: writeId, attributes: { responses, removed, round_trip: a.round_trips } } });
+      roundTrips++;
+    }
+  }
+}

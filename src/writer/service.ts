@@ -1,0 +1,192 @@
+// Remote personalization (issue #8): a write of a `created` tag onto a chip, one round trip at a
+// time. The steps and all cryptography are in steps.ts; this keeps their state in writer_sessions
+// and ends a write in one transaction with its tag: configured (chip row, tag.configured) or failed
+// (tag.configuration_failed with the reason; the tag stays `created` and can be written again).
+import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
+import { modeMaster } from '../chip-keys/masters.js';
+import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY } from '../chips/index.js';
+import type { AppContext } from '../context.js';
+import { isUniqueViolation, type Executor } from '../db/database.js';
+import type { WriterSessionsTable } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
+import { isId, newId } from '../ids.js';
+import { findTag, type World } from '../tags/repository.js';
+import type { Protocol } from '../tags/rules.js';
+import { markConfigured, recordConfigurationFailure } from '../tags/service.js';
+import { defaultLayout } from '../tag-chips/layout.js';
+import { insertChips } from '../tag-chips/repository.js';
+import { nowMicros } from '../time.js';
+import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
+
+/** An abandoned write fails after this long without a round trip (a tap takes well under a second). */
+export const WRITE_TIMEOUT_SECONDS = 120;
+
+export type WriteRow = WriterSessionsTable;
+
+interface Stored {
+  machine?: WriteState;
+  /** The batch the writer must send now (hex). */
+  apdus?: string[];
+}
+
+const stored = (row: WriteRow): Stored => JSON.parse(row.state) as Stored;
+
+export function pendingApdus(row: WriteRow): string[] {
+  return row.result === null ? (stored(row).apdus ?? []) : [];
+}
+
+async function envFor(ctx: AppContext, world: World, tagId: string, protocol: Protocol, url: string): Promise<StepEnv> {
+  const master = await modeMaster(ctx, world.mode);
+  const metaRead = teamMetaReadKey(master, world.teamId, CURRENT_KEY_VERSION);
+  return {
+    protocol,
+    url,
+    // Sandbox chips are the emulator's, signed with its key; production accepts NXP silicon only.
+    originalityKey: world.mode === 'sandbox' ? EMULATOR_ORIGINALITY_KEY : NTAG424_ORIGINALITY_KEY,
+    keysOf(uid): ChipKeys {
+      const k = deriveChipKeys(master, uid, CURRENT_KEY_VERSION);
+      return { appMaster: k.appMasterKey, sdmFileRead: k.sdmFileReadKey, sdmMetaRead: metaRead, version: CURRENT_KEY_VERSION };
+    },
+    uidBoundElsewhere: (uid) => uidOwner(ctx.db.kysely, world, uid, tagId),
+  };
+}
+
+async function uidOwner(db: Executor, world: World, uid: string, tagId: string): Promise<string | null> {
+  const row = await db.selectFrom('chips').select('tag_id').where('mode', '=', world.mode).where('uid', '=', uid).where('tag_id', '!=', tagId).executeTakeFirst();
+  return row?.tag_id ?? null;
+}
+
+/** Ends a write as failed: the session row and tag.configuration_failed (unless the tag is gone). */
+async function failWrite(trx: Executor, world: World, row: WriteRow, reason: FailureReason): Promise<WriteRow> {
+  const at = nowMicros();
+  const ended: WriteRow = { ...row, step: 'failed', state: '{}', result: 'failed', reason: JSON.stringify(reason), updated_at: at };
+  await trx.updateTable('writer_sessions').set({ step: 'failed', state: '{}', result: 'failed', reason: ended.reason, updated_at: at }).where('id', '=', row.id).execute();
+  if (await findTag(trx, world, row.tag_id)) await recordConfigurationFailure(trx, world, row.tag_id, reason);
+  return ended;
+}
+
+/** Running writes of `tagId` past their deadline count as failed (reason timeout). */
+async function expireStale(trx: Executor, world: World, tagId: string, at: number): Promise<void> {
+  const stale = await trx.selectFrom('writer_sessions').selectAll().where('tag_id', '=', tagId).where('result', 'is', null).where('expires_at', '<=', at).execute();
+  for (const row of stale) await failWrite(trx, world, row, { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` });
+}
+
+/** POST /writer/writes: a `created` tag → its first batch of APDUs (or a failure before any APDU). */
+export async function startTagWrite(ctx: AppContext, world: World, tagId: unknown): Promise<WriteRow> {
+  if (!isId('tag', tagId)) throw new ApiError('NotFound');
+  const db = ctx.db.kysely;
+  const tag = await findTag(db, world, tagId);
+  if (!tag) throw new ApiError('NotFound');
+  if (tag.status === 'configured') throw new ApiError('ConfiguredTag');
+  const first = startWrite(tag.protocol as Protocol, tag.url);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const at = nowMicros();
+      await expireStale(trx, world, tagId, at);
+      const current = await findTag(trx, world, tagId);
+      if (!current) throw new ApiError('NotFound');
+      if (current.status === 'configured') throw new ApiError('ConfiguredTag');
+      const row: WriteRow = {
+        id: newId('wrt'),
+        team_id: world.teamId,
+        mode: world.mode,
+        tag_id: tagId,
+        step: first.kind === 'apdus' ? first.state.step : 'failed',
+        state: first.kind === 'apdus' ? JSON.stringify({ machine: first.state, apdus: first.apdus.map((a) => a.toString('hex')) } satisfies Stored) : '{}',
+        round_trips: 0,
+        expires_at: at + WRITE_TIMEOUT_SECONDS * 1_000_000,
+        result: null,
+        reason: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await trx.insertInto('writer_sessions').values(row).execute();
+      return first.kind === 'failed' ? await failWrite(trx, world, row, first.reason) : row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('WriteInProgress');
+    throw error;
+  }
+}
+
+export async function getWrite(ctx: AppContext, world: World, id: string): Promise<WriteRow> {
+  if (!isId('wrt', id)) throw new ApiError('NotFound');
+  const row = await ctx.db.kysely.selectFrom('writer_sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  if (!row) throw new ApiError('NotFound');
+  return row;
+}
+
+/**
+ * POST /writer/writes/:id/responses: the chip's answers to the pending batch → the next batch or
+ * the end. A write whose deadline passed fails with reason timeout. Two requests racing on one
+ * round trip: the first one wins, the other gets 409 WriteEnded.
+ */
+export async function exchange(ctx: AppContext, world: World, id: string, responses: Buffer[], removed: boolean, abort = false, roundTrip: number | null = null): Promise<WriteRow> {
+  const row = await getWrite(ctx, world, id);
+  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new ApiError('WriteEnded');
+  const db = ctx.db.kysely;
+  const at = nowMicros();
+  const tag = await findTag(db, world, row.tag_id);
+  let result: StepResult;
+  if (row.expires_at <= at) result = { kind: 'failed', reason: { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` } };
+  else if (!tag) result = { kind: 'failed', reason: { code: 'tag_deleted', detail: `tag ${row.tag_id} was deleted during the write` } };
+  else if (abort) result = { kind: 'failed', reason: { code: 'aborted', detail: 'the writer gave up the write' } };
+  else result = await advance(stored(row).machine!, responses, removed, await envFor(ctx, world, row.tag_id, tag.protocol as Protocol, tag.url));
+
+  return db.transaction().execute(async (trx) => {
+    // Claims this round trip: only the request that still sees the row as it was read proceeds.
+    const claim = await trx
+      .updateTable('writer_sessions')
+      .set({ round_trips: row.round_trips + 1, updated_at: nowMicros() })
+      .where('id', '=', row.id)
+      .where('round_trips', '=', row.round_trips)
+      .where('result', 'is', null)
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
+    const claimed: WriteRow = { ...row, round_trips: row.round_trips + 1 };
+    if (result.kind === 'failed') return failWrite(trx, world, claimed, result.reason);
+    if (result.kind === 'apdus') {
+      const state = JSON.stringify({ machine: result.state, apdus: result.apdus.map((a) => a.toString('hex')) } satisfies Stored);
+      const expires = nowMicros() + WRITE_TIMEOUT_SECONDS * 1_000_000;
+      await trx.updateTable('writer_sessions').set({ step: result.state.step, state, expires_at: expires }).where('id', '=', row.id).execute();
+      return { ...claimed, step: result.state.step, state, expires_at: expires };
+    }
+    return configure(trx, world, claimed, result.uid);
+  });
+}
+
+/** Success: chip row, tag configured and tag.configured, all in the caller's transaction. */
+async function configure(trx: Executor, world: World, row: WriteRow, uid: string): Promise<WriteRow> {
+  const tag = await findTag(trx, world, row.tag_id);
+  if (!tag) return failWrite(trx, world, row, { code: 'tag_deleted', detail: `tag ${row.tag_id} was deleted during the write` });
+  const other = await uidOwner(trx, world, uid, row.tag_id);
+  if (other !== null) return failWrite(trx, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` });
+  const protocol = tag.protocol as Protocol;
+  const layout = defaultLayout(protocol);
+  const at = nowMicros();
+  await insertChips(trx, [
+    {
+      tag_id: tag.id,
+      team_id: world.teamId,
+      mode: world.mode,
+      protocol,
+      uid,
+      crypto: 'aes',
+      mirroring: layout.mirroring,
+      key_source: 'derived',
+      key_version: CURRENT_KEY_VERSION,
+      sdm_meta_read_key_sealed: null,
+      sdm_file_read_key_sealed: null,
+      params: JSON.stringify(layout.params),
+      mac_input_from: layout.macInputFrom,
+      write_generation: 1,
+      last_counter: null,
+      session_id: null,
+      session_expires_at: null,
+      created_at: at,
+    },
+  ]);
+  await markConfigured(trx, world, tag.id);
+  await trx.updateTable('writer_sessions').set({ step: 'configured', state: '{}', result: 'configured', updated_at: at }).where('id', '=', row.id).execute();
+  return { ...row, step: 'configured', state: '{}', result: 'configured', updated_at: at };
+}

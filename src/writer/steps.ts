@@ -1,0 +1,206 @@
+// The write of a tag onto an NTAG 424 DNA (TT) as a server-side step machine (issue #8,
+// docs/decisions.md §4: the platform keeps every key; the writer only relays APDUs). Each step
+// answers a batch of C-APDUs the writer sends in order, stopping at the first error; the next
+// step reads their R-APDUs. Commands whose bytes do not depend on an earlier answer share a
+// batch, so a write takes three round trips:
+//   probe        ISOSelectFile, GetVersion ×3, Read_Sig, GetKeyVersion 0..2, AuthenticateEV2First part 1
+//   auth         AuthenticateEV2First part 2
+//   personalize  WriteData (NDEF file), ChangeFileSettings (SDM), ChangeKey 1, 2, then 0 last
+// Keys are changed last and their versions read first, so a write cut anywhere can be finished by a
+// retry: a key already at our version is known (derived), one at 0 is the factory's.
+// Pure: no I/O; the service (service.ts) keeps the state between round trips.
+import {
+  authFinish,
+  authPart1Apdu,
+  authPart2,
+  changeFileSettingsApdu,
+  changeKeyApdu,
+  changeKeyResponseMode,
+  chipProtocolOf,
+  describeStatus,
+  Ev2Session,
+  FILES,
+  getKeyVersionApdu,
+  getVersionApdus,
+  KEY_SLOTS,
+  ndefCapacityError,
+  NTAG223_WRITE_UNSUPPORTED,
+  parseGetKeyVersion,
+  parseGetVersion,
+  parseReadSig,
+  readSigApdu,
+  restoreSession,
+  sdmFileConfig,
+  sdmTemplate,
+  selectNdefApplicationApdu,
+  sessionState,
+  splitResponse,
+  verifyOriginality,
+  writeChunks,
+  writeDataApdu,
+  type CommMode,
+  type SessionState,
+} from '../chips/index.js';
+import type { Protocol } from '../tags/rules.js';
+
+/** Why a write failed: a code for machines and one line for people (event payload and API). */
+export interface FailureReason {
+  code:
+    | 'url_too_long'
+    | 'unsupported_chip'
+    | 'protocol_mismatch'
+    | 'chip_removed'
+    | 'chip_error'
+    | 'not_genuine'
+    | 'authentication_failed'
+    | 'uid_bound_to_another_tag'
+    | 'timeout'
+    | 'tag_deleted'
+    | 'aborted'
+    | 'malformed_responses';
+  detail: string;
+}
+
+export interface ChipKeys {
+  appMaster: Buffer;
+  sdmMetaRead: Buffer;
+  sdmFileRead: Buffer;
+  /** The version the keys are written with (chips.key_version). */
+  version: number;
+}
+
+/** What a step needs from outside: the keys of a UID, the originality key, the UID binding check. */
+export interface StepEnv {
+  protocol: Protocol;
+  url: string;
+  originalityKey: Uint8Array;
+  keysOf(uidHex: string): ChipKeys;
+  /** The tag id another tag of this world has the UID bound to, if any. */
+  uidBoundElsewhere(uidHex: string): Promise<string | null>;
+}
+
+type Expect = { label: string; mode: CommMode };
+
+export type WriteState =
+  | { step: 'probe' }
+  | { step: 'auth'; uid: string; versions: number[]; key: 'factory' | 'derived'; rndA: string; rndB: string }
+  | { step: 'personalize'; uid: string; session: SessionState; expect: Expect[] };
+
+export type StepResult =
+  | { kind: 'apdus'; state: WriteState; apdus: Buffer[] }
+  | { kind: 'configured'; uid: string }
+  | { kind: 'failed'; reason: FailureReason };
+
+const ZERO_KEY = Buffer.alloc(16);
+const PROBE_LENGTH = 9;
+
+const fail = (code: FailureReason['code'], detail: string): StepResult => ({ kind: 'failed', reason: { code, detail } });
+
+function statusText(rapdu: Uint8Array | undefined): string {
+  const r = rapdu === undefined ? null : splitResponse(rapdu);
+  return r === null ? 'no answer' : `${r.sw.toString(16).toUpperCase().padStart(4, '0')} (${describeStatus(r.sw)})`;
+}
+
+/** The first step, or a failure before any APDU (a url too long for the chip, an NTAG 223 DNA). */
+export function startWrite(protocol: Protocol, url: string): StepResult {
+  if (protocol === 'ntag_223_dna') return fail('unsupported_chip', NTAG223_WRITE_UNSUPPORTED);
+  const capacity = ndefCapacityError(protocol, url);
+  if (capacity !== null) return fail('url_too_long', capacity);
+  const apdus = [selectNdefApplicationApdu(), ...getVersionApdus(), readSigApdu(null), ...[0, 1, 2].map((k) => getKeyVersionApdu(null, k)), authPart1Apdu(0, true)];
+  return { kind: 'apdus', state: { step: 'probe' }, apdus };
+}
+
+/**
+ * The writer's answers to the last batch → the next batch, or the end. `responses` holds one
+ * R-APDU per C-APDU sent; fewer when the writer stopped (an error status, or `removed`: the card left).
+ */
+export async function advance(state: WriteState, responses: Buffer[], removed: boolean, env: StepEnv): Promise<StepResult> {
+  const expected = state.step === 'probe' ? PROBE_LENGTH : state.step === 'auth' ? 1 : state.expect.length;
+  if (responses.length > expected) return fail('malformed_responses', `${responses.length} responses to ${expected} commands`);
+  if (removed) return fail('chip_removed', `the chip left the reader during the ${state.step} step (after ${responses.length} of ${expected} commands)`);
+  switch (state.step) {
+    case 'probe':
+      return probe(responses, env);
+    case 'auth':
+      return authenticate(state, responses, env);
+    case 'personalize':
+      return personalized(state, responses);
+  }
+}
+
+async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
+  const select = r[0] === undefined ? null : splitResponse(r[0]);
+  if (select === null || select.sw !== 0x9000) return fail('unsupported_chip', `the chip has no NDEF application: ISOSelectFile answered ${statusText(r[0])}`);
+  const version = r.length >= 4 ? parseGetVersion(r.slice(1, 4)) : null;
+  if (version === null) return fail('unsupported_chip', `GetVersion failed: ${statusText(r[Math.min(r.length - 1, 3)])}`);
+  const chip = chipProtocolOf(version);
+  if (chip === null) return fail('unsupported_chip', 'the chip is not an NTAG 424 DNA or NTAG 424 DNA TagTamper');
+  if (chip !== env.protocol) return fail('protocol_mismatch', `the chip is an ${chip} but the tag's protocol is ${env.protocol}`);
+  const uid = version.uid.toString('hex').toUpperCase();
+  const signature = r[4] === undefined ? null : parseReadSig(r[4], null);
+  if (signature === null) return fail('chip_error', `Read_Sig failed: ${statusText(r[4])}`);
+  if (!verifyOriginality(version.uid, signature, env.originalityKey)) return fail('not_genuine', `the originality signature of chip ${uid} does not verify: not genuine NXP silicon`);
+  const versions: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const v = r[5 + k] === undefined ? null : parseGetKeyVersion(r[5 + k]!, null);
+    if (v === null) return fail('chip_error', `GetKeyVersion ${k} failed: ${statusText(r[5 + k])}`);
+    versions.push(v);
+  }
+  const other = await env.uidBoundElsewhere(uid);
+  if (other !== null) return fail('uid_bound_to_another_tag', `chip ${uid} is already bound to tag ${other}`);
+  const keys = env.keysOf(uid);
+  const foreign = versions.findIndex((v) => v !== 0 && v !== keys.version);
+  if (foreign >= 0) return fail('authentication_failed', `key ${foreign} of chip ${uid} has version ${versions[foreign]}: the chip was personalized elsewhere`);
+  const part1 = r[8] === undefined ? null : splitResponse(r[8]);
+  if (part1 === null || part1.sw !== 0x91af || part1.data.length !== 16) return fail('chip_error', `AuthenticateEV2First failed: ${statusText(r[8])}`);
+  const key = versions[0] === 0 ? 'factory' : 'derived';
+  const challenge = authPart2(key === 'factory' ? ZERO_KEY : keys.appMaster, part1.data);
+  return {
+    kind: 'apdus',
+    state: { step: 'auth', uid, versions, key, rndA: challenge.rndA.toString('hex'), rndB: challenge.rndB.toString('hex') },
+    apdus: [challenge.capdu],
+  };
+}
+
+function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[], env: StepEnv): StepResult {
+  const keys = env.keysOf(state.uid);
+  const key0 = state.key === 'factory' ? ZERO_KEY : keys.appMaster;
+  const part2 = r[0] === undefined ? null : splitResponse(r[0]);
+  const which = state.key === 'factory' ? 'the factory key 0' : "tapproof's key 0";
+  if (part2 === null || part2.sw !== 0x9100) return fail('authentication_failed', `the chip refused ${which}: ${statusText(r[0])}`);
+  const auth = authFinish(key0, { capdu: Buffer.alloc(0), rndA: Buffer.from(state.rndA, 'hex'), rndB: Buffer.from(state.rndB, 'hex') }, part2.data, true);
+  if (auth === null || auth.ti === null) return fail('authentication_failed', `the chip's answer to ${which} does not prove the key`);
+  const session = new Ev2Session(auth, auth.ti);
+  // Commands are built ahead on a copy whose CmdCtr advances as the chip's will; the real session
+  // checks the answers later in the same order.
+  const b = restoreSession(sessionState(session));
+  const apdus: Buffer[] = [];
+  const expect: Expect[] = [];
+  const add = (label: string, apdu: Buffer, mode: CommMode) => {
+    apdus.push(apdu);
+    expect.push({ label, mode });
+    b.cmdCtr = (b.cmdCtr + 1) & 0xffff;
+  };
+  const template = sdmTemplate(env.protocol, env.url);
+  for (const chunk of writeChunks(template.file, 'plain')) add(`WriteData at ${chunk.offset}`, writeDataApdu(b, FILES.ndef.no, chunk.offset, chunk.data, 'plain'), 'plain');
+  add('ChangeFileSettings', changeFileSettingsApdu(b, FILES.ndef.no, sdmFileConfig(env.protocol, template)), 'mac');
+  const targets: [number, Buffer][] = [
+    [KEY_SLOTS.sdmMetaRead, keys.sdmMetaRead],
+    [KEY_SLOTS.sdmFileRead, keys.sdmFileRead],
+    [KEY_SLOTS.appMaster, keys.appMaster],
+  ];
+  for (const [keyNo, key] of targets) {
+    if (state.versions[keyNo] === keys.version) continue;
+    add(`ChangeKey ${keyNo}`, changeKeyApdu(b, keyNo, 0, ZERO_KEY, key, keys.version), changeKeyResponseMode(keyNo, 0));
+  }
+  return { kind: 'apdus', state: { step: 'personalize', uid: state.uid, session: sessionState(session), expect }, apdus };
+}
+
+function personalized(state: Extract<WriteState, { step: 'personalize' }>, r: Buffer[]): StepResult {
+  const session = restoreSession(state.session);
+  for (const [i, { label, mode }] of state.expect.entries()) {
+    const rapdu = r[i];
+    if (rapdu === undefined || session.checkResponse(rapdu, mode) === null) return fail('chip_error', `${label} failed: ${statusText(rapdu)}`);
+  }
+  return { kind: 'configured', uid: state.uid };
+}

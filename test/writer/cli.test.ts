@@ -1,0 +1,104 @@
+// `tapproof writer` as a separate process over HTTP: onto the emulated card in the data dir, and
+// through the real PC/SC stack (pcscd + vsmartcard vpcd) with the software card as the virtual card.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { Ntag424Card, VpcdLink } from '../../src/chips/index.js';
+import { DATABASES, call, sharedServer, type TestServer } from '../harness.js';
+import { createdTag, eventsOf, verify } from './helpers.js';
+
+const run = promisify(execFile);
+const VPCD_PORT = Number(process.env.TAPPROOF_TEST_WRITER_VPCD_PORT ?? 35963);
+const READER = `Virtual PCD 00 0${VPCD_PORT - 35963}`;
+
+function hasPcsclite(): boolean {
+  try {
+    createRequire(import.meta.url)('pcsclite');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function cli(server: TestServer, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+for (const kind of DATABASES) {
+  describe(`tapproof writer (${kind})`, () => {
+    const suite = sharedServer(kind);
+
+    it('writes created tags onto emulated cards; emulator tap gives URLs the API says are genuine, an older one replayed', async () => {
+      const { server, world } = suite;
+      const a = await createdTag(server, world.sandbox.key);
+      const b = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper');
+      const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--json', a.id, b.id]);
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(lines.map((l) => [l.tagId, l.status]), [[a.id, 'configured'], [b.id, 'configured']]);
+      assert.deepEqual((await eventsOf(server, a.id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      const first = JSON.parse((await cli(server, ['emulator', 'tap', a.id, '--json'])).stdout);
+      const second = JSON.parse((await cli(server, ['emulator', 'tap', a.id, '--json'])).stdout);
+      assert.equal(second.counter, first.counter + 1);
+      assert.equal((await verify(server, world.sandbox.key, second.url)).body.data.attributes.genuine, true);
+      assert.equal((await verify(server, world.sandbox.key, first.url)).body.data.attributes.reason, 'replayed');
+      // TT: closed, then open after tamper open.
+      const closed = JSON.parse((await cli(server, ['emulator', 'tap', b.id, '--json'])).stdout);
+      assert.equal((await verify(server, world.sandbox.key, closed.url)).body.data.attributes.tamper.current, 'closed');
+      assert.equal((await cli(server, ['emulator', 'tamper', b.id, 'open'])).code, 0);
+      const open = JSON.parse((await cli(server, ['emulator', 'tap', b.id, '--json'])).stdout);
+      assert.equal((await verify(server, world.sandbox.key, open.url)).body.data.attributes.tamper.current, 'open');
+      // Written once: the CLI reports the refusal and exits 1.
+      const again = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, a.id]);
+      assert.equal(again.code, 1);
+      assert.match(again.stdout, new RegExp(`^${a.id}: refused \\(409 The tag is configured and is kept\\)\\n0 of 1 tag configured\\n$`));
+    });
+
+    it('--all-created writes every created tag of the key\'s world; a failure is one line and exit 1', async () => {
+      const { server } = suite;
+      const w = await server.seedTeam({ name: 'all' });
+      const ok = await createdTag(server, w.sandbox.key);
+      const long = await createdTag(server, w.sandbox.key, 'ntag_424_dna', `https://example.com/${'x'.repeat(230)}`);
+      const r = await cli(server, ['writer', '--key', w.sandbox.key, '--server', server.base, '--all-created']);
+      assert.equal(r.code, 1);
+      const lines = r.stdout.trim().split('\n');
+      assert.equal(lines.length, 3);
+      assert.ok(lines.includes(`${ok.id}: configured (4 round trips)`), r.stdout);
+      assert.ok(lines.some((l) => l.startsWith(`${long.id}: failed, url_too_long: url is 250 bytes but an NTAG 424 DNA has room for`)), r.stdout);
+      assert.equal(lines[2], '1 of 2 tags configured');
+    });
+
+    const skip = !hasPcsclite() ? 'the optional pcsclite binding is not installed' : false;
+    it('--reader pcsc writes a chip through the real pcscd and vsmartcard vpcd; the tap verifies', { skip }, async (t) => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const card = new Ntag424Card();
+      let link: VpcdLink;
+      try {
+        link = await VpcdLink.connect(card, { port: VPCD_PORT });
+      } catch (e) {
+        t.skip(`pcscd with vsmartcard-vpcd is not reachable on port ${VPCD_PORT} (start pcscd): ${(e as Error).message}`);
+        return;
+      }
+      try {
+        const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--reader', 'pcsc', '--pcsc-reader', READER, '--json', id]);
+        assert.equal(r.code, 0, r.stderr + r.stdout);
+        assert.equal(JSON.parse(r.stdout.trim()).status, 'configured');
+      } finally {
+        await link.close();
+      }
+      const tag = await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key });
+      assert.equal(tag.body.data.attributes.status, 'configured');
+      const scan = await verify(server, world.sandbox.key, card.tap());
+      assert.equal(scan.body.data.attributes.genuine, true, scan.text);
+    });
+  });
+}

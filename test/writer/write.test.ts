@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
+import { createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
+
+for (const kind of DATABASES) {
+  describe(`writer (${kind})`, () => {
+    const suite = sharedServer(kind);
+
+    it('writes a created tag onto a factory-blank chip: configured, chip bound, tag.configured, genuine taps, replay refused', async () => {
+      const { server, world } = suite;
+      const { id, url } = await createdTag(server, world.sandbox.key);
+      const card = newCard();
+      const out = await writeTag(server, world.sandbox.key, id, card);
+      assert.equal(out.status, 'configured', JSON.stringify(out));
+      assert.equal(out.reason, null);
+      assert.equal(out.roundTrips, 4);
+      assert.equal(card.isFactoryKeyed, false);
+      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [1, 1, 1]);
+      const tag = await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key });
+      assert.equal(tag.body.data.attributes.status, 'configured');
+      assert.notEqual(tag.body.data.attributes.configured_at, null);
+      assert.equal(tag.body.data.attributes.updated_at, tag.body.data.attributes.configured_at);
+      const chip = await server.ctx.db.kysely.selectFrom('chips').selectAll().where('tag_id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(chip.uid, card.uid.toString('hex').toUpperCase());
+      assert.equal(chip.key_source, 'derived');
+      assert.equal(chip.key_version, 1);
+      assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      const first = card.tap();
+      assert.match(first, new RegExp(`^${url.replace(/[/.]/g, '\\$&')}\\?picc_data=[0-9A-F]{32}&cmac=[0-9A-F]{16}$`));
+      const ok = await verify(server, world.sandbox.key, first);
+      assert.equal(ok.status, 201, ok.text);
+      assert.equal(ok.body.data.attributes.genuine, true);
+      assert.equal(ok.body.data.attributes.tag_id, id);
+      // An older URL never sent before (counter below the last accepted one) is a replay.
+      const older = card.tap();
+      const newer = card.tap();
+      assert.equal((await verify(server, world.sandbox.key, newer)).body.data.attributes.genuine, true);
+      const old = await verify(server, world.sandbox.key, older);
+      assert.equal(old.body.data.attributes.genuine, false);
+      assert.equal(old.body.data.attributes.reason, 'replayed');
+      // Written once: a second write and a delete are refused (409).
+      const again = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      assert.equal(again.status, 409);
+      assert.equal(onlyError(again).title, 'The tag is configured and is kept');
+      assert.equal((await call(server, 'DELETE', `/tags/${id}`, { key: world.sandbox.key })).status, 409);
+    });
+
+    it('writes a TagTamper tag whose url has a query: the query is kept, closed then open after tamper', async () => {
+      const { server, world } = suite;
+      const { id, url } = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper', `https://example.com/tt/${Math.random().toString(36).slice(2)}?lot=7`);
+      const card = newCard('ntag_424_dna_tag_tamper');
+      assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
+      const closed = card.tap();
+      assert.ok(closed.startsWith(`${url}&picc_data=`), closed);
+      const c = await verify(server, world.sandbox.key, closed);
+      assert.equal(c.body.data.attributes.genuine, true, c.text);
+      assert.equal(c.body.data.attributes.tamper.current, 'closed');
+      card.tamper('open');
+      const o = await verify(server, world.sandbox.key, card.tap());
+      assert.equal(o.body.data.attributes.genuine, true);
+      assert.equal(o.body.data.attributes.tamper.current, 'open');
+    });
+
+    async function failsOnce(tagId: string, code: string) {
+      const events = await eventsOf(suite.server, tagId);
+      const failed = events.filter((e) => e.type === 'tag.configuration_failed');
+      assert.equal(failed.length, 1, JSON.stringify(events.map((e) => e.type)));
+      assert.equal(failed[0]!.payload.reason.code, code);
+      assert.equal(failed[0]!.payload.data.attributes.status, 'created');
+      const tag = await suite.server.ctx.db.kysely.selectFrom('tags').select(['status', 'configured_at']).where('id', '=', tagId).executeTakeFirstOrThrow();
+      assert.deepEqual(tag, { status: 'created', configured_at: null });
+      assert.equal(await suite.server.ctx.db.kysely.selectFrom('chips').select('tag_id').where('tag_id', '=', tagId).executeTakeFirst(), undefined);
+    }
+
+    it('a url too long for the chip fails before any APDU, saying how many bytes fit', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key, 'ntag_424_dna', `https://example.com/${'a'.repeat(220)}`);
+      const card = newCard();
+      const out = await writeTag(server, world.sandbox.key, id, card);
+      assert.equal(out.status, 'failed');
+      assert.equal(out.reason!.code, 'url_too_long');
+      assert.match(out.reason!.detail, /has room for \d+ bytes of url/);
+      assert.equal(card.log.length, 0);
+      await failsOnce(id, 'url_too_long');
+    });
+
+    it('an NTAG 223 DNA tag is refused with the reason', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key, 'ntag_223_dna');
+      const out = await writeTag(server, world.sandbox.key, id, newCard());
+      assert.equal(out.reason!.code, 'unsupported_chip');
+      await failsOnce(id, 'unsupported_chip');
+    });
+
+    it('a TagTamper chip for a plain 424 tag is a protocol mismatch', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const out = await writeTag(server, world.sandbox.key, id, newCard('ntag_424_dna_tag_tamper'));
+      assert.equal(out.reason!.code, 'protocol_mismatch');
+      await failsOnce(id, 'protocol_mismatch');
+    });
+
+    it('a non-genuine chip is refused, then a genuine one writes the same tag', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const fake = newCard('ntag_424_dna', { originalityKey: Buffer.alloc(28, 7) });
+      const out = await writeTag(server, world.sandbox.key, id, fake);
+      assert.equal(out.reason!.code, 'not_genuine');
+      assert.equal(fake.isFactoryKeyed, true);
+      await failsOnce(id, 'not_genuine');
+      assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
+    });
+
+    it('production accepts NXP silicon only: the emulator signature is not genuine there', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.production.key);
+      const out = await writeTag(server, world.production.key, id, newCard());
+      assert.equal(out.reason!.code, 'not_genuine');
+      await failsOnce(id, 'not_genuine');
+    });
+
+    it('a wrong factory key fails authentication and leaves the chip untouched', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const keys = [0, 1, 2, 3, 4].map(() => Buffer.alloc(16, 0x42));
+      const card = newCard('ntag_424_dna', { keys });
+      const out = await writeTag(server, world.sandbox.key, id, card);
+      assert.equal(out.reason!.code, 'authentication_failed');
+      await failsOnce(id, 'authentication_failed');
+    });
+
+    it('a chip already written for another tag is refused (UID bound)', async () => {
+      const { server, world } = suite;
+      const a = await createdTag(server, world.sandbox.key);
+      const b = await createdTag(server, world.sandbox.key);
+      const card = newCard();
+      assert.equal((await writeTag(server, world.sandbox.key, a.id, card)).status, 'configured');
+      const out = await writeTag(server, world.sandbox.key, b.id, card);
+      assert.equal(out.reason!.code, 'uid_bound_to_another_tag');
+      assert.match(out.reason!.detail, new RegExp(a.id));
+      await failsOnce(b.id, 'uid_bound_to_another_tag');
+    });
+
+    it('a write abandoned past its deadline fails with timeout; the next write succeeds', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      assert.equal(started.status, 201);
+      assert.equal(started.body.data.attributes.status, 'running');
+      assert.equal(started.body.data.attributes.apdus.length, 9);
+      // A second start while it runs: 409.
+      const second = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      assert.equal(second.status, 409);
+      assert.equal(onlyError(second).title, 'A write of this tag is already running');
+      await server.ctx.db.kysely.updateTable('writer_sessions').set({ expires_at: 0 }).where('id', '=', started.body.data.id).execute();
+      const late = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      assert.equal(late.status, 200);
+      assert.equal(late.body.data.attributes.status, 'failed');
+      assert.equal(late.body.data.attributes.reason.code, 'timeout');
+      assert.deepEqual(late.body.data.attributes.apdus, []);
+      await failsOnce(id, 'timeout');
+      const ended = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      assert.equal(ended.status, 409);
+      assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
+    });
+
+    it('an abandoned write is expired by the next start (timeout, one event), which then runs', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      await server.ctx.db.kysely.updateTable('writer_sessions').set({ expires_at: 0 }).where('id', '=', started.body.data.id).execute();
+      const card = newCard();
+      assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
+      const types = (await eventsOf(server, id)).map((e) => e.type);
+      assert.deepEqual(types, ['tag.created', 'tag.configuration_failed', 'tag.configured']);
+    });
+
+    it('a tag deleted during the write fails the write (tag_deleted) without an event for a gone tag', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      assert.equal((await call(server, 'DELETE', `/tags/${id}`, { key: world.sandbox.key })).status, 204);
+      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      assert.equal(r.body.data.attributes.reason.code, 'tag_deleted');
+    });
+
+    it('two writers racing for one tag: exactly one runs, the other gets 409', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const body = { data: { type: 'writes', attributes: { tag_id: id } } };
+      const both = await Promise.all([0, 1].map(() => call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body })));
+      assert.deepEqual(both.map((r) => r.status).sort(), [201, 409]);
+      const running = await server.ctx.db.kysely.selectFrom('writer_sessions').select('id').where('tag_id', '=', id).where('result', 'is', null).execute();
+      assert.equal(running.length, 1);
+      // Two full writes with two cards at once: one configures, the other is refused.
+      const { id: other } = await createdTag(server, world.sandbox.key);
+      const outs = await Promise.all([newCard(), newCard()].map((card) => writeTag(server, world.sandbox.key, other, card)));
+      assert.equal(outs.filter((o) => o.status === 'configured').length, 1, JSON.stringify(outs));
+      const tag = await call(server, 'GET', `/tags/${other}`, { key: world.sandbox.key });
+      assert.equal(tag.body.data.attributes.status, 'configured');
+      assert.equal((await eventsOf(server, other)).filter((e) => e.type === 'tag.configured').length, 1);
+    });
+
+    it('the same round trip answered twice: the second gets 409 WriteEnded', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const card = newCard();
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      const responses = (started.body.data.attributes.apdus as string[]).map((hex) => Buffer.from(card.transmit(Buffer.from(hex, 'hex'))).toString('hex'));
+      const path = `/writer/writes/${started.body.data.id}/responses`;
+      const body = { data: { type: 'writes', attributes: { responses, round_trip: 0 } } };
+      const both = await Promise.all([0, 1].map(() => call(server, 'POST', path, { key: world.sandbox.key, body })));
+      assert.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
+    });
+
+  });
+}
