@@ -1,0 +1,157 @@
+// Ownership challenges (spec extension-api.md, docs/decisions.md §7): single
+// use, 5 minutes, a message carrying domain, verification id, token, network,
+// a 96-bit nonce, issue and expiry times. Ethereum: an EIP-4361 message (it
+// names the signing address, so the challenge asks for it); Cardano: one
+// printable ASCII line of at most 198 bytes.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { checksumAddress, isAddress } from 'viem';
+import { createSiweMessage } from 'viem/siwe';
+import type { AppContext } from '../context.js';
+import type { Executor } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import { ApiError, type FieldError } from '../http/errors.js';
+import { base62 } from '../ids.js';
+import { isoMicros, nowMicros } from '../time.js';
+import { findToken, type TokenRow } from './catalog/repository.js';
+import { findShownVerification } from './lookup.js';
+import { ownershipChecks } from './ownership-checks.js';
+import { deleteExpiredChallenges, insertChallenge } from './repository.js';
+import { publicVerificationId, verificationUuid } from './verification-ids.js';
+
+export const CHALLENGE_LIFETIME_MICROS = 5 * 60 * 1_000_000;
+const CARDANO_MAX_BYTES = 198;
+const CHALLENGE_FIELDS = ['uuid', 'verification_id', 'address'];
+/** Expired challenges are deleted at most this often per process, by the next challenge issued. */
+const PRUNE_EVERY_MICROS = 60 * 1_000_000;
+
+export interface Challenge {
+  session_id: string;
+  uuid: string;
+  message: string;
+  expires_at: string;
+  blockchain_type: string;
+  expected_holders: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
+/** 96 random bits in base62 (17 characters; EIP-4361 wants at least 8 alphanumerics). */
+const nonce = () => base62(randomBytes(12), 17);
+const isoSeconds = (micros: number) => new Date(micros / 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The domain a challenge names: the requesting page's (Origin), else the API's host; host[:port] only. */
+export function challengeDomain(origin: string | undefined, host: string | undefined): string {
+  const authority = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+  if (origin) {
+    try {
+      const { host: originHost } = new URL(origin);
+      if (authority.test(originHost)) return originHost.toLowerCase();
+    } catch {
+      // Not a URL: fall back to the Host header.
+    }
+  }
+  return host && authority.test(host) ? host.toLowerCase() : 'localhost';
+}
+
+/** The Cardano line; a domain too long for 198 bytes loses its leftmost labels. */
+export function cardanoMessage(parts: { domain: string; verificationId: string; tokenId: string; network: string; nonce: string; issuedAt: number; expiresAt: number }): string {
+  const rest = ` ownership ${parts.verificationId} token ${parts.tokenId} network ${parts.network} nonce ${parts.nonce} issued ${isoSeconds(parts.issuedAt)} expires ${isoSeconds(parts.expiresAt)}`;
+  let domain = parts.domain;
+  while (domain.length + rest.length > CARDANO_MAX_BYTES && domain.includes('.')) domain = domain.slice(domain.indexOf('.') + 1);
+  if (domain.length + rest.length > CARDANO_MAX_BYTES) domain = domain.slice(domain.length + rest.length - CARDANO_MAX_BYTES);
+  return domain + rest;
+}
+
+export function ethereumMessage(parts: { domain: string; address: string; verificationId: string; token: TokenRow; chainId: number; nonce: string; issuedAt: number; expiresAt: number }): string {
+  return createSiweMessage({
+    domain: parts.domain,
+    address: parts.address as `0x${string}`,
+    statement: `Prove that this wallet holds ${parts.token.symbol} (${parts.token.id}) for the item of verification ${parts.verificationId}.`,
+    uri: `urn:tapproof:verification:${parts.verificationId}`,
+    version: '1',
+    chainId: parts.chainId,
+    nonce: parts.nonce,
+    issuedAt: new Date(parts.issuedAt / 1000),
+    expirationTime: new Date(parts.expiresAt / 1000),
+    requestId: parts.verificationId,
+    resources: [`urn:tapproof:token:${parts.token.id}`],
+  });
+}
+
+/** An 0x address; mixed case must carry a valid EIP-55 checksum. */
+export function readEthereumAddress(value: unknown): `0x${string}` | null {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return null;
+  const body = value.slice(2);
+  const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
+  if (mixed && !isAddress(value, { strict: true })) return null;
+  return checksumAddress(value as `0x${string}`);
+}
+
+let lastPrune = 0;
+
+export async function pruneExpiredChallenges(db: Executor, now = nowMicros()): Promise<number> {
+  lastPrune = now;
+  return deleteExpiredChallenges(db, now);
+}
+
+export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string, body: unknown, request: { origin?: string; host?: string; log?: { warn(obj: object, msg: string): void } }): Promise<Challenge> {
+  const db = ctx.db.kysely;
+  if (body !== undefined && body !== null && !isObject(body)) throw new ApiError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const verification = await findShownVerification(db, mode, pathId);
+  const uuid = verificationUuid(verification.id);
+  const verificationId = publicVerificationId(verification.id);
+  const problems: FieldError[] = [];
+  for (const name of Object.keys(fields)) if (!CHALLENGE_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a challenge request'));
+  if (fields.uuid !== undefined && (typeof fields.uuid !== 'string' || fields.uuid.toLowerCase() !== uuid)) problems.push(problem('uuid', 'must be the UUID of the verification in the path'));
+  if (fields.verification_id !== undefined && fields.verification_id !== verificationId) problems.push(problem('verification_id', 'must be the verification_id of the verification in the path'));
+  if (verification.token_id === null || verification.ownership_status !== null) {
+    if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+    throw new ApiError(verification.token_id === null ? 'ExtNoToken' : 'ExtOwnershipVerified');
+  }
+  const token = (await findToken(db, verification.token_id))!;
+  let address: string | null = null;
+  if (token.chain === 'ethereum') {
+    address = readEthereumAddress(fields.address);
+    if (fields.address === undefined) problems.push(problem('address', 'is required for ethereum tokens (the EIP-4361 message names the signing address)'));
+    else if (address === null) problems.push(problem('address', 'must be 0x followed by 40 hex characters, with a valid EIP-55 checksum when mixed case'));
+  } else if (fields.address !== undefined && typeof fields.address !== 'string') {
+    problems.push(problem('address', 'must be a string'));
+  }
+  if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+
+  const checks = ownershipChecks(ctx);
+  // Whole seconds: the message's times and expires_at say the same instant.
+  const issuedAt = Math.floor(nowMicros() / 1_000_000) * 1_000_000;
+  const expiresAt = issuedAt + CHALLENGE_LIFETIME_MICROS;
+  const domain = challengeDomain(request.origin, request.host);
+  const parts = { domain, verificationId, nonce: nonce(), issuedAt, expiresAt };
+  const message =
+    token.chain === 'ethereum'
+      ? ethereumMessage({ ...parts, address: address!, token, chainId: checks.ethereumChainId })
+      : cardanoMessage({ ...parts, tokenId: token.id, network: checks.cardanoNetwork });
+  let holders: string[] = [];
+  if (token.chain === 'cardano') {
+    try {
+      holders = await checks.expectedHolders(token);
+    } catch (error) {
+      // The list only helps a wallet pick an address; the proof asks the provider again.
+      request.log?.warn({ token: token.id, reason: (error as Error).message }, 'holdings provider gave no expected holders');
+    }
+  }
+  const sessionId = randomUUID();
+  if (issuedAt - lastPrune > PRUNE_EVERY_MICROS) await pruneExpiredChallenges(db, issuedAt);
+  await insertChallenge(db, {
+    id: sessionId,
+    verification_id: verification.id,
+    mode,
+    token_id: token.id,
+    chain: token.chain,
+    address,
+    message,
+    issued_at: issuedAt,
+    expires_at: expiresAt,
+    used_at: null,
+  });
+  return { session_id: sessionId, uuid, message, expires_at: isoMicros(expiresAt), blockchain_type: token.chain, expected_holders: holders };
+}

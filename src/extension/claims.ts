@@ -1,0 +1,76 @@
+// Claims: a genuine verification linked to a URL (spec extension-api.md,
+// GET/POST /claims). A claim's verification must be of the base URL's mode.
+import { createHash, randomUUID } from 'node:crypto';
+import type { Executor } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import { ApiError, type FieldError } from '../http/errors.js';
+import { nowMicros } from '../time.js';
+import { isHttpUrl } from './catalog/rules.js';
+import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
+import { renderPublicVerification, type PublicVerification } from './serializer.js';
+import { isVerificationId } from './verification-ids.js';
+
+export const CLAIM_LIMITS = { resourceUrl: 2048, note: 280, listed: 100 } as const;
+const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const characters = (s: string) => [...s].length;
+const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
+const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
+
+function resourceUrlProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a string';
+  if (characters(value) > CLAIM_LIMITS.resourceUrl) return `must be at most ${CLAIM_LIMITS.resourceUrl} characters`;
+  return isHttpUrl(value) ? null : 'must be an absolute http or https URL';
+}
+
+/** GET /claims?resource_url=…: newest first, at most 100. */
+export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): Promise<PublicVerification[]> {
+  if (resourceUrl === undefined || resourceUrl === '') throw new ApiError('ExtResourceUrlRequired');
+  // A repeated parameter (an array) is not one URL.
+  if (resourceUrlProblem(resourceUrl) !== null) throw new ApiError('ExtInvalidResourceUrl');
+  const url = resourceUrl as string;
+  const rows = await listClaims(db, mode, url, urlHash(url), CLAIM_LIMITS.listed);
+  return rows.map(({ claim, verification }) => renderPublicVerification(verification, claim));
+}
+
+/** POST /claims: every problem of the body in one `Validation failed`, then the verification. */
+export async function createClaim(db: Executor, mode: Mode, body: unknown): Promise<{ id: string; verification_id: string }> {
+  if (!isObject(body)) throw new ApiError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
+  const problems: FieldError[] = [];
+  for (const name of Object.keys(body)) if (!CLAIM_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a claim'));
+  if (!('resource_url' in body)) problems.push(problem('resource_url', 'is required'));
+  else {
+    const why = resourceUrlProblem(body.resource_url);
+    if (why) problems.push(problem('resource_url', why));
+  }
+  if (!('verification_id' in body)) problems.push(problem('verification_id', 'is required'));
+  else if (!isVerificationId(body.verification_id)) problems.push(problem('verification_id', 'must be VRF_ followed by 6 to 128 letters or digits'));
+  const note = body.note;
+  if (note !== undefined && note !== null) {
+    if (typeof note !== 'string') problems.push(problem('note', 'must be a string'));
+    else if (characters(note) > CLAIM_LIMITS.note) problems.push(problem('note', `must be at most ${CLAIM_LIMITS.note} characters`));
+    else if (note.includes('\u0000')) problems.push(problem('note', 'must not contain the NUL character'));
+  }
+  if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+
+  const verificationId = body.verification_id as string;
+  const platformId = verificationId.length === 26 ? `vrf_${verificationId.slice(4)}` : null;
+  const [verification] = platformId ? (await findPublicVerifications(db, [platformId])).filter((v) => v.mode === mode) : [];
+  if (!verification) throw new ApiError('ExtClaimVerificationNotFound');
+  if (verification.genuine !== 1) {
+    throw new ApiError('ExtVerificationNotValid', [problem('verification_id', `the scan was not genuine (${verification.reason})`)]);
+  }
+  const id = randomUUID();
+  const resourceUrl = body.resource_url as string;
+  await insertClaim(db, {
+    id,
+    verification_id: verification.id,
+    mode,
+    resource_url: resourceUrl,
+    resource_url_hash: urlHash(resourceUrl),
+    note: typeof note === 'string' ? note : null,
+    created_at: nowMicros(),
+  });
+  return { id, verification_id: verificationId };
+}

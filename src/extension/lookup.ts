@@ -1,0 +1,20 @@
+// Which verifications the public extension API shows (docs/extension.md):
+// only genuine ones (the object has no genuineness field, so a landing page
+// could not tell a replay from a genuine tap), and only those of the base URL's
+// mode: production verifications at {extPrefix}, sandbox ones at
+// {extPrefix}/sandbox, so a landing page wired to the production base can
+// never display a sandbox verification.
+import type { Executor } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
+import { findPublicVerifications, type PublicVerificationRow } from './repository.js';
+import { platformIdsOf } from './verification-ids.js';
+
+/** The genuine verification of `mode` that a path id (VRF_ id or UUID) names; 400 / 404 as the spec says. */
+export async function findShownVerification(db: Executor, mode: Mode, pathId: string): Promise<PublicVerificationRow> {
+  const ids = platformIdsOf(pathId);
+  if (ids === null) throw new ApiError('ExtInvalidVerificationId');
+  const found = (await findPublicVerifications(db, ids)).filter((v) => v.mode === mode && v.genuine === 1);
+  if (found.length === 0) throw new ApiError('ExtVerificationNotFound');
+  return found[0]!;
+}

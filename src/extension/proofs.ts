@@ -1,0 +1,126 @@
+// Ownership proofs (spec extension-api.md, docs/decisions.md §7). A challenge
+// answers one proof: the first proof naming it takes it (an atomic
+// compare-and-set, so of concurrent proofs exactly one goes on), whatever the
+// verdict; only a holdings provider that cannot answer gives it back. Then the
+// signature over the stored message, then the holdings; success records the
+// verification's ownership.
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { Mode } from '../db/schema.js';
+import { ApiError, type FieldError } from '../http/errors.js';
+import { isoMicros, nowMicros } from '../time.js';
+import { findToken } from './catalog/repository.js';
+import { readEthereumAddress } from './challenges.js';
+import { findShownVerification } from './lookup.js';
+import { HoldingsUnavailable, bech32Address, ownershipChecks, type SignatureVerdict } from './ownership-checks.js';
+import { findChallenge, reopenChallenge, saveOwnership, useChallenge } from './repository.js';
+import { isUuid } from './verification-ids.js';
+
+export interface ProofResult {
+  success: boolean;
+  request_id: string;
+  ownership: { status: string; wallet_address: string; verified_at: string };
+}
+
+const PROOF_FIELDS = ['session_id', 'address', 'signature', 'key', 'blockchain_type'];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
+
+interface ProofInput {
+  sessionId: string;
+  address: string;
+  signature: string;
+  key: string | undefined;
+  chain: 'cardano' | 'ethereum';
+}
+
+function readProof(body: unknown): ProofInput {
+  if (!isObject(body)) throw new ApiError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
+  const problems: FieldError[] = [];
+  for (const name of Object.keys(body)) if (!PROOF_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a proof'));
+  for (const name of ['session_id', 'address', 'signature']) {
+    if (!(name in body)) problems.push(problem(name, 'is required'));
+    else if (typeof body[name] !== 'string') problems.push(problem(name, 'must be a string'));
+  }
+  const chain = body.blockchain_type ?? 'ethereum';
+  if (chain !== 'cardano' && chain !== 'ethereum') problems.push(problem('blockchain_type', 'must be cardano or ethereum'));
+  if (chain === 'cardano') {
+    if (!('key' in body)) problems.push(problem('key', 'is required for cardano'));
+    else if (typeof body.key !== 'string') problems.push(problem('key', 'must be a string'));
+  } else if (body.key !== undefined && typeof body.key !== 'string') problems.push(problem('key', 'must be a string'));
+  if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+  return { sessionId: body.session_id as string, address: body.address as string, signature: body.signature as string, key: body.key as string | undefined, chain: chain as ProofInput['chain'] };
+}
+
+export async function proveOwnership(
+  ctx: AppContext,
+  mode: Mode,
+  pathId: string,
+  body: unknown,
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
+): Promise<ProofResult> {
+  const db = ctx.db.kysely;
+  const proof = readProof(body);
+  const verification = await findShownVerification(db, mode, pathId);
+  if (verification.ownership_status !== null) throw new ApiError('ExtOwnershipVerified');
+  const challenge = isUuid(proof.sessionId) ? await findChallenge(db, proof.sessionId.toLowerCase()) : undefined;
+  const now = nowMicros();
+  if (!challenge || challenge.verification_id !== verification.id || challenge.mode !== mode || challenge.used_at !== null || challenge.expires_at <= now) {
+    throw new ApiError('ExtInvalidChallenge');
+  }
+  if (proof.chain !== challenge.chain) {
+    throw new ApiError('ExtValidationFailed', [problem('blockchain_type', `must be ${challenge.chain}, the chain of the challenge's token`)]);
+  }
+  if (!(await useChallenge(db, challenge.id, now))) throw new ApiError('ExtInvalidChallenge');
+
+  const checks = ownershipChecks(ctx);
+  const giveBack = async (reason: string) => {
+    log.warn({ token: challenge.token_id, reason }, 'ownership provider unavailable; challenge reopened');
+    await reopenChallenge(db, challenge.id);
+    return new ApiError('ExtProviderDown');
+  };
+  let wallet: string;
+  let verdict: SignatureVerdict;
+  if (challenge.chain === 'ethereum') {
+    const address = readEthereumAddress(proof.address);
+    // The EIP-4361 message names one address; another one cannot have signed it.
+    verdict =
+      address === null || address !== challenge.address
+        ? { ok: false, reason: 'address-not-in-message' }
+        : await checks.verifyEthereum({ address, message: challenge.message, signature: proof.signature });
+    wallet = address ?? proof.address;
+  } else {
+    wallet = bech32Address(proof.address);
+    verdict = await checks.verifyCardano({ address: wallet, message: challenge.message, signature: proof.signature, key: proof.key! });
+  }
+  if (!verdict.ok) {
+    if (verdict.reason === 'rpc-unavailable') throw await giveBack('EIP-1271 RPC unavailable');
+    log.info({ verification: verification.id, reason: verdict.reason }, 'ownership proof: signature refused');
+    throw new ApiError('ExtSignatureFailed');
+  }
+
+  const token = await findToken(db, challenge.token_id);
+  let held: boolean;
+  try {
+    held = token !== undefined && (await checks.holds(token, wallet));
+  } catch (error) {
+    if (!(error instanceof HoldingsUnavailable)) throw error;
+    throw await giveBack(error.message);
+  }
+  if (!held) throw new ApiError('ExtNotHolder');
+
+  const requestId = randomUUID();
+  const verifiedAt = nowMicros();
+  const saved = await saveOwnership(db, {
+    verification_id: verification.id,
+    status: 'verified',
+    chain: challenge.chain,
+    wallet_address: wallet,
+    token_id: challenge.token_id,
+    request_id: requestId,
+    verified_at: verifiedAt,
+  });
+  // Two challenges proven at once: the first recorded owner stays.
+  if (!saved) throw new ApiError('ExtOwnershipVerified');
+  return { success: true, request_id: requestId, ownership: { status: 'verified', wallet_address: wallet, verified_at: isoMicros(verifiedAt) } };
+}

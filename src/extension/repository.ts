@@ -1,0 +1,130 @@
+// All SQL of the extension API: verifications as the public sees them (with
+// the tag's catalog links and the proven ownership), claims, challenges.
+import type { Executor } from '../db/database.js';
+import type { ChallengesTable, ClaimsTable, Mode, OwnershipsTable } from '../db/schema.js';
+
+export type ClaimRow = ClaimsTable;
+export type ChallengeRow = ChallengesTable;
+export type OwnershipRow = OwnershipsTable;
+
+/** A verification with what the extension shows of it. */
+export interface PublicVerificationRow {
+  id: string;
+  mode: Mode;
+  genuine: number;
+  reason: string;
+  scanned_at: number;
+  country: string | null;
+  product_id: string | null;
+  product_name: string | null;
+  product_image_url: string | null;
+  product_description: string | null;
+  token_id: string | null;
+  token_chain: 'cardano' | 'ethereum' | null;
+  token_name: string | null;
+  token_symbol: string | null;
+  token_supply: number | null;
+  token_contract_address: string | null;
+  token_policy_id: string | null;
+  token_asset_name: string | null;
+  token_number: string | null;
+  token_standard: 'erc721' | 'erc1155' | 'erc20' | null;
+  ownership_status: 'verified' | null;
+  ownership_wallet_address: string | null;
+  ownership_verified_at: number | null;
+}
+
+function publicVerifications(db: Executor) {
+  return db
+    .selectFrom('verifications as v')
+    .leftJoin('tag_links as l', 'l.tag_id', 'v.tag_id')
+    .leftJoin('products as p', 'p.id', 'l.product_id')
+    .leftJoin('tokens as t', 't.id', 'l.token_id')
+    .leftJoin('ownerships as o', 'o.verification_id', 'v.id')
+    .select([
+      'v.id',
+      'v.mode',
+      'v.genuine',
+      'v.reason',
+      'v.scanned_at',
+      'v.country',
+      'p.id as product_id',
+      'p.name as product_name',
+      'p.image_url as product_image_url',
+      'p.description as product_description',
+      't.id as token_id',
+      't.chain as token_chain',
+      't.name as token_name',
+      't.symbol as token_symbol',
+      't.supply as token_supply',
+      't.contract_address as token_contract_address',
+      't.policy_id as token_policy_id',
+      't.asset_name as token_asset_name',
+      't.token_number as token_number',
+      't.standard as token_standard',
+      'o.status as ownership_status',
+      'o.wallet_address as ownership_wallet_address',
+      'o.verified_at as ownership_verified_at',
+    ]);
+}
+
+/** The verifications among `ids` (any team; the caller judges mode and genuineness). */
+export async function findPublicVerifications(db: Executor, ids: string[]): Promise<PublicVerificationRow[]> {
+  if (ids.length === 0) return [];
+  return (await publicVerifications(db).where('v.id', 'in', ids).execute()) as PublicVerificationRow[];
+}
+
+export async function insertClaim(db: Executor, row: ClaimRow): Promise<void> {
+  await db.insertInto('claims').values(row).execute();
+}
+
+/** The newest claims of one URL in one mode, each with its verification. */
+export async function listClaims(db: Executor, mode: Mode, resourceUrl: string, urlHash: string, limit: number): Promise<{ claim: ClaimRow; verification: PublicVerificationRow }[]> {
+  const claims = await db
+    .selectFrom('claims')
+    .selectAll()
+    .where('mode', '=', mode)
+    .where('resource_url_hash', '=', urlHash)
+    .where('resource_url', '=', resourceUrl)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const verifications = new Map((await findPublicVerifications(db, [...new Set(claims.map((c) => c.verification_id))])).map((v) => [v.id, v]));
+  return claims.filter((c) => verifications.has(c.verification_id)).map((claim) => ({ claim, verification: verifications.get(claim.verification_id)! }));
+}
+
+export async function insertChallenge(db: Executor, row: ChallengeRow): Promise<void> {
+  await db.insertInto('challenges').values(row).execute();
+}
+
+export async function findChallenge(db: Executor, id: string): Promise<ChallengeRow | undefined> {
+  return db.selectFrom('challenges').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks an open, unexpired challenge used; false when another proof (or time) got there first. */
+export async function useChallenge(db: Executor, id: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('challenges').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Reopens a challenge whose proof could not be judged (a holdings provider was down). */
+export async function reopenChallenge(db: Executor, id: string): Promise<void> {
+  await db.updateTable('challenges').set({ used_at: null }).where('id', '=', id).execute();
+}
+
+/** Deletes challenges that expired before `before`; returns how many. */
+export async function deleteExpiredChallenges(db: Executor, before: number): Promise<number> {
+  const result = await db.deleteFrom('challenges').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Records the first proven ownership of a verification; false when one is
+ * already recorded (a verification's owner is never replaced: its id is public
+ * in claim lists, and another holder of a fungible token must not take it over).
+ */
+export async function saveOwnership(db: Executor, row: OwnershipRow): Promise<boolean> {
+  const inserted = await db.insertInto('ownerships').values(row).onConflict((oc) => oc.column('verification_id').doNothing()).returning('verification_id').executeTakeFirst();
+  return inserted !== undefined;
+}

@@ -1,0 +1,80 @@
+// Schemas of the extension API for the OpenAPI document and fast response
+// serialization. Bodies are read by the services (every problem is reported
+// as the spec words it), so these schemas never reject a request.
+import { Type, type TSchema } from '@sinclair/typebox';
+
+const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
+const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+
+export const ExtError = Type.Object(
+  {
+    error: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'On `Validation failed` and `Verification is not valid`' })),
+  },
+  { title: 'Extension API error' },
+);
+
+export const PublicVerification = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: "The verification's UUID; in a claim list, the claim's" }),
+    verification_id: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$' }),
+    resource_url: nullable(Type.String({ description: "The claim's URL; null on a verification read alone" })),
+    note: nullable(Type.String()),
+    verified_at: Iso,
+    created_at: Iso,
+    country: nullable(Type.String()),
+    product: nullable(Type.Object({ id: Type.String(), name: Type.String(), image_url: nullable(Type.String()), description: nullable(Type.String()) })),
+    token: nullable(
+      Type.Object({
+        data: Type.Record(Type.String(), nullable(Type.String()), { description: 'cardano: {policy_id, asset_id}; ethereum: {token_id, standard}' }),
+        name: Type.String(),
+        symbol: Type.String(),
+        blockchain_type: Type.String({ examples: ['cardano', 'ethereum'] }),
+        contract_address: nullable(Type.String()),
+        supply: Type.Integer(),
+      }),
+    ),
+    ownership: Type.Union([Type.Object({ status: Type.String({ examples: ['verified'] }), wallet_address: Type.String(), verified_at: Iso }), Type.Null()], { description: 'null until proven' }),
+  },
+  { title: 'Extension verification' },
+);
+
+export const ClaimList = Type.Object({ claims: Type.Array(PublicVerification) });
+export const ClaimCreated = Type.Object({ id: Type.String({ format: 'uuid' }), verification_id: Type.String() });
+export const ClaimBody = Type.Object({
+  resource_url: Type.String({ maxLength: 2048, description: 'absolute http(s) URL' }),
+  verification_id: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$' }),
+  note: Type.Optional(Type.String({ maxLength: 280 })),
+});
+
+export const Challenge = Type.Object({
+  session_id: Type.String({ format: 'uuid' }),
+  uuid: Type.String({ format: 'uuid' }),
+  message: Type.String(),
+  expires_at: Iso,
+  blockchain_type: Type.String(),
+  expected_holders: Type.Array(Type.String()),
+});
+export const ChallengeBody = Type.Object({
+  uuid: Type.Optional(Type.String({ format: 'uuid' })),
+  verification_id: Type.Optional(Type.String()),
+  address: Type.Optional(Type.String({ description: 'ethereum: the signing address (EIP-4361 names it); required for ethereum tokens' })),
+});
+
+export const ProofBody = Type.Object({
+  session_id: Type.String({ format: 'uuid' }),
+  address: Type.String({ description: 'cardano: bech32 or hex; ethereum: 0x-prefixed' }),
+  signature: Type.String({ description: 'cardano: COSE_Sign1 hex (CIP-30 signData); ethereum: 0x-prefixed personal_sign signature' }),
+  key: Type.Optional(Type.String({ description: 'cardano: COSE_Key hex' })),
+  blockchain_type: Type.Optional(Type.String({ description: 'cardano (required for cardano) or ethereum (the default)' })),
+});
+export const ProofResult = Type.Object({
+  success: Type.Boolean(),
+  request_id: Type.String(),
+  ownership: Type.Object({ status: Type.String(), wallet_address: Type.String(), verified_at: Iso }),
+});
+
+export const PathId = Type.Object({ id: Type.String({ description: 'VRF_ id or UUID' }) });
+export const ClaimsQuery = Type.Object({ resource_url: Type.String({ maxLength: 2048 }) });
+
+export const extErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ExtError]));

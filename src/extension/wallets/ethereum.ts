@@ -1,0 +1,64 @@
+// Ethereum proofs: EIP-191 personal_sign by an externally owned account, or by a
+// contract wallet through EIP-1271 `isValidSignature` on the configured chain
+// (recovered with viem first; the chain is asked only when that does not match).
+import { BaseError, ContractFunctionRevertedError, createPublicClient, getAddress, hashMessage, http, isAddress, isHex, parseAbi, recoverMessageAddress, type Hex, type PublicClient } from 'viem';
+
+export type EthereumFailure = 'invalid-address' | 'malformed-signature' | 'bad-signature' | 'rpc-unavailable';
+export type EthereumVerdict = { ok: true } | { ok: false; reason: EthereumFailure };
+
+export interface EthereumProof {
+  address: string;
+  /** The text signed (UTF-8), or `{ raw: '0x…' }` for raw bytes. */
+  message: string | { raw: Hex };
+  signature: string;
+}
+
+const RPC_TIMEOUT_MS = 5000;
+
+/** A client for EIP-1271 checks, bounded so a slow node cannot hold a request for long. */
+export function rpcClient(url: string): PublicClient {
+  return createPublicClient({ transport: http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) }) as PublicClient;
+}
+
+function wellFormed(proof: EthereumProof): EthereumFailure | null {
+  if (typeof proof.address !== 'string' || !isAddress(proof.address, { strict: false })) return 'invalid-address';
+  if (typeof proof.signature !== 'string' || !isHex(proof.signature, { strict: true })) return 'malformed-signature';
+  return null;
+}
+
+/**
+ * Without a client only EOA signatures can pass (ecrecover); with one, a
+ * signature that does not recover to the address is checked by the contract at
+ * that address, if any (EIP-1271 `isValidSignature` over the EIP-191 hash).
+ */
+export async function verifyEthereumSignature(proof: EthereumProof, client?: PublicClient): Promise<EthereumVerdict> {
+  const malformed = wellFormed(proof);
+  if (malformed) return { ok: false, reason: malformed };
+  const address = getAddress(proof.address.toLowerCase());
+  const signature = proof.signature as Hex;
+  try {
+    const recovered = await recoverMessageAddress({ message: proof.message, signature });
+    if (recovered === address) return { ok: true };
+  } catch {
+    // Not an ECDSA signature (wrong length, bad v): only a contract wallet could accept it.
+    if (!client) return { ok: false, reason: 'malformed-signature' };
+  }
+  if (!client) return { ok: false, reason: 'bad-signature' };
+  return eip1271(client, address, hashMessage(proof.message), signature);
+}
+
+const EIP1271 = parseAbi(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)']);
+const MAGIC = '0x1626ba7e';
+
+/** Asks the contract at `address`; an address without code, a revert or another answer is a bad signature, a node that fails is not a verdict. */
+async function eip1271(client: PublicClient, address: Hex, hash: Hex, signature: Hex): Promise<EthereumVerdict> {
+  try {
+    const code = await client.getCode({ address });
+    if (!code || code === '0x') return { ok: false, reason: 'bad-signature' };
+    const answer = await client.readContract({ address, abi: EIP1271, functionName: 'isValidSignature', args: [hash, signature] });
+    return answer.toLowerCase() === MAGIC ? { ok: true } : { ok: false, reason: 'bad-signature' };
+  } catch (error) {
+    const reverted = error instanceof BaseError && (error.walk((e) => e instanceof ContractFunctionRevertedError) || /revert|returned no data|decode/i.test(error.message));
+    return reverted ? { ok: false, reason: 'bad-signature' } : { ok: false, reason: 'rpc-unavailable' };
+  }
+}
