@@ -26,9 +26,9 @@ export interface BenchServer {
 }
 
 /** Starts the server (LOG_LEVEL=warn, rate limit raised) and waits until /healthz answers. */
-export async function startServer(launch: Launch, env: Record<string, string>): Promise<BenchServer> {
+export async function startServer(launch: Launch, env: Record<string, string>, serveArgs: string[] = []): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawnTapproof(launch, ['serve'], { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '100000000' });
+  const child = spawnTapproof(launch, ['serve', ...serveArgs], { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '100000000' });
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -37,7 +37,7 @@ export async function startServer(launch: Launch, env: Record<string, string>): 
     } catch {
       /* not listening yet */
     }
-    if (i > 400) throw new Error('server did not start');
+    if (i > 1200) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
   const rss = new RssSampler([child.pid!]);

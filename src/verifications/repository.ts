@@ -1,5 +1,6 @@
 // All SQL on verifications.
 import type { Executor } from '../db/database.js';
+import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { VerificationsTable } from '../db/schema.js';
 import type { World } from '../tags/repository.js';
@@ -11,6 +12,7 @@ export async function insertVerifications(db: Executor, rows: VerificationRow[])
 }
 
 export async function findVerification(db: Executor, world: World, id: string): Promise<VerificationRow | undefined> {
+  if (!isId('vrf', id)) return undefined;
   return db.selectFrom('verifications').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 

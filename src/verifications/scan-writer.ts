@@ -4,6 +4,10 @@
 // way are written together in the next one. Inside a batch, scans are decided in
 // arrival order against the chip rows locked for the batch, which makes the
 // counter check-and-advance atomic across requests, batches and processes.
+// On a SQLite file the batches are decided and committed by a thread with its
+// own write connection (scan-writer-thread.ts): the commit's fsync and the
+// statements leave the event loop free for HTTP and chip cryptography (issue #10).
+import { Worker } from 'node:worker_threads';
 import type { Db, Executor } from '../db/database.js';
 import { placeGenuineScan } from '../sessions/service.js';
 import type { SessionRow } from '../sessions/repository.js';
@@ -12,7 +16,7 @@ import type { World } from '../tags/repository.js';
 import { lockChips, saveChipProgress, type ChipRow } from '../tag-chips/repository.js';
 import { findGenuineByUrlHashes, insertVerifications, type VerificationRow } from './repository.js';
 
-/** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. */
+/** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Plain data (it may cross to the writer thread). */
 export interface AuthenticScan {
   kind: 'authentic';
   world: World;
@@ -21,8 +25,8 @@ export interface AuthenticScan {
   counter: number;
   urlHash: string;
   at: number;
-  /** The verification to store, given its reason and session. */
-  record(reason: 'ok' | 'replayed', sessionId: string | null): VerificationRow;
+  /** The verification to store, but for its reason, genuineness and session. */
+  row: VerificationRow;
 }
 
 /** A scan already judged (bad_cmac, bad_picc_data, uid_mismatch): stored as is. */
@@ -33,6 +37,14 @@ export interface FailedScan {
 
 export type Scan = AuthenticScan | FailedScan;
 
+const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: string | null): VerificationRow => ({
+  ...scan.row,
+  scanned_at: scan.at,
+  genuine: reason === 'ok' ? 1 : 0,
+  reason,
+  session_id: sessionId,
+});
+
 interface Pending {
   scan: Scan;
   resolve(row: VerificationRow): void;
@@ -42,7 +54,7 @@ interface Pending {
 const MAX_BATCH = 500;
 
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
-async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Promise<VerificationRow[]> {
+export async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Promise<VerificationRow[]> {
   const authentic = scans.filter((s): s is AuthenticScan => s.kind === 'authentic');
   const chips = new Map((await lockChips(trx, [...new Set(authentic.map((s) => s.tagId))], forUpdate)).map((c) => [c.tag_id, c]));
   const results: (VerificationRow | undefined)[] = new Array(scans.length);
@@ -70,7 +82,7 @@ async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Pro
     const { sessionId, opened } = placeGenuineScan(scan.world, { id: scan.tagId, session_duration: chip.session_duration }, chip, scan.at);
     if (opened) sessions.push(opened);
     dirty.add(chip);
-    const row = scan.record('ok', sessionId);
+    const row = decided(scan, 'ok', sessionId);
     results[i] = row;
     inserts.push(row);
     acceptedHere.set(`${scan.tagId} ${scan.urlHash}`, row);
@@ -90,7 +102,7 @@ async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Pro
         results[i] = original;
         continue;
       }
-      const row = scan.record('replayed', null);
+      const row = decided(scan, 'replayed', null);
       results[i] = row;
       inserts.push(row);
     }
@@ -102,15 +114,90 @@ async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Pro
   return results as VerificationRow[];
 }
 
+// A build runs dist (.js). From the sources (tsx: development, tests, benches)
+// a thread does not inherit tsx's loader, so it registers it before importing.
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const THREAD_URL = new URL(FROM_SOURCES ? './scan-writer-thread.ts' : './scan-writer-thread.js', import.meta.url);
+const newThread = (workerData: unknown) =>
+  FROM_SOURCES
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(THREAD_URL.href)}); });`, {
+        eval: true,
+        workerData,
+      })
+    : new Worker(THREAD_URL, { workerData });
+
+interface ThreadAnswer {
+  id: number;
+  rows?: VerificationRow[];
+  error?: { message: string; code?: string };
+}
+
+/** The SQLite writer thread, started on the first batch and again after a crash. */
+class WriterThread {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve(rows: VerificationRow[]): void; reject(error: unknown): void }>();
+
+  constructor(private readonly file: string) {}
+
+  private start(): Worker {
+    const worker = newThread({ path: this.file });
+    worker.on('message', (answer: ThreadAnswer) => {
+      const waiter = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (this.waiting.size === 0) worker.unref();
+      if (answer.error) waiter?.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
+      else waiter?.resolve(answer.rows!);
+    });
+    const fail = (error: unknown) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the scan writer thread exited with code ${code}`)));
+    return worker;
+  }
+
+  commit(scans: Scan[]): Promise<VerificationRow[]> {
+    const worker = (this.worker ??= this.start());
+    const id = this.nextId++;
+    // Referenced only while a batch is out: an idle thread keeps no process alive.
+    if (this.waiting.size === 0) worker.ref();
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, scans });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    await new Promise((resolve) => {
+      worker.once('exit', resolve);
+      worker.ref();
+      worker.postMessage('stop');
+    });
+  }
+}
+
 export class ScanWriter {
   private queue: Pending[] = [];
   private running = 0;
+  private readonly thread: WriterThread | null;
+
+  /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
+  private readonly parallel: number;
 
   constructor(
     private readonly db: Db,
-    /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
-    private readonly parallel = db.dialect === 'postgres' ? 3 : 1,
-  ) {}
+    useThread = true,
+  ) {
+    this.parallel = db.dialect === 'postgres' ? 3 : 1;
+    this.thread = useThread && db.dialect === 'sqlite' && db.file !== undefined ? new WriterThread(db.file) : null;
+    if (this.thread) db.atClose(() => this.thread!.stop());
+  }
 
   private scheduled = false;
 
@@ -129,34 +216,76 @@ export class ScanWriter {
     });
   }
 
+  /** Tags with a scan in a batch being committed, and how many such scans. */
+  private readonly inFlight = new Map<string, number>();
+
   private pump(): void {
     while (this.running < this.parallel && this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
+      const batch = this.takeBatch();
+      if (batch.length === 0) return;
       this.running++;
       void this.commit(batch).finally(() => {
+        for (const p of batch) if (p.scan.kind === 'authentic') this.release(p.scan.tagId);
         this.running--;
         this.pump();
       });
     }
   }
 
+  /**
+   * The next batch in queue order, leaving out the scans of tags that a batch
+   * still being committed holds (and every later scan of those tags): two
+   * overlapping batches could take a tag's row lock in either order, and the
+   * later scan must not be decided first (issue #10).
+   */
+  private takeBatch(): Pending[] {
+    if (this.inFlight.size === 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      for (const p of batch) if (p.scan.kind === 'authentic') this.hold(p.scan.tagId);
+      return batch;
+    }
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    const busy = new Set(this.inFlight.keys());
+    for (const p of this.queue) {
+      if (batch.length === MAX_BATCH || (p.scan.kind === 'authentic' && busy.has(p.scan.tagId))) rest.push(p);
+      else batch.push(p);
+    }
+    this.queue = rest;
+    for (const p of batch) if (p.scan.kind === 'authentic') this.hold(p.scan.tagId);
+    return batch;
+  }
+
+  private hold(tagId: string): void {
+    this.inFlight.set(tagId, (this.inFlight.get(tagId) ?? 0) + 1);
+  }
+
+  private release(tagId: string): void {
+    const n = this.inFlight.get(tagId)! - 1;
+    if (n === 0) this.inFlight.delete(tagId);
+    else this.inFlight.set(tagId, n);
+  }
+
   private async commit(batch: Pending[]): Promise<void> {
     const forUpdate = this.db.dialect === 'postgres';
     try {
-      const rows = await this.db.kysely.transaction().execute((trx) => writeBatch(trx, batch.map((p) => p.scan), forUpdate));
+      const scans = batch.map((p) => p.scan);
+      const rows = this.thread ? await this.thread.commit(scans) : await this.db.kysely.transaction().execute((trx) => writeBatch(trx, scans, forUpdate));
       batch.forEach((p, i) => p.resolve(rows[i]!));
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
-      // One bad scan must not fail the others: each is tried again on its own.
-      await Promise.all(batch.map((p) => this.commit([p])));
+      // One bad scan must not fail the others: each is tried again on its own,
+      // one after the other so that a tag's scans keep their order.
+      for (const p of batch) await this.commit([p]);
     }
   }
 }
 
 const writers = new WeakMap<Db, ScanWriter>();
 
-export function scanWriter(db: Db): ScanWriter {
+/** The Db's group commit; `thread` (SQLite files) is read when the first scan creates it. */
+export function scanWriter(db: Db, thread = true): ScanWriter {
   let writer = writers.get(db);
-  if (!writer) writers.set(db, (writer = new ScanWriter(db)));
+  if (!writer) writers.set(db, (writer = new ScanWriter(db, thread)));
   return writer;
 }

@@ -1,4 +1,4 @@
-// Scan verification (DESIGN §5): find the tag from the scanned URL, check the
+// Scan verification (docs/decisions.md §5): find the tag from the scanned URL, check the
 // SUN message with the chip's keys, then accept its read counter with an atomic
 // compare-and-set so that one scan is genuine exactly once. Every attempt is
 // stored, failed ones too; the same URL again within the tag's session_duration
@@ -16,8 +16,10 @@ import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../t
 import { findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
 import { findVerification, type VerificationRow } from './repository.js';
+import { textProblem } from '../http/text-rules.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
-import { scanWriter } from './scan-writer.js';
+import { scanWriter, type Scan } from './scan-writer.js';
+import { metricsOf } from '../metrics.js';
 
 export type Reason = 'ok' | 'replayed' | 'bad_cmac' | 'bad_picc_data' | 'uid_mismatch';
 
@@ -49,6 +51,11 @@ function layoutOf(chip: ChipRow): ChipLayout {
 const LOOKUP_CACHE_LIMIT = 100_000;
 const lookups = new Map<string, TagWithChip>();
 const lookupKey = (world: World, url: string) => `${world.teamId} ${world.mode} ${url}`;
+
+/** Empties the scan lookup cache (tests: the next scan of every tag asks the database). */
+export function forgetScanLookups(): void {
+  lookups.clear();
+}
 
 function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: TagWithChip; chip: ChipRow; sdm: SdmValues } | null {
   const sdm = readSdmPart(layoutOf(tag.chip!), scanned, sdmStart);
@@ -113,10 +120,20 @@ function readClientIp(value: unknown): string | null {
   return value;
 }
 
-export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest): Promise<VerificationRow> {
+/**
+ * Hands a scan to the group commit; the route passes one that keeps arrival
+ * order (src/verifications/arrival-order.ts). Must call `enqueue` synchronously once it runs.
+ */
+export type Sequencer = <T>(enqueue: () => T) => Promise<T>;
+const direct: Sequencer = async (enqueue) => enqueue();
+
+export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest, sequence: Sequencer = direct): Promise<VerificationRow> {
   const scanned = request.url;
   if (typeof scanned !== 'string' || scanned.length === 0) throw badUrl('url must be a non-empty string');
   if (Buffer.byteLength(scanned) > MAX_SCANNED_URL) throw badUrl(`url must be at most ${MAX_SCANNED_URL} bytes`);
+  // No tag url holds such characters (same rule as on write), and NUL must not reach PostgreSQL.
+  const text = textProblem('url', scanned);
+  if (text) throw badUrl(text);
   const clientIp = readClientIp(request.client_ip);
   const { tag, chip, sdm } = await locate(ctx, world, scanned);
   const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
@@ -132,7 +149,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     country: null,
     write_generation: chip.write_generation,
   };
-  const record = (reason: Reason, counter: number | null, tamper: Tamper, sessionId: string | null): VerificationRow => ({
+  const record = (reason: Reason, counter: number | null, tamper: Tamper): VerificationRow => ({
     id: newId('vrf'),
     ...base,
     genuine: reason === 'ok' ? 1 : 0,
@@ -140,23 +157,37 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     read_counter: counter,
     tamper_permanent: tamper?.permanent ?? null,
     tamper_current: tamper?.current ?? null,
-    session_id: sessionId,
+    session_id: null,
   });
 
-  const writer = scanWriter(ctx.db);
-  // The UID bound at the write must be the one the chip mirrored.
-  if (verdict.uid !== undefined && verdict.uid !== chip.uid) return writer.write({ kind: 'failed', row: record('uid_mismatch', null, null, null) });
-  if (!verdict.ok) return writer.write({ kind: 'failed', row: record(verdict.reason, null, null, null) });
-  return writer.write({
-    kind: 'authentic',
-    world,
-    tagId: tag.id,
-    generation: chip.write_generation,
-    counter: verdict.counter,
-    urlHash: base.url_hash,
-    at,
-    record: (reason, sessionId) => record(reason, verdict.counter, verdict.tamper, sessionId),
+  const writer = scanWriter(ctx.db, ctx.config.scanWriterThread);
+  const scan = ((): Scan => {
+    // The UID bound at the write must be the one the chip mirrored.
+    if (verdict.uid !== undefined && verdict.uid !== chip.uid) return { kind: 'failed', row: record('uid_mismatch', null, null) };
+    if (!verdict.ok) return { kind: 'failed', row: record(verdict.reason, null, null) };
+    return {
+      kind: 'authentic',
+      world,
+      tagId: tag.id,
+      generation: chip.write_generation,
+      counter: verdict.counter,
+      urlHash: base.url_hash,
+      at,
+      // Its reason and session are decided by the group commit.
+      row: record('ok', verdict.counter, verdict.tamper),
+    };
+  })();
+  const decided = await sequence(() => {
+    // Timed at its turn, so that one tag's scans carry rising times in the order they are decided.
+    const turn = nowMicros();
+    if (scan.kind === 'authentic') scan.at = turn;
+    scan.row.scanned_at = turn;
+    return writer.write(scan);
   });
+  // Counted here, after the group commit: only then is an authentic scan's reason (ok or replayed) final.
+  // A reload within the session answers the original verification (another id): nothing new to count.
+  if (decided.id === scan.row.id) metricsOf(ctx.db).verifications.inc({ reason: decided.reason });
+  return decided;
 }
 
 export async function getVerification(ctx: AppContext, world: World, id: string): Promise<VerificationRow> {

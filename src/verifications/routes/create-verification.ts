@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { errorResponses } from '../../http/schemas.js';
 import { readVerificationDocument } from '../documents.js';
+import { inArrivalOrder, passArrival } from '../arrival-order.js';
 import { CreateVerificationBody, VerificationDocument } from '../schemas.js';
 import { renderVerification } from '../serializer.js';
 import { verifyScan } from '../service.js';
@@ -16,9 +17,14 @@ export default function createVerificationRoute(app: FastifyInstance, ctx: AppCo
       body: CreateVerificationBody,
       response: { 201: VerificationDocument, ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
     },
+    config: { arrivalOrder: true },
     handler: async (request, reply) => {
-      const row = await verifyScan(ctx, request.principal, readVerificationDocument(request.body));
-      return sendDocument(reply, 201, { data: renderVerification(row) });
+      try {
+        const row = await verifyScan(ctx, request.principal, readVerificationDocument(request.body), (enqueue) => inArrivalOrder(app, request, enqueue));
+        return sendDocument(reply, 201, { data: renderVerification(row) });
+      } finally {
+        passArrival(app, request);
+      }
     },
   });
 }

@@ -1,0 +1,120 @@
+// Scans are decided in the order the server received them (issue #10). Between
+// receipt and the counter check a request may wait on the database (an expired
+// API-key cache entry, a tag lookup that missed, the sandbox master) while later
+// requests, served from memory, overtake it; a genuine tap at counter N decided
+// after N+1 of the same tag would be judged a replay. So every scan takes a
+// ticket when its request has been received, and hands its scan to the group
+// commit only once every earlier ticket has either done so or ended without a
+// scan (an error answer, a dropped connection). Nothing is waited for in the
+// usual case, when earlier requests are already through.
+//
+// The ticket is taken on the request's headers, before anything that may wait
+// (rate limit, negotiation, auth). A request whose body is not complete by the
+// end of the event loop turn that read its headers gives its ticket up and takes
+// a new one once its body is in (in the handler), so a slow client cannot hold
+// everybody else's scans back.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The arrival ticket of a route with `config.arrivalOrder`, while held. */
+    arrival: number | null;
+  }
+  interface FastifyContextConfig {
+    /** Decide this route's scans in arrival order (src/verifications/arrival-order.ts). */
+    arrivalOrder?: boolean;
+  }
+}
+
+export class ArrivalOrder {
+  private next = 0;
+  /** The lowest ticket not yet through. */
+  private low = 0;
+  private readonly through = new Set<number>();
+  private readonly waiting = new Map<number, () => void>();
+
+  take(): number {
+    return this.next++;
+  }
+
+  /**
+   * Null when every earlier ticket is through (go on at once, in this turn),
+   * else a promise that resolves when they are.
+   */
+  turn(ticket: number): Promise<void> | null {
+    if (ticket === this.low) return null;
+    return new Promise((resolve) => this.waiting.set(ticket, resolve));
+  }
+
+  /** The ticket's scan is in the commit queue, or it will have none. Idempotent. */
+  pass(ticket: number): void {
+    if (ticket < this.low || this.through.has(ticket)) return;
+    this.through.add(ticket);
+    while (this.through.delete(this.low)) this.low++;
+    const wake = this.waiting.get(this.low);
+    if (wake) {
+      this.waiting.delete(this.low);
+      wake();
+    }
+  }
+}
+
+/** One order per HTTP server (every encapsulated context of an app shares it). */
+const orders = new WeakMap<object, ArrivalOrder>();
+
+function orderOf(app: FastifyInstance): ArrivalOrder {
+  let order = orders.get(app.server);
+  if (!order) orders.set(app.server, (order = new ArrivalOrder()));
+  return order;
+}
+
+/**
+ * A root hook, installed before any other (rate limit, negotiation, auth may
+ * wait): routes with `config.arrivalOrder` take their ticket on their headers.
+ * The request's end, however it ends, passes the ticket.
+ */
+export function installArrivalOrder(app: FastifyInstance): void {
+  const order = orderOf(app);
+  app.decorateRequest('arrival', null);
+  app.addHook('onRequest', (request: FastifyRequest, reply, done) => {
+    if (request.routeOptions.config?.arrivalOrder === true) {
+      // Node's parser calls this hook on the request's headers, synchronously.
+      const ticket = order.take();
+      request.arrival = ticket;
+      // Once this turn of the event loop has read what the socket held, a
+      // body still incomplete gives its place up (a slow client must not hold
+      // later scans back) and takes a new ticket when it is in (the handler).
+      setImmediate(() => {
+        if (request.raw.complete || request.arrival !== ticket) return;
+        request.arrival = null;
+        order.pass(ticket);
+      });
+      reply.raw.once('close', () => {
+        if (request.arrival !== null) order.pass(request.arrival);
+      });
+    }
+    done();
+  });
+}
+
+/**
+ * Runs `enqueue` (which must hand the scan to the group commit synchronously)
+ * once every earlier arrival is through, then lets the next one go.
+ */
+export async function inArrivalOrder<T>(app: FastifyInstance, request: FastifyRequest, enqueue: () => T): Promise<T> {
+  const order = orderOf(app);
+  // A body that was not complete in the turn its headers came: received now.
+  if (request.arrival === null) request.arrival = order.take();
+  const wait = order.turn(request.arrival);
+  if (wait) await wait;
+  try {
+    return enqueue();
+  } finally {
+    order.pass(request.arrival);
+  }
+}
+
+/** The request will hand no scan over (it failed before): let later arrivals go now rather than at its close. */
+export function passArrival(app: FastifyInstance, request: FastifyRequest): void {
+  if (request.arrival !== null) orderOf(app).pass(request.arrival);
+}

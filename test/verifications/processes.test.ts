@@ -1,0 +1,182 @@
+// Several server processes on one database (issue #10): `tapproof serve
+// --processes 2` (two workers sharing a port) and a second, separate `serve`
+// (another host) on the same SQLite file or PostgreSQL schema. Scans spread
+// over all three processes: exactly one genuine verification per fresh
+// counter, every simultaneous copy of a URL answered with it, sessions paired
+// in tap order, and a clean shutdown.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { migrate } from '../../src/db/migrations.js';
+import { createEmulatedChip, tap } from '../../src/emulator/service.js';
+import { createKey } from '../../src/keys/service.js';
+import { createTeam } from '../../src/teams/service.js';
+import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+}
+
+async function startServe(storage: Storage, args: string[]): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
+    env: { ...process.env, ...storage.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '1000000', TAPPROOF_EMBEDDED_WORKER: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  // Starting through tsx on a loaded machine takes a while; this waits for readiness, it asserts nothing about time.
+  for (let i = 0; ; i++) {
+    assert.equal(child.exitCode, null, 'the server exited while starting');
+    const ok = await fetch(`${origin}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 1200) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base: `${origin}/api/v1` };
+}
+
+/** Stops a server with SIGTERM; resolves with its exit code. */
+function stopServe(server: Running): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve(server.child.exitCode);
+    server.child.once('exit', (code) => resolve(code));
+    server.child.kill('SIGTERM');
+  });
+}
+
+/** The processes under `pid` (cluster workers). */
+function children(pid: number): number[] {
+  const out: number[] = [];
+  for (const task of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) out.push(Number(task));
+  return out;
+}
+
+test('serve --processes takes a whole number from 1 to 64 (else exit 1 naming the option)', async () => {
+  for (const bad of ['0', '65', 'two', '1.5', '-1']) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--processes', bad], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1, bad);
+    assert.match(stderr, /--processes <n>.*must be a whole number from 1 to 64/, bad);
+  }
+});
+
+for (const kind of DATABASES) {
+  describe(`several server processes on one database (${kind})`, () => {
+    let storage: Storage;
+    let ctx: AppContext;
+    let key: string;
+    let teamId: string;
+    let cluster: Running;
+    let other: Running;
+    /** Round-robin over the three processes' ports: A's two workers take turns per connection, B is another host. */
+    let servers: Running[];
+
+    before(async () => {
+      storage = await freshStorage(kind);
+      const db = storage.open();
+      await migrate(db);
+      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target } };
+      teamId = (await createTeam(db.kysely, 'processes', null)).id;
+      key = (await createKey(db.kysely, teamId, 'sandbox')).key;
+      [cluster, other] = await Promise.all([startServe(storage, ['--processes', '2']), startServe(storage, [])]);
+      servers = [cluster, other];
+    });
+
+    after(async () => {
+      const codes = await Promise.all([cluster, other].filter(Boolean).map(stopServe));
+      await ctx.db.close();
+      await storage.drop();
+      assert.deepEqual(codes, [0, 0]);
+    });
+
+    const verify = (server: Running, url: string) => call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
+    const newTag = async () => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/m/${Math.random().toString(36).slice(2)}`, protocol: 'ntag_424_dna' })).id;
+
+    test('serve --processes 2 runs two server processes', () => {
+      const workers = children(cluster.child.pid!).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve');
+        } catch {
+          return false;
+        }
+      });
+      assert.equal(workers.length, 2);
+    });
+
+    test('the same fresh URL sent 24 times at once across the processes: one genuine verification, every answer is it', async () => {
+      const tags = await Promise.all(Array.from({ length: 6 }, newTag));
+      for (const tagId of tags) {
+        const { url } = await tap(ctx, tagId);
+        const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => verify(servers[i % 2]!, url)));
+        assert.deepEqual([...new Set(answers.map((a) => a.status))], [201]);
+        assert.equal(new Set(answers.map((a) => a.body.data.id)).size, 1);
+        assert.equal(answers[0]!.body.data.attributes.reason, 'ok');
+        const rows = await ctx.db.kysely.selectFrom('verifications').select(['reason', 'read_counter']).where('tag_id', '=', tagId).execute();
+        assert.deepEqual(rows, [{ reason: 'ok', read_counter: 1 }]);
+      }
+    });
+
+    test('in-order taps of many chips, each tap to another process: all genuine, sessions paired in order', async () => {
+      const tags = await Promise.all(Array.from({ length: 12 }, newTag));
+      const TAPS = 6;
+      await Promise.all(
+        tags.map(async (tagId, t) => {
+          for (let n = 0; n < TAPS; n++) {
+            const { url } = await tap(ctx, tagId);
+            const answer = await verify(servers[(t + n) % 2]!, url);
+            assert.equal(answer.status, 201);
+            assert.equal(answer.body.data.attributes.reason, 'ok', `tag ${t} tap ${n + 1}`);
+          }
+        }),
+      );
+      for (const tagId of tags) {
+        const rows = await ctx.db.kysely.selectFrom('verifications').select(['reason', 'read_counter', 'session_id']).where('tag_id', '=', tagId).orderBy('read_counter').execute();
+        assert.deepEqual(
+          rows.map((r) => [r.reason, r.read_counter]),
+          Array.from({ length: TAPS }, (_, i) => ['ok', i + 1]),
+        );
+        for (let i = 0; i < TAPS; i += 2) assert.equal(rows[i]!.session_id, rows[i + 1]!.session_id);
+        assert.equal(new Set(rows.map((r) => r.session_id)).size, TAPS / 2);
+        const sessions = await ctx.db.kysely.selectFrom('sessions').select('id').where('tag_id', '=', tagId).execute();
+        assert.equal(sessions.length, TAPS / 2);
+        const chip = await ctx.db.kysely.selectFrom('chips').select(['last_counter', 'session_id']).where('tag_id', '=', tagId).executeTakeFirstOrThrow();
+        assert.deepEqual(chip, { last_counter: TAPS, session_id: null });
+      }
+    });
+
+    test('ten different URLs of one tag at once across the processes: never two genuine with one counter, the highest accepted last', async () => {
+      const tagId = await newTag();
+      const urls: string[] = [];
+      for (let i = 0; i < 10; i++) urls.push((await tap(ctx, tagId)).url);
+      const answers = await Promise.all(urls.map((url, i) => verify(servers[i % 2]!, url)));
+      assert.deepEqual([...new Set(answers.map((a) => a.status))], [201]);
+      const genuine = answers.filter((a) => a.body.data.attributes.genuine).map((a) => a.body.data.attributes.read_counter as number);
+      assert.ok(genuine.length >= 1);
+      assert.equal(new Set(genuine).size, genuine.length);
+      assert.ok(answers.every((a) => a.body.data.attributes.genuine || a.body.data.attributes.reason === 'replayed'));
+      const rows = await ctx.db.kysely.selectFrom('verifications').select(['reason', 'read_counter']).where('tag_id', '=', tagId).execute();
+      assert.equal(rows.length, 10);
+      assert.deepEqual(rows.filter((r) => r.reason === 'ok').map((r) => r.read_counter).sort((a, b) => a! - b!), [...genuine].sort((a, b) => a - b));
+      const chip = await ctx.db.kysely.selectFrom('chips').select('last_counter').where('tag_id', '=', tagId).executeTakeFirstOrThrow();
+      assert.equal(chip.last_counter, Math.max(...genuine));
+    });
+  });
+}
