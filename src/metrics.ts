@@ -1,0 +1,102 @@
+// Prometheus metrics (issue #11, "Metrics and scale-out"). Each database handle
+// gets its own Registry, never prom-client's global one: tests run several apps
+// in one process, and each must count only its own traffic.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from './db/database.js';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route'>;
+  readonly verifications: Counter<'reason'>;
+  readonly deliveryAttempts: Counter<'outcome'>;
+  readonly rateLimited: Counter;
+
+  constructor(db: Db) {
+    const registers = [this.registry];
+    this.httpRequests = new Counter({
+      name: 'tapproof_http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'tapproof_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route pattern.',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.verifications = new Counter({
+      name: 'tapproof_verifications_total',
+      help: 'Scans decided, by verdict reason (ok, replay, bad_cmac, ...).',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.deliveryAttempts = new Counter({
+      name: 'tapproof_webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts made by this process, by outcome (ok, failed).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'tapproof_rate_limited_total',
+      help: 'Requests refused with 429 by the rate limiter.',
+      registers,
+    });
+    new Gauge({
+      name: 'tapproof_webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting to be sent or retried (all processes, read from the database on scrape).',
+      registers,
+      // One COUNT per scrape: the backlog is shared by every worker, so only the database knows it.
+      async collect() {
+        const row = await db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('status', '=', 'pending').executeTakeFirst();
+        this.set(Number(row?.n ?? 0));
+      },
+    });
+  }
+}
+
+// Keyed by the database handle: the verification service and the delivery worker
+// only receive the AppContext, and one Db is one app (or one worker process).
+const byDb = new WeakMap<Db, Metrics>();
+
+export function metricsOf(db: Db): Metrics {
+  let metrics = byDb.get(db);
+  if (!metrics) {
+    metrics = new Metrics(db);
+    byDb.set(db, metrics);
+  }
+  return metrics;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Counts every answered request by its route pattern (never the raw URL: ids would explode the label set). */
+export function installHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+}
+
+/** GET /metrics, outside the API prefix; with a token configured, only `Authorization: Bearer <token>` reads it. */
+export function metricsRoute(app: FastifyInstance, metrics: Metrics, token: string | null): void {
+  const expected = token === null ? null : digest(token);
+  const allowed = (request: FastifyRequest): boolean => {
+    if (expected === null) return true;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer (.+)$/.exec(header);
+    // Compared as hashes so that the comparison is constant-time whatever the lengths.
+    return match !== null && timingSafeEqual(digest(match[1]), expected);
+  };
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!allowed(request)) return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain; charset=utf-8').send('metrics token required\n');
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
