@@ -1,23 +1,29 @@
 // Assembles the Fastify app: infrastructure plugins first, then feature routes
 // inside the platform API scope (JSON:API negotiation + bearer auth).
 import Fastify, { type FastifyInstance } from 'fastify';
+import { requestIdOf } from './http/request-id.js';
 import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installExactMediaType, installJsonApi } from './http/jsonapi.js';
 import { installOpenApi, renderReferencePage } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { installArrivalOrder } from './verifications/arrival-order.js';
 import { ErrorDocument } from './http/schemas.js';
 import { keyRoutes } from './keys/routes.js';
 import { tagRoutes } from './tags/routes/index.js';
 import { Tag } from './tags/schemas.js';
 import { teamRoutes } from './teams/routes.js';
 import { verificationRoutes } from './verifications/routes/index.js';
+import { extensionApi } from './extension/routes/index.js';
 import { webhookRoutes } from './webhooks/routes/index.js';
+import { installHttpMetrics, metricsOf, metricsRoute } from './metrics.js';
+import { writerRoutes } from './writer/routes/index.js';
 
 /** Feature modules that add platform routes (webhooks, verifications, …) register here. */
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => void;
 const platformRoutes: RouteModule[] = [tagRoutes, teamRoutes, keyRoutes, webhookRoutes, verificationRoutes];
+platformRoutes.push(writerRoutes);
 
 export interface BuildOptions {
   /** Pino logger options, or false for none (tests). */
@@ -26,6 +32,8 @@ export interface BuildOptions {
 
 // Largest legitimate body: 500 entries with 2 kB urls is ~1.2 MB.
 const BODY_LIMIT = 4 * 1024 * 1024;
+// Whole request (headers and body) must arrive within this; the largest body at a slow 1 Mbit/s takes ~10 s.
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -34,29 +42,53 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // Fastify accepts a hop count too; its types only list the other forms.
     trustProxy: config.trustProxy as boolean | string[],
     bodyLimit: BODY_LIMIT,
-    requestIdHeader: 'x-request-id',
+    // The client's X-Request-Id only when short printable ASCII (src/http/request-id.ts); it goes into every log line.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // A body that trickles in (or never completes) releases its connection after 30 s (docs/hardening.md).
+    requestTimeout: REQUEST_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Extension verification ids run to VRF_ + 128 characters (spec), and a longer path id is just an
+    // unknown id (404 from its route), not Fastify's own 414 body; Node's 16 kB header limit bounds it.
+    routerOptions: { maxParamLength: 16 * 1024 },
   });
   // Bodies are read by each feature's document reader (400 vs 422); schemas only document and serialize.
   app.setValidatorCompiler(() => () => true);
   app.addSchema(ErrorDocument);
   app.addSchema(Tag);
   installErrorHandler(app, { extPrefix: config.extPrefix });
+  const metrics = metricsOf(ctx.db);
+  // At the root before any route, so that every route (and 404s) is counted.
+  installHttpMetrics(app, metrics);
+  // First onRequest hook: scans are ticketed on receipt, before anything that may wait (issue #10).
+  installArrivalOrder(app);
   installExactMediaType(app);
+  // Echo the id the logs carry, so a client can quote it (theirs if acceptable, else ours).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Not ready without the database. A Redis that is down only makes the limiter
+  // count per process (src/http/rate-limit.ts), so the server stays ready and says
+  // "degraded": taking every server out of rotation would turn a Redis outage into an API outage.
   app.get('/readyz', async (_request, reply) => {
+    const redis = limiter.redis();
+    const extra = redis === null ? {} : { redis };
     try {
       await ctx.db.kysely.selectFrom('settings').select('name').limit(1).execute();
-      return { status: 'ok' };
+      return { status: redis === 'down' ? 'degraded' : 'ok', database: 'ok', ...extra };
     } catch {
-      return reply.code(503).send({ status: 'unavailable' });
+      return reply.code(503).send({ status: 'unavailable', database: 'down', ...extra });
     }
   });
 
-  await installRateLimit(app, { perMinute: config.rateLimit, redisUrl: config.redisUrl, exempt: ['/healthz', '/readyz'] });
-  await installOpenApi(app, config.apiPrefix);
+  const limiter = await installRateLimit(app, { perMinute: config.rateLimit, redisUrl: config.redisUrl, exempt: ['/healthz', '/readyz', '/metrics'], onRejected: () => metrics.rateLimited.inc() });
+  // Outside the API prefix and the limiter: a scraper polling every few seconds must never be refused.
+  metricsRoute(app, metrics, config.metricsToken);
+  await installOpenApi(app, config.apiPrefix, config.extPrefix);
 
   await app.register(
     async (api) => {
@@ -73,5 +105,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: config.apiPrefix },
   );
+  await extensionApi(app, ctx);
   return app;
 }

@@ -6,9 +6,13 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Mode } from './db/schema.js';
 import { createKey, revoke } from './keys/service.js';
 import { openContext, serve } from './server.js';
+import { serveProcesses } from './cluster.js';
 import { createTeam } from './teams/service.js';
 import type { AppContext } from './context.js';
-import { startBackgroundWork } from './worker.js';
+import { backgroundJobs, startBackgroundWork } from './worker.js';
+import pino from 'pino';
+import { verifyMasterKeys } from './chip-keys/masters.js';
+import { KeyMaterialError } from './secrets/index.js';
 
 /** A failure the operator caused: printed as one line, exit code 1. */
 export class CliError extends Error {}
@@ -17,14 +21,24 @@ function config(): Config {
   return loadConfig();
 }
 
-/** Runs `work` with an open, migrated database and closes it afterwards. */
-export async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with an open, migrated database and closes it afterwards. Commands
+ * that touch chips or sealed secrets (the default) first check this process's
+ * master keys against the database's (one line and exit 1 on a mismatch).
+ */
+export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, options: { touchesKeys?: boolean } = {}): Promise<T> {
   const ctx = await openContext(config());
   try {
+    if (options.touchesKeys !== false) await verifyMasterKeys(ctx);
     return await work(ctx);
   } finally {
     await ctx.db.close();
   }
+}
+
+export function parseProcesses(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) throw new InvalidArgumentError('must be a whole number from 1 to 64');
+  return Number(value);
 }
 
 export function parseMode(value: string): Mode {
@@ -42,21 +56,37 @@ export const program = new Command('tapproof').description('Self-hostable NFC ta
 program
   .command('serve')
   .description('run the HTTP API (and, unless TAPPROOF_EMBEDDED_WORKER=0, the background worker)')
-  .action(async () => serve(config()));
+  .option('--processes <n>', 'HTTP processes sharing the port (node:cluster), e.g. one per core', parseProcesses, 1)
+  .action(async (opts: { processes: number }) => (opts.processes > 1 ? serveProcesses(config(), opts.processes) : serve(config())));
 
 program
   .command('worker')
   .description('run only the background worker (webhook delivery)')
   .action(async () => {
-    const ctx = await openContext(config());
+    const cfg = config();
+    // Structured lines like serve's: starting, ready, stopped (a supervisor's log shows each state).
+    const log = pino({ level: cfg.logLevel, base: { process: 'worker' } });
+    log.info({ database: cfg.database.kind }, 'tapproof worker starting');
+    const ctx = await openContext(cfg);
+    await verifyMasterKeys(ctx);
     const background = startBackgroundWork(ctx);
-    const stop = async () => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      // Keeps the process alive until everything is closed (see serve's stop).
+      setInterval(() => undefined, 1000);
+      log.info({ signal }, 'tapproof worker stopping: finishing in-flight work');
       await background.stop();
       await ctx.db.close();
+      log.info('tapproof worker stopped');
+      log.flush?.();
       process.exit(0);
     };
-    process.on('SIGTERM', () => void stop());
-    process.on('SIGINT', () => void stop());
+    // Before the readiness line: a supervisor may signal as soon as it reads it.
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+    log.info({ jobs: backgroundJobs.map((job) => job.name) }, 'tapproof worker ready');
   });
 
 program
@@ -64,8 +94,12 @@ program
   .description('apply pending database migrations (serve also does this on start)')
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    await withContext(async () => undefined);
-    output(opts.json, { ok: true }, 'migrations applied');
+    const cfg = config();
+    let applied: string[] = [];
+    const ctx = await openContext(cfg, {}, (names) => (applied = names));
+    await ctx.db.close();
+    const human = applied.length === 0 ? 'no migrations pending; the database is up to date' : `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}`;
+    output(opts.json, { ok: true, applied }, human);
   });
 
 const teams = program.command('teams').description('manage teams');
@@ -75,7 +109,7 @@ teams
   .option('--parent <team_id>', 'parent team (makes this a subteam)')
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null));
+    const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null), { touchesKeys: false });
     output(opts.json, team, `created team ${team.id}`);
   });
 
@@ -86,14 +120,14 @@ keys
   .requiredOption('--mode <mode>', 'sandbox or production', parseMode)
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const key = await withContext((ctx) => createKey(ctx.db.kysely, opts.team, opts.mode));
+    const key = await withContext((ctx) => createKey(ctx.db.kysely, opts.team, opts.mode), { touchesKeys: false });
     output(opts.json, key, `created key ${key.id}\n${key.key}\n(the key is shown only now)`);
   });
 keys
   .command('revoke <key_id>')
   .option('--json', 'machine-readable output')
   .action(async (keyId: string, opts) => {
-    const found = await withContext((ctx) => revoke(ctx.db, keyId));
+    const found = await withContext((ctx) => revoke(ctx.db, keyId), { touchesKeys: false });
     if (!found) throw new CliError(`no key ${keyId}`);
     output(opts.json, { id: keyId, revoked: true }, `revoked key ${keyId}`);
   });
@@ -102,7 +136,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    const known = error instanceof ConfigError || error instanceof CliError || (error as Error).constructor?.name?.endsWith('ServiceError');
+    const known = error instanceof ConfigError || error instanceof CliError || error instanceof KeyMaterialError || (error as Error).constructor?.name?.endsWith('ServiceError');
     process.stderr.write(`tapproof: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`);
     process.exit(1);
   }

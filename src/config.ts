@@ -1,5 +1,6 @@
 // The only reader of process.env. Every value is validated here so that a bad
 // deployment stops at start with one clear line instead of failing later.
+import { readFileSync } from 'node:fs';
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; path: string }
@@ -11,6 +12,8 @@ export interface Config {
   database: DatabaseTarget;
   redisUrl: string | null;
   masterKey: string | null;
+  /** Where `masterKey` came from, for operator messages (never the key itself). */
+  masterKeySource: 'TAPPROOF_MASTER_KEY' | 'TAPPROOF_MASTER_KEY_FILE' | null;
   rateLimit: number;
   /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string[];
@@ -25,10 +28,47 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Run the background worker (webhook delivery) inside `serve`. */
   embeddedWorker: boolean;
+  /** SQLite files: decide and commit scan batches in a worker thread (issue #10); off: on the event loop. */
+  scanWriterThread: boolean;
   dataDir: string;
+  /** TAPPROOF_METRICS_TOKEN: bearer token GET /metrics requires; null = open (keep it off the public network). */
+  metricsToken: string | null;
+  /** Networks, the EIP-1271 RPC and the holdings providers of the extension API (docs/wallets.md). */
+  wallets: WalletsConfig;
+}
+
+export interface WalletsConfig {
+  cardanoNetwork: 'mainnet' | 'preprod' | 'preview';
+  ethereumChainId: number;
+  /** JSON-RPC node for EIP-1271 contract wallets and the `rpc` holdings provider. */
+  ethereumRpcUrl: string | null;
+  cardanoHoldings: { provider: 'embedded' } | { provider: 'koios'; url: string; token: string | null } | { provider: 'blockfrost'; url: string; projectId: string };
+  ethereumHoldings: 'embedded' | 'rpc';
 }
 
 export class ConfigError extends Error {}
+
+const MASTER_KEY_HINT = '64 hex characters (32 random bytes), e.g. from `openssl rand -hex 32`';
+
+/** TAPPROOF_MASTER_KEY, or the content of the file TAPPROOF_MASTER_KEY_FILE names (a secrets mount). */
+function masterKey(env: Env): Pick<Config, 'masterKey' | 'masterKeySource'> {
+  const direct = env.TAPPROOF_MASTER_KEY || null;
+  const file = env.TAPPROOF_MASTER_KEY_FILE || null;
+  if (direct !== null && file !== null) throw new ConfigError('set only one of TAPPROOF_MASTER_KEY and TAPPROOF_MASTER_KEY_FILE');
+  if (direct !== null) {
+    if (!/^[0-9a-fA-F]{64}$/.test(direct)) throw new ConfigError(`TAPPROOF_MASTER_KEY must be ${MASTER_KEY_HINT}`);
+    return { masterKey: direct, masterKeySource: 'TAPPROOF_MASTER_KEY' };
+  }
+  if (file === null) return { masterKey: null, masterKeySource: null };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`TAPPROOF_MASTER_KEY_FILE: cannot read ${file} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new ConfigError(`TAPPROOF_MASTER_KEY_FILE: ${file} must hold ${MASTER_KEY_HINT}`);
+  return { masterKey: text, masterKeySource: 'TAPPROOF_MASTER_KEY_FILE' };
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -64,6 +104,8 @@ function prefix(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+const DATABASE_URL_FORMS = 'postgres://…, postgresql://…, sqlite:PATH, file:PATH, or a file path starting with / or ./';
+
 export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DatabaseTarget {
   if (raw === undefined || raw === '') return { kind: 'sqlite', path: `${dataDir}/tapproof.db` };
   if (/^postgres(ql)?:\/\//.test(raw)) {
@@ -74,15 +116,20 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
     }
     return { kind: 'postgres', url: raw };
   }
-  if (raw.startsWith('sqlite:')) {
-    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (path === '') throw new ConfigError('DATABASE_URL=sqlite: needs a file path, e.g. sqlite:./data/tapproof.db');
+  for (const scheme of ['sqlite:', 'file:']) {
+    if (!raw.startsWith(scheme)) continue;
+    // sqlite:///abs and file:///abs name absolute paths; sqlite:rel and file:rel relative ones.
+    const path = raw.slice(scheme.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '' || path.startsWith('//')) throw new ConfigError(`DATABASE_URL=${scheme} needs a file path, e.g. ${scheme}./data/tapproof.db`);
     return { kind: 'sqlite', path };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    throw new ConfigError(`DATABASE_URL must be postgres://…, sqlite:PATH or a file path, got scheme "${raw.split(':')[0]}"`);
-  }
-  return { kind: 'sqlite', path: raw };
+  // A bare value is taken as a file path only when it clearly is one: a typo
+  // ("nonsense", "postgress://…") must not silently become a fresh SQLite database.
+  if (raw.startsWith('/') || raw.startsWith('./') || raw.startsWith('../')) return { kind: 'sqlite', path: raw };
+  // Only the scheme is echoed when there is one: the rest may hold a password.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
+  const got = scheme ? `scheme "${scheme}"` : /[:@]/.test(raw) ? 'an unrecognised value' : `"${raw}"`;
+  throw new ConfigError(`DATABASE_URL must be ${DATABASE_URL_FORMS}, got ${got}`);
 }
 
 function trustProxy(env: Env): Config['trustProxy'] {
@@ -103,10 +150,6 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.TAPPROOF_DATA_DIR || './data';
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
-  const masterKey = env.TAPPROOF_MASTER_KEY || null;
-  if (masterKey !== null && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
-    throw new ConfigError('TAPPROOF_MASTER_KEY must be 64 hex characters (32 random bytes), e.g. from `openssl rand -hex 32`');
-  }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -116,7 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
     redisUrl,
-    masterKey,
+    ...masterKey(env),
     rateLimit: integer(env, 'TAPPROOF_RATE_LIMIT', 600, 1, 100_000_000),
     trustProxy: trustProxy(env),
     apiPrefix: prefix(env, 'TAPPROOF_API_PREFIX', '/api/v1'),
@@ -127,6 +170,51 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScale: decimal(env, 'TAPPROOF_WEBHOOK_RETRY_SCALE', 1, 0, 1000),
     webhookTimeoutMs: integer(env, 'TAPPROOF_WEBHOOK_TIMEOUT_MS', 15_000, 100, 600_000),
     embeddedWorker: flag(env, 'TAPPROOF_EMBEDDED_WORKER', true),
+    scanWriterThread: flag(env, 'TAPPROOF_SCAN_WRITER_THREAD', true),
     dataDir,
+    metricsToken: env.TAPPROOF_METRICS_TOKEN || null,
+    wallets: walletsConfig(env),
+  };
+}
+
+function httpUrl(env: Env, name: string, fallback: string | null): string | null {
+  const raw = env[name] || fallback;
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw;
+}
+
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function walletsConfig(env: Env): WalletsConfig {
+  const ethereumRpcUrl = httpUrl(env, 'TAPPROOF_ETHEREUM_RPC_URL', null);
+  const ethereumHoldings = choice(env, 'TAPPROOF_ETHEREUM_HOLDINGS', ['embedded', 'rpc'] as const, 'embedded');
+  if (ethereumHoldings === 'rpc' && !ethereumRpcUrl) throw new ConfigError('TAPPROOF_ETHEREUM_HOLDINGS=rpc needs TAPPROOF_ETHEREUM_RPC_URL');
+  const provider = choice(env, 'TAPPROOF_CARDANO_HOLDINGS', ['embedded', 'koios', 'blockfrost'] as const, 'embedded');
+  let cardanoHoldings: WalletsConfig['cardanoHoldings'] = { provider: 'embedded' };
+  if (provider === 'koios') {
+    cardanoHoldings = { provider, url: httpUrl(env, 'TAPPROOF_KOIOS_URL', 'https://api.koios.rest/api/v1')!, token: env.TAPPROOF_KOIOS_TOKEN || null };
+  } else if (provider === 'blockfrost') {
+    const projectId = env.TAPPROOF_BLOCKFROST_PROJECT_ID;
+    if (!projectId) throw new ConfigError('TAPPROOF_CARDANO_HOLDINGS=blockfrost needs TAPPROOF_BLOCKFROST_PROJECT_ID');
+    cardanoHoldings = { provider, url: httpUrl(env, 'TAPPROOF_BLOCKFROST_URL', 'https://cardano-mainnet.blockfrost.io/api/v0')!, projectId };
+  }
+  return {
+    cardanoNetwork: choice(env, 'TAPPROOF_CARDANO_NETWORK', ['mainnet', 'preprod', 'preview'] as const, 'mainnet'),
+    ethereumChainId: integer(env, 'TAPPROOF_ETHEREUM_CHAIN_ID', 1, 1, 2 ** 32),
+    ethereumRpcUrl,
+    cardanoHoldings,
+    ethereumHoldings,
   };
 }

@@ -41,7 +41,7 @@ export function base62(bytes: Uint8Array, length: number): string {
   return out.length >= length ? out : out.padStart(length, '0');
 }
 
-export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok';
+export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok' | 'wrt';
 
 // Random bytes are drawn 4 KiB at a time (one getrandom call per 256 ids).
 const POOL_SIZE = 4096;
@@ -58,7 +58,7 @@ function random16(): Uint8Array {
   return bytes;
 }
 
-/** `<prefix>_<22 base62>` from 128 random bits (DESIGN §3). */
+/** `<prefix>_<22 base62>` from 128 random bits (docs/decisions.md §3). */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${base62(random16(), 22)}`;
 }

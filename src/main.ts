@@ -2,5 +2,9 @@
 import { main } from './cli.js';
 import './tag-chips/cli.js';
 import './webhooks/cli.js';
+import './extension/catalog/cli.js';
+import './extension/holdings/cli.js';
+
+import './writer/cli.js';
 
 await main(process.argv);

@@ -4,39 +4,65 @@ import { buildApp } from './app.js';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase, type OpenOptions } from './db/database.js';
+import { verifyMasterKeys } from './chip-keys/masters.js';
+import { openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import { databaseStartError, listenStartError } from './startup-errors.js';
 import { startBackgroundWork } from './worker.js';
 
-export async function openContext(config: Config, options: OpenOptions = {}): Promise<AppContext> {
-  const db = openDatabase(config.database, options);
-  await migrate(db);
+/** Opens and migrates the database; a database that cannot be reached is one ConfigError line. */
+export async function openContext(config: Config, options: OpenOptions = {}, migrated?: (applied: string[]) => void): Promise<AppContext> {
+  let db: Db;
+  try {
+    db = openDatabase(config.database, options);
+  } catch (error) {
+    throw databaseStartError(error, config.database) ?? error;
+  }
+  try {
+    const applied = await migrate(db);
+    migrated?.(applied);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw databaseStartError(error, config.database) ?? error;
+  }
   return { db, config };
 }
 
 export async function serve(config: Config): Promise<void> {
   const ctx = await openContext(config, { backgroundCheckpoints: true });
+  await verifyMasterKeys(ctx);
   const boot = await bootstrapIfEmpty(ctx.db);
   const app = await buildApp(ctx);
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    throw listenStartError(error, config) ?? error;
+  }
   const background = config.embeddedWorker ? startBackgroundWork(ctx) : null;
-  const address = await app.listen({ port: config.port, host: config.host });
   if (boot) {
     const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}${config.apiPrefix}`;
     // Printed once to the terminal, deliberately not through the structured log.
     process.stdout.write(bootstrapMessage(boot, local) + '\n');
   }
-  app.log.info({ address, database: config.database.kind, worker: background !== null }, 'tapproof listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Once the listener is closed nothing may be left keeping the event loop
+    // alive (the SQLite checkpointer thread is unref'd): without this handle the
+    // process would end halfway through closing, before the database is closed.
+    setInterval(() => undefined, 1000);
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();
     await background?.stop();
     await ctx.db.close();
+    app.log.info('tapproof stopped');
     process.exit(0);
   };
+  // Before the readiness line: a supervisor may signal as soon as it reads it.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  app.log.info({ address, database: config.database.kind, worker: background !== null }, 'tapproof listening');
 }

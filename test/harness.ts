@@ -54,7 +54,8 @@ export async function freshStorage(kind: DatabaseKind): Promise<Storage> {
   const dir = mkdtempSync(join(tmpdir(), 'tapproof-test-'));
   return {
     target: { kind: 'postgres', url: url.toString() },
-    env: { DATABASE_URL: url.toString(), TAPPROOF_DATA_DIR: dir },
+    // On PostgreSQL production key material comes only from the environment (docs/operations.md).
+    env: { DATABASE_URL: url.toString(), TAPPROOF_DATA_DIR: dir, TAPPROOF_MASTER_KEY: randomBytes(32).toString('hex') },
     open: () => openDatabase({ kind: 'postgres', url: POSTGRES_URL }, { schema }),
     drop: async () => {
       const c = new pg.Client({ connectionString: POSTGRES_URL });

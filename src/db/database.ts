@@ -10,6 +10,7 @@ import pg from 'pg';
 import {
   CompiledQuery,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
@@ -32,6 +33,10 @@ export interface Db {
    * after committing, so that servers (watching it) drop cached principals.
    */
   revocationsFile?: string;
+  /** SQLite file databases: the file, for connections of other threads (the scan writer, src/verifications/scan-writer.ts). */
+  file?: string;
+  /** Runs `stop` first when the Db closes (threads tied to this connection). */
+  atClose(stop: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -131,11 +136,14 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       }
     })({ database });
     const kysely = new Kysely<Database>({ dialect });
+    const closers: (() => Promise<void>)[] = [];
     return {
       kysely,
       dialect: 'sqlite',
-      ...(target.path !== ':memory:' ? { revocationsFile: `${target.path}-revocations` } : {}),
+      ...(target.path !== ':memory:' ? { revocationsFile: `${target.path}-revocations`, file: target.path } : {}),
+      atClose: (stop) => void closers.push(stop),
       close: async () => {
+        await Promise.all(closers.splice(0).map((stop) => stop()));
         await stopCheckpointer?.();
         await kysely.destroy();
       },
@@ -147,8 +155,34 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     // A schema per test run keeps parallel suites apart on one database.
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  // An idle connection that PostgreSQL closes (a restart, a failover, an admin's
+  // pg_terminate_backend) is reported on the pool; unhandled, that event would
+  // end the process. The pool drops the connection and the next query opens a new one.
+  let lastReport = 0;
+  pool.on('error', (error: Error & { code?: string }) => {
+    if (Date.now() - lastReport < 10_000) return;
+    lastReport = Date.now();
+    process.stderr.write(`tapproof: a PostgreSQL connection was closed (${error.code ?? error.message}); reconnecting on the next query\n`);
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    kysely,
+    dialect: 'postgres',
+    atClose: (stop) => void closers.push(stop),
+    close: async () => {
+      await Promise.all(closers.splice(0).map((stop) => stop()));
+      await kysely.destroy();
+    },
+  };
+}
+
+/**
+ * `SELECT … FOR UPDATE` on PostgreSQL; SQLite needs none (its write transactions
+ * begin immediate, so a writer's reads are already serialized with every other writer).
+ */
+export function lockedForUpdate<Q extends { forUpdate(): Q }>(db: Executor, query: Q): Q {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
 }
 
 /** True when `error` is a unique-constraint violation on either engine. */

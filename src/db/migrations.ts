@@ -6,6 +6,10 @@ import type { Db, Dialect } from './database.js';
 import * as core from './migrations/0001_core.js';
 import * as webhooks from './migrations/0002_webhooks.js';
 import * as chipsVerifications from './migrations/0003_chips_verifications.js';
+import * as extension from './migrations/0004_extension.js';
+import * as masterKeyChecks from './migrations/0006_master_key_checks.js';
+import * as writer from './migrations/0005_writer.js';
+import * as holdings from './migrations/0009_holdings.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -14,6 +18,10 @@ const steps: Record<string, Step> = {
   '0001_core': core,
   '0002_webhooks': webhooks,
   '0003_chips_verifications': chipsVerifications,
+  '0004_extension': extension,
+  '0006_master_key_checks': masterKeyChecks,
+  '0005_writer': writer,
+  '0009_holdings': holdings,
 };
 
 function provider(dialect: Dialect): MigrationProvider {
@@ -31,7 +39,9 @@ export async function migrate(db: Db): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which:
   // another schema's (a parallel test run, another deployment) would be taken for ours.
   const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
-  const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Unordered: migrations were numbered per feature and landed out of number order (0006 and 0009 before 0005),
+  // so a database may have applied a later number before an earlier one arrives.
+  const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   // Kysely checks for its tables by introspecting every schema of the database; a
   // schema dropped meanwhile by someone else (another deployment, a parallel test
   // run) fails that read with 3F000. Nothing was applied then: read again.

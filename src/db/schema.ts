@@ -62,7 +62,7 @@ export interface SettingsTable {
   value: string;
 }
 
-/** A customer endpoint for one team and mode (DESIGN §6). */
+/** A customer endpoint for one team and mode (docs/decisions.md §6). */
 export interface WebhooksTable {
   id: string;
   team_id: string;
@@ -109,7 +109,7 @@ export interface DeliveryAttemptsTable {
   error: string | null;
 }
 
-/** The chip written with a configured tag: how its SUN message is read and checked (DESIGN §4). */
+/** The chip written with a configured tag: how its SUN message is read and checked (docs/decisions.md §4). */
 export interface ChipsTable {
   tag_id: string;
   team_id: string;
@@ -187,4 +187,138 @@ export interface Database {
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  master_key_checks: MasterKeyChecksTable;
 }
+
+/** A check value of each mode's master key, recorded on first use (src/chip-keys/masters.ts). */
+export interface MasterKeyChecksTable {
+  mode: Mode;
+  /** HMAC of a fixed label under the master: names the key without revealing it. */
+  check_value: string;
+  recorded_at: number;
+}
+
+export interface Database extends ExtensionTables {}
+
+
+/** Extension API (docs/decisions.md §7): the operator's catalog. */
+export interface ProductsTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  name: string;
+  image_url: string | null;
+  description: string | null;
+  created_at: number;
+}
+
+export interface TokensTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  chain: 'cardano' | 'ethereum';
+  name: string;
+  symbol: string;
+  supply: number;
+  /** Ethereum: the contract (EIP-55); Cardano: null. */
+  contract_address: string | null;
+  /** Cardano: 56 hex (28-byte policy hash) and the hex asset name (0 to 64 hex). */
+  policy_id: string | null;
+  asset_name: string | null;
+  /** Ethereum: the uint256 token id in decimal (null for erc20). */
+  token_number: string | null;
+  standard: 'erc721' | 'erc1155' | 'erc20' | null;
+  created_at: number;
+}
+
+/** What a tag's verifications show: its product and the token its owner can prove. */
+export interface TagLinksTable {
+  tag_id: string;
+  product_id: string | null;
+  token_id: string | null;
+  updated_at: number;
+}
+
+/** A verification linked to a URL. `id` is a UUID; `verification_id` the platform vrf_ id. */
+export interface ClaimsTable {
+  id: string;
+  verification_id: string;
+  mode: Mode;
+  resource_url: string;
+  resource_url_hash: string;
+  note: string | null;
+  created_at: number;
+}
+
+/** A single-use ownership challenge; `id` is the session_id (UUID) the proof echoes. */
+export interface ChallengesTable {
+  id: string;
+  verification_id: string;
+  mode: Mode;
+  token_id: string;
+  chain: 'cardano' | 'ethereum';
+  /** Ethereum: the address the EIP-4361 message names. */
+  address: string | null;
+  message: string;
+  issued_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface OwnershipsTable {
+  verification_id: string;
+  status: 'verified';
+  chain: 'cardano' | 'ethereum';
+  wallet_address: string;
+  token_id: string;
+  request_id: string;
+  verified_at: number;
+}
+
+export interface ExtensionTables {
+  products: ProductsTable;
+  tokens: TokensTable;
+  tag_links: TagLinksTable;
+  claims: ClaimsTable;
+  challenges: ChallengesTable;
+  ownerships: OwnershipsTable;
+}
+
+/** Remote personalization (issue #8): one write of a tag onto a chip (src/writer/). */
+export interface WriterSessionsTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  tag_id: string;
+  /** The step whose APDUs the writer is running (src/writer/steps.ts). */
+  step: string;
+  /** JSON: the step machine's state (UID, EV2 session, pending chunks). */
+  state: string;
+  round_trips: number;
+  expires_at: number;
+  result: 'configured' | 'failed' | null;
+  reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WriterTables {
+  writer_sessions: WriterSessionsTable;
+}
+
+export interface Database extends WriterTables {}
+
+/** A wallet's holding of a catalog token, for the embedded holdings provider (docs/wallets.md). */
+export interface HoldingsTable {
+  token_id: string;
+  /** Canonical form: bech32 as given for Cardano, EIP-55 for Ethereum. */
+  address: string;
+  /** Positive whole number, decimal text. */
+  quantity: string;
+  updated_at: number;
+}
+
+export interface HoldingsTables {
+  holdings: HoldingsTable;
+}
+export interface Database extends HoldingsTables {}

@@ -18,7 +18,8 @@ const CHUNK = 1000;
  * Writes one event per tag, rendering the tag as the API shows it now: that
  * snapshot is the webhook's `data` (for tag.deleted, the last state).
  */
-export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[]): Promise<void> {
+/** `extra` adds top-level payload members (tag.configuration_failed carries its `reason`). */
+export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[], extra: Record<string, unknown> = {}): Promise<void> {
   if (tags.length === 0) return;
   const at = nowMicros();
   const timestamp = isoMicros(at);
@@ -28,7 +29,7 @@ export async function recordTagEvents(db: Executor, type: EventType, tags: TagRo
     mode: tag.mode as Mode,
     type,
     tag_id: tag.id,
-    payload: JSON.stringify({ type, timestamp, data: renderTag(tag) }),
+    payload: JSON.stringify({ type, timestamp, data: renderTag(tag), ...extra }),
     created_at: at,
   }));
   for (let i = 0; i < rows.length; i += CHUNK) {

@@ -1,6 +1,7 @@
 // The one place where an error becomes a response: JSON:API on the platform
 // API, `{error}` on the extension API, plain text for 429 everywhere.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { KeyMaterialError } from '../secrets/index.js';
 import { ApiError, ErrorCodes, type ErrorCode } from './errors.js';
 import { JSON_API } from './jsonapi.js';
 
@@ -29,11 +30,16 @@ export interface ErrorSurfaces {
 
 export function renderError(request: FastifyRequest, reply: FastifyReply, error: ApiError, surfaces: ErrorSurfaces) {
   reply.code(error.status);
+  const ext = request.url.startsWith(surfaces.extPrefix + '/') || request.url === surfaces.extPrefix;
+  // Browsers may read the extension API's errors too (CORS, no credentials).
+  if (ext) reply.header('access-control-allow-origin', '*');
   if (error.status === 429) {
     return reply.type('text/plain; charset=utf-8').send('Too Many Requests');
   }
-  if (request.url.startsWith(surfaces.extPrefix + '/') || request.url === surfaces.extPrefix) {
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify({ error: error.title }));
+  if (ext) {
+    // Extension errors carry `details` as {field, message} items (spec: validation errors of POST /claims).
+    const body = error.fields.length > 0 ? { error: error.title, details: error.fields.map((f) => ({ field: f.pointer, message: f.detail })) } : { error: error.title };
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
   const errors =
     error.fields.length > 0
@@ -46,8 +52,35 @@ export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurface
   app.setErrorHandler((raw: FastifyError, request, reply) => {
     const error = raw instanceof ApiError ? raw : fromFastify(raw);
     if (error) return renderError(request, reply, error, surfaces);
+    // Missing or foreign key material (a value sealed under another master, no
+    // production master on PostgreSQL) is the deployment's fault, never the
+    // client's and never a verdict on the chip: 503, with the operator's line in the log.
+    if (raw instanceof KeyMaterialError) {
+      request.log.error({ reason: raw.message }, 'key material unavailable');
+      return renderError(request, reply, new ApiError('Unavailable'), surfaces);
+    }
     request.log.error({ err: raw }, 'unhandled error');
     return renderError(request, reply, new ApiError('Internal'), surfaces);
   });
-  app.setNotFoundHandler((request, reply) => renderError(request, reply, new ApiError('RouteNotFound'), surfaces));
+  // A path that exists under other methods answers 405 with `Allow` (RFC 9110 §15.5.6),
+  // not 404: routes are recorded as they are added, and the router only tells "no match".
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    // A catch-all (the extension API's CORS preflight, OPTIONS /ext/*) says nothing about the methods of a
+    // concrete path: an unknown path under it stays 404.
+    if (route.url.includes('*')) return;
+    const source = '^' + route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$';
+    let entry = routes.find((r) => r.pattern.source === source);
+    if (!entry) routes.push((entry = { pattern: new RegExp(source), methods: new Set() }));
+    for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]));
+    if (allowed.size > 0 && !allowed.has(request.method)) {
+      reply.header('allow', [...allowed].sort().join(', '));
+      return renderError(request, reply, new ApiError('MethodNotAllowed'), surfaces);
+    }
+    return renderError(request, reply, new ApiError('RouteNotFound'), surfaces);
+  });
 }

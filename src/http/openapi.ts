@@ -3,7 +3,19 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 
-export async function installOpenApi(app: FastifyInstance, apiPrefix: string): Promise<void> {
+const JSON_API = 'application/vnd.api+json';
+
+/** The extension API's paths keep their full path and name their own server: the public, credential-free extension base. */
+function extensionServers(document: any, extPrefix: string) {
+  for (const [path, item] of Object.entries<any>(document.paths ?? {})) {
+    if (!path.startsWith(extPrefix + '/')) continue;
+    item.servers = [{ url: '/', description: `extension API: public, plain JSON, CORS; production verifications under ${extPrefix}, sandbox ones under ${extPrefix}/sandbox` }];
+    for (const op of Object.values<any>(item)) if (op && typeof op === 'object' && 'responses' in op) op.security = [];
+  }
+  return document;
+}
+
+export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix?: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -16,8 +28,17 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string): P
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tp_sandbox_… or tp_live_…' } } },
       security: [{ bearer: [] }],
     },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(apiPrefix) ? url.slice(apiPrefix.length) || '/' : url }),
+    // The platform speaks only JSON:API (415/406 otherwise): declare that media type so
+    // generated clients send and accept what the server answers.
+    transform: ({ schema, url }) => ({
+      // Only platform routes: the extension API under extPrefix is plain JSON.
+      schema: schema && url.startsWith(apiPrefix) ? { consumes: [JSON_API], produces: [JSON_API], ...schema } : schema,
+      url: url.startsWith(apiPrefix) ? url.slice(apiPrefix.length) || '/' : url,
+    }),
+    // Component schemas keep their $id as name (Tag, ErrorDocument) instead of def-0, def-1.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     hideUntagged: true,
+    ...(extPrefix ? { transformObject: (({ openapiObject }: { openapiObject: unknown }) => extensionServers(openapiObject, extPrefix)) as never } : {}),
   });
 }
 
@@ -33,10 +54,12 @@ interface Operation {
 /** A plain HTML reference of every operation, readable without any client-side code. */
 export function renderReferencePage(document: { info: { title: string; description?: string }; paths?: Record<string, Record<string, Operation>> }, apiPrefix: string): string {
   const sections = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => {
+    // A path item's own `servers` (the extension API's) is not an operation, and its paths are already full.
+    Object.entries(methods).filter(([key]) => key !== 'servers').map(([method, op]) => {
+      const prefix = 'servers' in methods ? '' : apiPrefix;
       const params = (op.parameters ?? []).map((p) => `<li><code>${escape(p.name)}</code> (${escape(p.in)})${p.description ? ' — ' + escape(p.description) : ''}</li>`).join('');
       const statuses = Object.keys(op.responses ?? {}).map((s) => `<code>${s}</code>`).join(' ');
-      return `<section><h2><code>${method.toUpperCase()} ${escape(apiPrefix + path)}</code></h2><p>${escape(op.summary ?? '')}</p>${params ? `<ul>${params}</ul>` : ''}<p>Statuses: ${statuses}</p></section>`;
+      return `<section><h2><code>${method.toUpperCase()} ${escape(prefix + path)}</code></h2><p>${escape(op.summary ?? '')}</p>${params ? `<ul>${params}</ul>` : ''}<p>Statuses: ${statuses}</p></section>`;
     }),
   );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)}</title>

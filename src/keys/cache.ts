@@ -11,7 +11,10 @@
 //   While the watch is not established the cache is bypassed. (A per-request
 //   `PRAGMA data_version` did the same job but cost as much as the lookup itself.)
 // Revokes through the same Db object evict directly. A TTL bounds staleness
-// whatever happens.
+// whatever happens. An entry past its refresh age is still served while one
+// request looks the key up again in the background, so that under steady
+// traffic no request waits on the database for its key (a wait that used to
+// let later scans overtake earlier ones, issue #10).
 import { watch, writeFileSync, type FSWatcher } from 'node:fs';
 import pg from 'pg';
 import type { Db } from '../db/database.js';
@@ -21,11 +24,21 @@ export const KEYS_CHANNEL = 'tapproof_keys';
 
 const MAX_ENTRIES = 10_000;
 const TTL_MS = 60_000;
+/** Age after which a hit also refreshes the entry from the database. */
+const REFRESH_MS = 45_000;
 const RECONNECT_MS = 1_000;
 
 interface Entry {
   principal: Principal;
+  refreshAt: number;
   expiresAt: number;
+  refreshing: boolean;
+}
+
+/** A cache hit; `refresh` is true for exactly one hit once the entry is due for a background lookup. */
+export interface CacheHit {
+  principal: Principal;
+  refresh: boolean;
 }
 
 export class PrincipalCache {
@@ -36,6 +49,11 @@ export class PrincipalCache {
   /** PostgreSQL: LISTEN established; SQLite: the revocations file is watched. */
   private listening = false;
   private stopListener: (() => Promise<void>) | null = null;
+
+  /** Milliseconds; tests move it forward to expire or age entries instead of sleeping. */
+  clock: () => number = Date.now;
+  ttlMs = TTL_MS;
+  refreshMs = REFRESH_MS;
 
   constructor(private readonly db: Db) {}
 
@@ -50,25 +68,34 @@ export class PrincipalCache {
     return this.epoch;
   }
 
-  get(keyHash: string): Principal | undefined {
+  get(keyHash: string): CacheHit | undefined {
     if (!this.usable) return undefined;
     const entry = this.entries.get(keyHash);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    const now = this.clock();
+    if (entry.expiresAt <= now) {
       this.entries.delete(keyHash);
       return undefined;
     }
     // Most recently used last.
     this.entries.delete(keyHash);
     this.entries.set(keyHash, entry);
-    return entry.principal;
+    const refresh = !entry.refreshing && entry.refreshAt <= now;
+    if (refresh) entry.refreshing = true;
+    return { principal: entry.principal, refresh };
   }
 
   set(keyHash: string, principal: Principal, epoch: number): void {
     if (!this.usable || epoch !== this.epoch) return;
+    const now = this.clock();
     this.entries.delete(keyHash);
-    this.entries.set(keyHash, { principal, expiresAt: Date.now() + TTL_MS });
+    this.entries.set(keyHash, { principal, refreshAt: now + this.refreshMs, expiresAt: now + this.ttlMs, refreshing: false });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** A background refresh found the key gone or revoked, or failed: drop it (the next request looks it up). */
+  drop(keyHash: string, epoch: number): void {
+    if (epoch === this.epoch) this.entries.delete(keyHash);
   }
 
   evict(keyHash: string): void {

@@ -5,7 +5,7 @@ import type { Mode } from '../db/schema.js';
 const PREFIX: Record<Mode, string> = { sandbox: 'tp_sandbox_', production: 'tp_live_' };
 const KEY_SHAPE = /^tp_(sandbox|live)_[0-9A-Za-z]{32}$/;
 
-/** `tp_sandbox_<32 base62>` / `tp_live_<32 base62>` (DESIGN §3), from 190 random bits. */
+/** `tp_sandbox_<32 base62>` / `tp_live_<32 base62>` (docs/decisions.md §3), from 190 random bits. */
 export function newKeyText(mode: Mode): string {
   return PREFIX[mode] + base62(randomBytes(24), 32).slice(-32);
 }

@@ -56,11 +56,32 @@ export async function authenticate(db: Db, keyText: string): Promise<Principal |
   const cache = principalCache(db);
   const cached = cache.get(hash);
   // The hash covers the text, mode prefix included: a cached principal has the mode the text claims.
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) {
+    if (cached.refresh) void refreshPrincipal(db, hash, mode);
+    return cached.principal;
+  }
+  return lookUpPrincipal(db, hash, mode);
+}
+
+async function lookUpPrincipal(db: Db, hash: string, mode: Mode): Promise<Principal | null> {
+  const cache = principalCache(db);
   const stamp = cache.stamp();
   const row = await findKeyByHash(db.kysely, hash);
-  if (!row || row.revoked_at !== null || row.mode !== mode) return null;
+  if (!row || row.revoked_at !== null || row.mode !== mode) {
+    cache.drop(hash, stamp);
+    return null;
+  }
   const principal: Principal = { keyId: row.id, teamId: row.team_id, mode: row.mode };
   cache.set(hash, principal, stamp);
   return principal;
+}
+
+/** Re-reads a cached key off the request path; a failure only drops the entry. */
+async function refreshPrincipal(db: Db, hash: string, mode: Mode): Promise<void> {
+  const stamp = principalCache(db).stamp();
+  try {
+    await lookUpPrincipal(db, hash, mode);
+  } catch {
+    principalCache(db).drop(hash, stamp);
+  }
 }

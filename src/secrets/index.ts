@@ -5,7 +5,10 @@
 // garbage.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-export class SealError extends Error {}
+/** Key material is missing or is not the deployment's: an operator must act (API: 503, CLI: one line). */
+export class KeyMaterialError extends Error {}
+
+export class SealError extends KeyMaterialError {}
 
 /** Seals and opens values for one purpose (the purpose is both the HKDF info and the AAD). */
 export interface Sealer {
@@ -13,9 +16,23 @@ export interface Sealer {
   open(sealed: string): string;
 }
 
+function purposeKey(master: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tapproof/${purpose}`, 32));
+}
+
+/** The key id a sealer for `purpose` under `master` writes into every sealed value. */
+export function sealerKeyId(master: Buffer, purpose: string): string {
+  return createHash('sha256').update(purposeKey(master, purpose)).digest('base64url').slice(0, 8);
+}
+
+/** The key id a sealed value names (no key needed). */
+export function sealedKeyId(sealed: string): string | undefined {
+  return sealed.split('.')[1];
+}
+
 export function sealer(master: Buffer, purpose: string): Sealer {
-  const key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `tapproof/${purpose}`, 32));
-  const kid = createHash('sha256').update(key).digest('base64url').slice(0, 8);
+  const key = purposeKey(master, purpose);
+  const kid = sealerKeyId(master, purpose);
   const aad = Buffer.from(purpose);
   return {
     seal(plaintext) {

@@ -1,5 +1,6 @@
 // All SQL on sessions.
 import type { Executor } from '../db/database.js';
+import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { World } from '../tags/repository.js';
@@ -11,6 +12,7 @@ export async function insertSessions(db: Executor, rows: SessionRow[]): Promise<
 }
 
 export async function findSession(db: Executor, world: World, id: string): Promise<SessionRow | undefined> {
+  if (!isId('ses', id)) return undefined;
   return db.selectFrom('sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 

@@ -1,4 +1,4 @@
-// Sessions pair two taps of one tag (DESIGN §5): a genuine scan opens a session
+// Sessions pair two taps of one tag (docs/decisions.md §5): a genuine scan opens a session
 // that stays open `session_duration` seconds; a second genuine scan inside that
 // window joins and completes it; after the window it is expired and the next
 // genuine scan opens a new one. A session is completed exactly when it holds

@@ -1,6 +1,6 @@
 // All SQL on tags and their per-world counts.
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { lockedForUpdate, type Executor } from '../db/database.js';
 import type { Database, Mode } from '../db/schema.js';
 import { isId } from '../ids.js';
 import type { TagRow } from './serializer.js';
@@ -30,27 +30,39 @@ export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
 }
 
 export async function findTag(db: Executor, world: World, id: string): Promise<TagRow | undefined> {
+  return (await findTags(db, world, [id]))[0];
+}
+
+/** findTag for a transaction that will change or delete the row: on PostgreSQL it waits for, then locks, the row. */
+export async function findTagForUpdate(db: Executor, world: World, id: string): Promise<TagRow | undefined> {
+  return (await findTagsForUpdate(db, world, [id]))[0];
+}
+
+function worldTags(db: Executor, world: World, ids: string[]) {
   // A string that is not a tag id matches nothing (and never reaches the engine: PostgreSQL refuses NUL).
-  if (!isId('tag', id)) return undefined;
   return db
     .selectFrom('tags')
     .selectAll()
-    .where('id', '=', id)
     .where('team_id', '=', world.teamId)
     .where('mode', '=', world.mode)
-    .executeTakeFirst();
+    .where('id', 'in', ids.filter((id) => isId('tag', id)));
 }
 
 export async function findTags(db: Executor, world: World, ids: string[]): Promise<TagRow[]> {
-  ids = ids.filter((id) => isId('tag', id));
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('tags')
-    .selectAll()
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .where('id', 'in', ids)
-    .execute();
+  if (!ids.some((id) => isId('tag', id))) return [];
+  return worldTags(db, world, ids).execute();
+}
+
+/**
+ * The rows a write transaction is about to change or delete, locked in id order
+ * on PostgreSQL. One global order means two batches over overlapping tags wait
+ * for each other instead of deadlocking, and a row deleted meanwhile by another
+ * transaction is not returned, so it cannot be deleted (or counted, or
+ * announced) twice.
+ */
+export async function findTagsForUpdate(db: Executor, world: World, ids: string[]): Promise<TagRow[]> {
+  if (!ids.some((id) => isId('tag', id))) return [];
+  return lockedForUpdate(db, worldTags(db, world, ids).orderBy('id')).execute();
 }
 
 /** The tags of the world holding any of `urls` (url → tag id). */

@@ -1,6 +1,7 @@
 // The value rules of tag attributes (spec: Tag fields, Limits). One table serves
 // validation (422 with a pointer per failed attribute) and the OpenAPI schema.
 import type { FieldError } from '../http/errors.js';
+import { textProblem } from '../http/text-rules.js';
 
 export const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -32,14 +33,16 @@ export const attributeChecks: Record<(typeof CREATABLE)[number], Check> = {
   url: (v) => {
     if (typeof v !== 'string') return 'url must be a string';
     if (v.length === 0) return 'url must not be empty';
-    if (v.includes('\u0000')) return 'url must not contain the NUL character';
+    const text = textProblem('url', v);
+    if (text) return text;
     if (Buffer.byteLength(v) > LIMITS.urlBytes) return `url must be at most ${LIMITS.urlBytes} bytes`;
     return null;
   },
   comment: (v) => {
     if (v === null) return null;
     if (typeof v !== 'string') return 'comment must be a string or null';
-    if (v.includes('\u0000')) return 'comment must not contain the NUL character';
+    const text = textProblem('comment', v);
+    if (text) return text;
     return codePoints(v) > LIMITS.commentLength ? `comment must be at most ${LIMITS.commentLength} characters` : null;
   },
   session_duration: (v) => {

@@ -1,6 +1,6 @@
 // The rules of the tag resource (spec: States and transitions, Limits).
 // Every operation is one transaction; a failed batch changes nothing.
-import { isUniqueViolation, type Db, type Executor } from '../db/database.js';
+import { isRetryableConflict, isUniqueViolation, type Db, type Executor } from '../db/database.js';
 import { recordTagEvents } from '../events/outbox.js';
 import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
@@ -11,6 +11,8 @@ import {
   countTags,
   deleteTags,
   findTag,
+  findTagForUpdate,
+  findTagsForUpdate,
   findTags,
   findUrlOwners,
   insertTags,
@@ -22,13 +24,28 @@ import {
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
 
-/** Runs `work` in a transaction; a unique-index race (two requests claiming one url) runs it once more, when the checks see the winner. */
+const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * Runs `work` in a transaction. A unique-index race (two requests claiming one
+ * url) runs it once more, when the checks see the winner; a deadlock or
+ * serialization failure (PostgreSQL may still pick a victim, e.g. on the url
+ * index of a swap) is retried a few times with a short random pause. The work
+ * only reads and writes the database, so running it again is safe.
+ */
 async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> {
-  try {
-    return await db.kysely.transaction().execute(work);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return db.kysely.transaction().execute(work);
+  let uniqueRetried = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.kysely.transaction().execute(work);
+    } catch (error) {
+      if (isUniqueViolation(error) && !uniqueRetried) {
+        uniqueRetried = true;
+        continue;
+      }
+      if (!isRetryableConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
   }
 }
 
@@ -106,7 +123,7 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
   if (errors.length > 0) throw validationFailed(errors);
 
   return atomically(db, async (trx) => {
-    const existing = await findTags(trx, world, [...new Set(updates.map((u) => u.id))]);
+    const existing = await findTagsForUpdate(trx, world, [...new Set(updates.map((u) => u.id))]);
     if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new ApiError('NotFound');
     const state = new Map(existing.map((row) => [row.id, { ...row }]));
     const original = new Map(existing.map((row) => [row.id, row]));
@@ -175,8 +192,8 @@ function dedupe(errors: FieldError[]): FieldError[] {
 }
 
 export async function deleteTag(db: Db, world: World, id: string): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    const row = await findTag(trx, world, id);
+  await atomically(db, async (trx) => {
+    const row = await findTagForUpdate(trx, world, id);
     if (!row) throw new ApiError('NotFound');
     if (row.status === 'configured') throw new ApiError('ConfiguredTag');
     await deleteTags(trx, [id]);
@@ -187,8 +204,8 @@ export async function deleteTag(db: Db, world: World, id: string): Promise<void>
 
 /** Deletes the world's unconfigured tags among `ids`; configured ones are kept, foreign ids ignored. */
 export async function deleteManyTags(db: Db, world: World, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
-  return db.kysely.transaction().execute(async (trx) => {
-    const rows = await findTags(trx, world, [...new Set(ids)]);
+  return atomically(db, async (trx) => {
+    const rows = await findTagsForUpdate(trx, world, [...new Set(ids)]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const order = [...new Set(ids)].filter((id) => byId.has(id));
     const doomed = order.map((id) => byId.get(id)!).filter((r) => r.status !== 'configured');
@@ -214,7 +231,7 @@ export async function listWorldTags(db: Db, world: World, list: ListQuery): Prom
  * with the write commits together with the status.
  */
 export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
-  const row = await findTag(trx, world, tagId);
+  const row = await findTagForUpdate(trx, world, tagId);
   if (!row) throw new ApiError('NotFound');
   if (row.status === 'configured') throw new ApiError('ConfiguredTag');
   const at = nowMicros();
@@ -225,9 +242,9 @@ export async function markConfigured(trx: Executor, world: World, tagId: string)
 }
 
 /** The chip write failed: the tag stays `created` (it can be written again); `tag.configuration_failed` is recorded. */
-export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string): Promise<TagRow> {
-  const row = await findTag(trx, world, tagId);
+export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string, reason?: { code: string; detail: string }): Promise<TagRow> {
+  const row = await findTagForUpdate(trx, world, tagId);
   if (!row) throw new ApiError('NotFound');
-  await recordTagEvents(trx, 'tag.configuration_failed', [row]);
+  await recordTagEvents(trx, 'tag.configuration_failed', [row], reason ? { reason } : {});
   return row;
 }

@@ -1,7 +1,8 @@
 // Which network addresses a webhook may reach. Customer URLs must not become a
 // way into the operator's own network (SSRF): loopback, private, link-local,
 // CGNAT, multicast, reserved and documentation ranges are refused, including
-// IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4).
+// IPv6 forms that embed an IPv4 address (mapped, translated, compatible, NAT64,
+// 6to4, Teredo): a gateway on the way turns them into that IPv4 address.
 import { isIP } from 'node:net';
 
 type Range = [prefix: number[], bits: number, why: string];
@@ -70,9 +71,21 @@ export function refusedBecause(address: string): string | null {
   if (family !== 6) return 'not an IP address';
   const g = v6Groups(address);
   const embedded = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::/96 (NAT64): judge the IPv4 inside.
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || (g[5] === 0 && (g[6] !== 0 || g[7] > 1)))) return refusedBecause(embedded(g[6], g[7]));
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return refusedBecause(embedded(g[6], g[7]));
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), ::ffff:0:a.b.c.d (translated, RFC 2765),
+  // 64:ff9b::/96 (well-known NAT64): judge the IPv4 inside.
+  if (zeros(0, 5) && (g[5] === 0xffff || (g[5] === 0 && (g[6] !== 0 || g[7] > 1)))) return refusedBecause(embedded(g[6], g[7]));
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return refusedBecause(embedded(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return refusedBecause(embedded(g[6], g[7]));
+  // 64:ff9b:1::/48 is local-use NAT64 (RFC 8215): the operator chooses where the IPv4
+  // sits inside it, so no position can be judged; it is never a public destination.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'local-use NAT64';
   if (g[0] === 0x2002) return refusedBecause(embedded(g[1], g[2]));
+  // Teredo 2001:0::/32: server IPv4 in groups 2-3, client IPv4 inverted in groups 6-7.
+  // Either one private is refused; the rest of 2001::/23 stays refused below anyway.
+  if (g[0] === 0x2001 && g[1] === 0) {
+    const why = refusedBecause(embedded(g[2], g[3])) ?? refusedBecause(embedded(g[6] ^ 0xffff, g[7] ^ 0xffff));
+    if (why) return why;
+  }
   return V6.find(([prefix, bits]) => matches(g, prefix, bits, 16))?.[2] ?? null;
 }

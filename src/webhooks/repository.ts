@@ -1,6 +1,7 @@
 // All SQL on webhooks, their deliveries and the delivery attempts.
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
+import { isId } from '../ids.js';
 import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryAttemptsTable, Mode, WebhooksTable } from '../db/schema.js';
 
@@ -17,6 +18,8 @@ export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void
 }
 
 export async function findWebhook(db: Executor, world: World, id: string): Promise<WebhookRow | undefined> {
+  // Not an id: matches nothing, and never reaches the engine (PostgreSQL refuses NUL in text).
+  if (!isId('whk', id)) return undefined;
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 

@@ -1,4 +1,4 @@
-// The rules of the webhook resource (DESIGN §6).
+// The rules of the webhook resource (docs/decisions.md §6).
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import { EVENT_TYPES } from '../events/outbox.js';
@@ -8,6 +8,7 @@ import { modeMaster } from '../chip-keys/masters.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import { nowMicros } from '../time.js';
 import { refusedBecause } from './address.js';
+import { textProblem } from '../http/text-rules.js';
 import {
   cancelPending,
   deleteWebhook,
@@ -42,6 +43,9 @@ export interface WebhookView {
 function checkUrl(value: unknown, ctx: AppContext): string | null {
   if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
   if (value.length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
+  // Before parsing: the URL parser silently drops tab and newline, which would hide them.
+  const text = textProblem('url', value);
+  if (text) return text;
   let url: URL;
   try {
     url = new URL(value);

@@ -25,8 +25,9 @@ import {
 import { createSender, type AttemptResult, type Sender } from './sender.js';
 import { secretSealer } from './service.js';
 import { sign } from './signature.js';
+import { metricsOf } from '../metrics.js';
 
-/** Delay before attempt n+1 after n attempts (DESIGN §6); after the last one the delivery has failed. */
+/** Delay before attempt n+1 after n attempts (docs/decisions.md §6); after the last one the delivery has failed. */
 export const RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 const DISABLE_AFTER_MICROS = 5 * 24 * 3600 * 1_000_000;
 const JITTER = 0.1;
@@ -154,6 +155,7 @@ export class DeliveryWorker {
     } catch (error) {
       // A secret that cannot be opened (master key changed) is an operator problem: record it, retry later.
       this.outcomes.push({ delivery, startedAt, result: { statusCode: null, durationMs: 0, error: `cannot sign: ${(error as Error).message}` } });
+      this.countAttempt(false);
       this.scheduleFlush();
       return;
     }
@@ -161,9 +163,15 @@ export class DeliveryWorker {
     void this.sender.send(delivery.url, headers, delivery.payload).then((result) => {
       this.inFlight--;
       this.outcomes.push({ delivery, startedAt, result });
+      this.countAttempt(result.error === null);
       this.scheduleFlush();
       this.wake?.();
     });
+  }
+
+  /** Attempts as this process makes them; the recorded history stays in delivery_attempts. */
+  private countAttempt(ok: boolean): void {
+    metricsOf(this.ctx.db).deliveryAttempts.inc({ outcome: ok ? 'ok' : 'failed' });
   }
 
   private sign(delivery: Claimed, at: number): Record<string, string> {

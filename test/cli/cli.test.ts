@@ -1,4 +1,4 @@
-// The operator CLI (DESIGN §3) against the same database as a running server.
+// The operator CLI (docs/decisions.md §3) against the same database as a running server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DATABASES, call } from '../harness.js';

@@ -35,7 +35,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('inserted_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  // url is unique per team and mode (DESIGN §3); the same index serves ORDER BY url.
+  // url is unique per team and mode (docs/decisions.md §3); the same index serves ORDER BY url.
   await db.schema.createIndex('tags_team_url').unique().on('tags').columns(['team_id', 'mode', 'url']).execute();
   // Every order_by field of GET /tags has an index led by the team's world, ending in id (the tie-break).
   for (const column of ['id', 'protocol', 'inserted_at', 'updated_at', 'status']) {

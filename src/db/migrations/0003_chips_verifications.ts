@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 // Chips bound to configured tags, the sandbox emulator's chip state, scan
-// verifications and the sessions that pair two genuine scans (DESIGN §4–§5).
+// verifications and the sessions that pair two genuine scans (docs/decisions.md §4–§5).
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('chips')

@@ -1,0 +1,18 @@
+// The one rule for text the API stores (tag url and comment, webhook url) or
+// looks up (a scanned url). C0 controls and DEL are never part of a url or a
+// one-line comment: NUL is refused by PostgreSQL (22021, a 500) but stored by
+// SQLite, and tab/newline would be stored and echoed verbatim. Ill-formed UTF-16
+// (a lone surrogate) is stored differently by each engine (three U+FFFD on
+// SQLite, one on PostgreSQL), so two distinct urls could collide after the fact.
+// Refusing them up front keeps what is read back exactly what was written.
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// Without the u flag the pattern sees UTF-16 code units: a high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `value` cannot be stored as the attribute `name`, or null when it can. */
+export function textProblem(name: string, value: string): string | null {
+  if (CONTROL.test(value)) return `${name} must not contain control characters (U+0000 to U+001F, U+007F)`;
+  if (LONE_SURROGATE.test(value)) return `${name} must be well-formed Unicode (no lone UTF-16 surrogates)`;
+  return null;
+}

@@ -1,0 +1,23 @@
+// Hostile or unusual HTTP framing answered cleanly (issue #12): an empty body sent
+// with a Content-Type where none is expected, and a huge client request id (the id
+// rules themselves: test/http/hostile-inputs.test.ts).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { DATABASES, call } from '../harness.js';
+import { createTags, sharedServer } from '../tags/helpers.js';
+
+for (const kind of DATABASES) {
+  describe(`HTTP framing (${kind})`, () => {
+    const suite = sharedServer(kind);
+    test('DELETE with Content-Type and Content-Length: 0 deletes (204)', async () => {
+      const [tag] = await createTags(suite.server, suite.world.sandbox.key, 1);
+      const response = await call(suite.server, 'DELETE', `/tags/${tag.id}`, { key: suite.world.sandbox.key, body: '' });
+      assert.equal(response.status, 204, response.text);
+      assert.equal((await call(suite.server, 'GET', `/tags/${tag.id}`, { key: suite.world.sandbox.key })).status, 404);
+    });
+    test('an 8,000-character X-Request-Id is answered normally', async () => {
+      const response = await call(suite.server, 'GET', '/tags', { key: suite.world.sandbox.key, headers: { 'x-request-id': 'a'.repeat(8000) } });
+      assert.equal(response.status, 200);
+    });
+  });
+}
