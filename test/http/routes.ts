@@ -1,0 +1,123 @@
+// Every authenticated route of the platform API, in one table. The security matrix
+// (test/http/route-matrix.test.ts) drives 401 / other team / subteam / parent team /
+// other mode / malformed ids over each row, and fails when the server registers a route
+// that is not in this table: a new route cannot skip the matrix.
+import { call, type TestServer, type World } from '../harness.js';
+import { createdTag } from '../writer/helpers.js';
+import { emulated, tapUrl, verify } from '../verifications/helpers.js';
+
+/** One resource of every kind, owned by one team's sandbox. */
+export interface Owned {
+  world: World;
+  /** A created (unwritten) tag. */
+  tag: { id: string; url: string };
+  webhookId: string;
+  writeId: string;
+  verificationId: string;
+  sessionId: string;
+  /** A fresh scan of the owner's configured tag, not yet verified. */
+  scanUrl: string;
+}
+
+export interface RouteRow {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** As registered, relative to the API prefix. */
+  pattern: string;
+  /** A request that would succeed for the owner (before anything else ran). */
+  request(o: Owned): { path: string; body?: unknown };
+  /** The same route naming `id` instead of the owner's resource (routes with an id only). */
+  withId?(id: string): { path: string; body?: unknown };
+  /**
+   * What a key of another world gets when it names the owner's resource: 404, or the
+   * status of a request that acts on the caller's own world only (list, create, bulk delete).
+   */
+  outsider: number;
+}
+
+const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
+const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
+const responsesDoc = (id: string) => ({ data: { type: 'writes', id, attributes: { responses: [] } } });
+const byId = (prefix: string, suffix = '', body?: (id: string) => unknown) => (id: string) => ({ path: `${prefix}${id}${suffix}`, body: body?.(id) });
+
+export const ROUTES: RouteRow[] = [
+  { method: 'GET', pattern: '/tags', request: () => ({ path: '/tags' }), outsider: 200 },
+  // The owner's url: urls are unique per team and mode, so any other world may use it too.
+  { method: 'POST', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: o.tag.url } }] } }), outsider: 201 },
+  { method: 'PATCH', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [tagDoc(o.tag.id).data] } }), outsider: 404 },
+  { method: 'DELETE', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', id: o.tag.id }] } }), outsider: 200 },
+  { method: 'GET', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
+  { method: 'PATCH', pattern: '/tags/:id', request: (o) => byId('/tags/', '', tagDoc)(o.tag.id), withId: byId('/tags/', '', tagDoc), outsider: 404 },
+  { method: 'DELETE', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
+  { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404 },
+  { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404 },
+  {
+    method: 'POST',
+    pattern: '/webhooks',
+    request: () => ({ path: '/webhooks', body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/matrix' } } } }),
+    outsider: 201,
+  },
+  { method: 'GET', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404 },
+  { method: 'PATCH', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/', '', webhookDoc)(o.webhookId), withId: byId('/webhooks/', '', webhookDoc), outsider: 404 },
+  { method: 'DELETE', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404 },
+  {
+    method: 'POST',
+    pattern: '/writer/writes',
+    request: (o) => ({ path: '/writer/writes', body: { data: { type: 'writes', attributes: { tag_id: o.tag.id } } } }),
+    outsider: 404,
+  },
+  { method: 'GET', pattern: '/writer/writes/:id', request: (o) => byId('/writer/writes/')(o.writeId), withId: byId('/writer/writes/'), outsider: 404 },
+  {
+    method: 'POST',
+    pattern: '/writer/writes/:id/responses',
+    request: (o) => byId('/writer/writes/', '/responses', responsesDoc)(o.writeId),
+    withId: byId('/writer/writes/', '/responses', responsesDoc),
+    outsider: 404,
+  },
+  { method: 'POST', pattern: '/verifications', request: (o) => ({ path: '/verifications', body: { data: { type: 'verifications', attributes: { url: o.scanUrl } } } }), outsider: 404 },
+  { method: 'GET', pattern: '/verifications/:id', request: (o) => byId('/verifications/')(o.verificationId), withId: byId('/verifications/'), outsider: 404 },
+  { method: 'GET', pattern: '/sessions/:id', request: (o) => byId('/sessions/')(o.sessionId), withId: byId('/sessions/'), outsider: 404 },
+];
+
+/** Routes under the API prefix that answer without a key (the API's own description). */
+export const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs'];
+
+/** Seeds one resource of every kind in `world`'s sandbox. */
+export async function seedOwned(server: TestServer, world: World): Promise<Owned> {
+  const key = world.sandbox.key;
+  const tag = await createdTag(server, key);
+  const webhook = await call(server, 'POST', '/webhooks', { key, body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/owned' } } } });
+  const write = await call(server, 'POST', '/writer/writes', { key, body: { data: { type: 'writes', attributes: { tag_id: tag.id } } } });
+  const chip = await emulated(server, world.teamId, 'ntag_424_dna');
+  const verified = await verify(server, key, await tapUrl(server, chip.id));
+  const scanUrl = await tapUrl(server, chip.id);
+  for (const [what, r, status] of [['webhook', webhook, 201], ['write', write, 201], ['verification', verified, 201]] as const) {
+    if (r.status !== status) throw new Error(`seeding the ${what}: ${r.status} ${r.text}`);
+  }
+  return {
+    world,
+    tag,
+    webhookId: webhook.body.data.id,
+    writeId: write.body.data.id,
+    verificationId: verified.body.data.id,
+    sessionId: verified.body.data.attributes.session_id,
+    scanUrl,
+  };
+}
+
+/** `METHOD /pattern` of every route the server registered under its API prefix (HEAD left out: it follows GET). */
+export function registeredRoutes(server: TestServer): string[] {
+  const prefix = server.ctx.config.apiPrefix;
+  const found: string[] = [];
+  const stack: string[] = [];
+  for (const line of server.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    const path = stack.join('');
+    if (!path.startsWith(prefix + '/') || !match[3]) continue;
+    for (const method of match[3].split(', ')) if (method !== 'HEAD') found.push(`${method} ${path.slice(prefix.length)}`);
+  }
+  return found.sort();
+}
