@@ -7,9 +7,8 @@ import { newId } from '../ids.js';
 import { renderTag, type TagRow } from '../tags/serializer.js';
 import { enqueueDeliveries } from '../webhooks/fanout.js';
 import { isoMicros, nowMicros } from '../time.js';
+import type { EventType } from './types.js';
 
-export const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 // 8 columns per row; stays under every engine's parameter limit.
 const CHUNK = 1000;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { principalCache } from '../keys/cache.js';
-import { authenticate, type Principal } from '../keys/service.js';
+import type { Principal } from '../keys/principal.js';
+import { authenticate } from '../keys/service.js';
 import { ApiError } from './errors.js';
 
 declare module 'fastify' {

@@ -18,9 +18,9 @@
 import { watch, writeFileSync, type FSWatcher } from 'node:fs';
 import pg from 'pg';
 import type { Db } from '../db/database.js';
-import type { Principal } from './service.js';
+import type { Principal } from './principal.js';
+import { KEYS_CHANNEL } from './repository.js';
 
-export const KEYS_CHANNEL = 'tapproof_keys';
 
 const MAX_ENTRIES = 10_000;
 const TTL_MS = 60_000;

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ApiKeysTable, Mode } from '../db/schema.js';
-import { KEYS_CHANNEL } from './cache.js';
+
+/** PostgreSQL channel on which a revocation reaches every process's key cache. */
+export const KEYS_CHANNEL = 'tapproof_keys';
 
 export type KeyRow = ApiKeysTable;
 

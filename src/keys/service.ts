@@ -5,15 +5,10 @@ import { newId } from '../ids.js';
 import { nowMicros } from '../time.js';
 import { findTeam } from '../teams/repository.js';
 import { principalCache } from './cache.js';
+import type { Principal } from './principal.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
 import { findKeyByHash, insertKey, notifyKeyRevoked, revokeKey } from './repository.js';
 
-/** Who is calling: the key's team and its world (mode). */
-export interface Principal {
-  keyId: string;
-  teamId: string;
-  mode: Mode;
-}
 
 export class KeyServiceError extends Error {}
 

@@ -3,7 +3,7 @@
 // event exists together with its deliveries or not at all, and the worker never
 // has to find its way through the outbox by sequence numbers.
 import type { Executor } from '../db/database.js';
-import type { EventType } from '../events/outbox.js';
+import type { EventType } from '../events/types.js';
 import { enabledWebhooks, insertDeliveries, type World } from './repository.js';
 
 /** Creates one pending delivery per (event, subscribed enabled webhook). */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../events/outbox.js';
+import { EVENT_TYPES } from '../events/types.js';
 import { Timestamp } from '../http/schemas.js';
 
 const kind = Type.Union(EVENT_TYPES.map((k) => Type.Literal(k)));

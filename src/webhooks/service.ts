@@ -1,7 +1,7 @@
 // The rules of the webhook resource (docs/decisions.md §6).
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
-import { EVENT_TYPES } from '../events/outbox.js';
+import { EVENT_TYPES } from '../events/types.js';
 import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { modeMaster } from '../chip-keys/masters.js';

@@ -9,7 +9,7 @@ import { isRetryableConflict, type Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import type { Sealer } from '../secrets/index.js';
 import { nowMicros } from '../time.js';
-import type { BackgroundJob } from '../worker.js';
+import type { BackgroundJob } from '../background-job.js';
 import {
   cancelPending,
   claimDue,
