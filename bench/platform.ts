@@ -15,7 +15,8 @@ import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kyse
 import pg from 'pg';
 import type { Database } from '../src/db/schema.js';
 import { readListQuery } from '../src/tags/documents.js';
-import { ORDER_FIELDS, listTags, type World } from '../src/tags/repository.js';
+import { ORDER_FIELDS, listTags } from '../src/tags/repository.js';
+import type { World } from '../src/world.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines, verdict } from './lib/machine.js';
 import { startServer, type BenchServer as Server } from './lib/server.js';

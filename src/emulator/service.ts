@@ -8,7 +8,7 @@ import { generateSun223, generateSun424, type TamperState } from '../chips/index
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { findTeam } from '../teams/repository.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { appendSdm, defaultLayout, storedLayout, type Params } from '../tag-chips/layout.js';

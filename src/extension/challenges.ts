@@ -17,6 +17,7 @@ import { findShownVerification } from './lookup.js';
 import { ownershipChecks } from './ownership-checks.js';
 import { deleteExpiredChallenges, insertChallenge } from './repository.js';
 import { publicVerificationId, verificationUuid } from './verification-ids.js';
+import { isObject } from '../json.js';
 
 export const CHALLENGE_LIFETIME_MICROS = 5 * 60 * 1_000_000;
 const CARDANO_MAX_BYTES = 198;
@@ -33,7 +34,6 @@ export interface Challenge {
   expected_holders: string[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
 /** 96 random bits in base62 (17 characters; EIP-4361 wants at least 8 alphanumerics). */
 const nonce = () => base62(randomBytes(12), 17);

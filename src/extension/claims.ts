@@ -9,11 +9,11 @@ import { isHttpUrl } from './catalog/rules.js';
 import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
 import { renderPublicVerification, type PublicVerification } from './serializer.js';
 import { isVerificationId } from './verification-ids.js';
+import { isObject } from '../json.js';
 
 export const CLAIM_LIMITS = { resourceUrl: 2048, note: 280, listed: 100 } as const;
 const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const characters = (s: string) => [...s].length;
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });

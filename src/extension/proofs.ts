@@ -15,6 +15,7 @@ import { findShownVerification } from './lookup.js';
 import { HoldingsUnavailable, bech32Address, ownershipChecks, type SignatureVerdict } from './ownership-checks.js';
 import { findChallenge, reopenChallenge, saveOwnership, useChallenge } from './repository.js';
 import { isUuid } from './verification-ids.js';
+import { isObject } from '../json.js';
 
 export interface ProofResult {
   success: boolean;
@@ -23,7 +24,6 @@ export interface ProofResult {
 }
 
 const PROOF_FIELDS = ['session_id', 'address', 'signature', 'key', 'blockchain_type'];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
 
 interface ProofInput {

@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js';
 import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { SessionsTable } from '../db/schema.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 
 export type SessionRow = SessionsTable;
 

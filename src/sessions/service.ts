@@ -7,7 +7,7 @@
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 import { findSession, sessionVerificationIds, type SessionRow } from './repository.js';
 
 export type SessionStatus = 'open' | 'completed' | 'expired';

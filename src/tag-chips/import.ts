@@ -7,18 +7,18 @@ import { ApiError } from '../http/errors.js';
 import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
 import { nowMicros } from '../time.js';
 import { findTeam } from '../teams/repository.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { chipSealer } from './keys.js';
 import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from './layout.js';
 import { insertChips, type ChipRow } from './repository.js';
+import { isObject } from '../json.js';
 
 export class ChipImportServiceError extends Error {}
 
 const FIELDS = ['url', 'protocol', 'uid', 'comment', 'session_duration', 'crypto', 'sdm_meta_read_key', 'sdm_file_read_key', 'params', 'mac_input_from', 'last_counter', ...CATALOG_FIELDS];
 const MAX_COUNTER = 0xffffff;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isKeyHex = (v: unknown) => typeof v === 'string' && /^[0-9A-Fa-f]{32}$/.test(v);
 
 interface CheckedEntry {

@@ -2,7 +2,7 @@
 import type { Executor } from '../db/database.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 
 export type ChipRow = ChipsTable;
 export type EmulatedChipRow = EmulatedChipsTable;

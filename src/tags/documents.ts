@@ -5,10 +5,7 @@ import { ApiError } from '../http/errors.js';
 import { isId } from '../ids.js';
 import { ORDER_FIELDS, type ListQuery, type OrderField, type OrderTerm } from './repository.js';
 import { LIMITS } from './rules.js';
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, type Json } from '../json.js';
 
 function batch(body: unknown): Json[] {
   if (!isObject(body) || !Array.isArray(body.data)) throw new ApiError('MalformedBody');

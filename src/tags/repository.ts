@@ -1,14 +1,10 @@
 // All SQL on tags and their per-world counts.
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { lockedForUpdate, type Executor } from '../db/database.js';
-import type { Database, Mode } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { isId } from '../ids.js';
+import type { World } from '../world.js';
 import type { TagRow } from './serializer.js';
-
-export interface World {
-  teamId: string;
-  mode: Mode;
-}
 
 export const ORDER_FIELDS = ['id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status'] as const;
 export type OrderField = (typeof ORDER_FIELDS)[number];

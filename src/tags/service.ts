@@ -13,14 +13,13 @@ import {
   findTag,
   findTagForUpdate,
   findTagsForUpdate,
-  findTags,
   findUrlOwners,
   insertTags,
   listTags,
   updateTag,
   type ListQuery,
-  type World,
 } from './repository.js';
+import type { World } from '../world.js';
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
 

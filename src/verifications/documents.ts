@@ -1,8 +1,8 @@
 // Reading the POST /verifications document: shape problems are 400, values 422.
 import { ApiError, validationFailed } from '../http/errors.js';
 import type { ScanRequest } from './service.js';
+import { isObject } from '../json.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ATTRIBUTES = ['url', 'client_ip'];
 
 export function readVerificationDocument(body: unknown): ScanRequest {

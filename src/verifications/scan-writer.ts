@@ -12,7 +12,7 @@ import type { Db, Executor } from '../db/database.js';
 import { placeGenuineScan } from '../sessions/service.js';
 import type { SessionRow } from '../sessions/repository.js';
 import { insertSessions } from '../sessions/repository.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 import { lockChips, saveChipProgress, type ChipRow } from '../tag-chips/repository.js';
 import { findGenuineByUrlHashes, insertVerifications, type VerificationRow } from './repository.js';
 

@@ -9,7 +9,7 @@ import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chi
 import type { AppContext } from '../context.js';
 import { ApiError, validationFailed } from '../http/errors.js';
 import { newId } from '../ids.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 import { LIMITS } from '../tags/rules.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
 import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../tag-chips/layout.js';

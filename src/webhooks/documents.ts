@@ -1,10 +1,7 @@
 // Reading the JSON:API request documents of the webhook routes: shape problems
 // are 400, value problems are left to the service (422 with pointers).
 import { ApiError } from '../http/errors.js';
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, type Json } from '../json.js';
 
 function resource(body: unknown): Json {
   if (!isObject(body) || !isObject(body.data) || body.data.type !== 'webhooks' || !isObject(body.data.attributes)) throw new ApiError('MalformedBody');

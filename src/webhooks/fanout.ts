@@ -4,7 +4,8 @@
 // has to find its way through the outbox by sequence numbers.
 import type { Executor } from '../db/database.js';
 import type { EventType } from '../events/types.js';
-import { enabledWebhooks, insertDeliveries, type World } from './repository.js';
+import { enabledWebhooks, insertDeliveries } from './repository.js';
+import type { World } from '../world.js';
 
 /** Creates one pending delivery per (event, subscribed enabled webhook). */
 export async function enqueueDeliveries(trx: Executor, world: World, type: EventType, eventIds: string[], at: number): Promise<void> {

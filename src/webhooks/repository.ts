@@ -4,14 +4,10 @@ import type { Db, Executor } from '../db/database.js';
 import { isId } from '../ids.js';
 import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryAttemptsTable, Mode, WebhooksTable } from '../db/schema.js';
+import type { World } from '../world.js';
 
 export type WebhookRow = WebhooksTable;
 export type WebhookChanges = Partial<Omit<WebhookRow, 'id' | 'team_id' | 'mode' | 'created_at'>>;
-
-export interface World {
-  teamId: string;
-  mode: Mode;
-}
 
 export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
   await db.insertInto('webhooks').values(row).execute();

@@ -17,8 +17,8 @@ import {
   updateWebhook,
   type WebhookChanges,
   type WebhookRow,
-  type World,
 } from './repository.js';
+import type { World } from '../world.js';
 import { newSecret } from './signature.js';
 
 const SECRET_PURPOSE = 'webhook-secret';

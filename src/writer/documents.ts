@@ -1,8 +1,7 @@
 // Reading the writer routes' request documents: shape problems are 400 (like the tag routes).
 import { ApiError } from '../http/errors.js';
+import { isObject, type Json } from '../json.js';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A short R-APDU: data up to 256 bytes plus SW1 SW2. */
 const RAPDU = /^(?:[0-9A-Fa-f]{2}){2,258}$/;
 const MAX_RESPONSES = 64;

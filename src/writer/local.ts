@@ -2,7 +2,7 @@
 // and service as a remote writer, without a server or an API key (the operator's CLI).
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import type { World } from '../tags/repository.js';
+import type { World } from '../world.js';
 import { readResponsesDocument, readStartDocument } from './documents.js';
 import type { Transport } from './relay.js';
 import { renderWrite } from './serializer.js';

@@ -169,7 +169,8 @@ for (const kind of DATABASES) {
       const answers = await Promise.all(urls.map((url, i) => verify(servers[i % 2]!, url)));
       assert.deepEqual([...new Set(answers.map((a) => a.status))], [201]);
       const genuine = answers.filter((a) => a.body.data.attributes.genuine).map((a) => a.body.data.attributes.read_counter as number);
-      assert.ok(genuine.length >= 1);
+      // The highest counter cannot be a replay of anything, whatever order the rest arrived in.
+      assert.equal(answers[9]!.body.data.attributes.reason, 'ok', answers[9]!.text);
       assert.equal(new Set(genuine).size, genuine.length);
       assert.ok(answers.every((a) => a.body.data.attributes.genuine || a.body.data.attributes.reason === 'replayed'));
       const rows = await ctx.db.kysely.selectFrom('verifications').select(['reason', 'read_counter']).where('tag_id', '=', tagId).execute();

@@ -3,7 +3,7 @@
 // same team and mode, or an object with the fields of `products create` /
 // `tokens create` (a new entry made with the import, in its transaction).
 import type { Executor } from '../../db/database.js';
-import type { World } from '../../tags/repository.js';
+import type { World } from '../../world.js';
 import { nowMicros } from '../../time.js';
 import { insertProducts, insertTokens, upsertTagLinks } from './repository.js';
 import { checkProduct, checkToken, type ProductInput, type TokenInput } from './rules.js';

@@ -1,7 +1,7 @@
 // All SQL on the catalog: products, tokens and the tag links.
 import type { Executor } from '../../db/database.js';
 import type { ProductsTable, TagLinksTable, TokensTable } from '../../db/schema.js';
-import type { World } from '../../tags/repository.js';
+import type { World } from '../../world.js';
 
 export type ProductRow = ProductsTable;
 export type TokenRow = TokensTable;

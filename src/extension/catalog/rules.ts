@@ -2,6 +2,7 @@
 // tokens. One checker serves the CLI flags and the chip import file, so both
 // refuse the same bad values with the same words, before anything is written.
 import { checksumAddress, isAddress } from 'viem';
+import { isObject } from '../../json.js';
 
 export const CHAINS = ['cardano', 'ethereum'] as const;
 export type Chain = (typeof CHAINS)[number];
@@ -33,7 +34,6 @@ export interface TokenInput {
 }
 
 type Problems = string[];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
 function text(raw: Record<string, unknown>, name: string, max: number, problems: Problems, required: boolean): string | null {

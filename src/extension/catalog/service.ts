@@ -3,7 +3,7 @@
 // runs before the first write; a refusal is one line for the operator.
 import type { Executor } from '../../db/database.js';
 import { isId, newId } from '../../ids.js';
-import type { World } from '../../tags/repository.js';
+import type { World } from '../../world.js';
 import { findTeam } from '../../teams/repository.js';
 import { nowMicros } from '../../time.js';
 import { findProductIn, findTagWorld, findTokenIn, insertProducts, insertTokens, upsertTagLinks, type ProductRow, type TokenRow } from './repository.js';

@@ -1,0 +1,7 @@
+import type { Mode } from './db/schema.js';
+
+/** A team's sandbox or production: every resource belongs to exactly one world, and a key sees only its own. */
+export interface World {
+  teamId: string;
+  mode: Mode;
+}
