@@ -13,6 +13,8 @@ export class Metrics {
   readonly verifications: Counter<'reason'>;
   readonly deliveryAttempts: Counter<'outcome'>;
   readonly rateLimited: Counter;
+  readonly scanBatchSize: Histogram;
+  readonly scanCommitDuration: Histogram;
 
   constructor(db: Db) {
     const registers = [this.registry];
@@ -44,6 +46,20 @@ export class Metrics {
     this.rateLimited = new Counter({
       name: 'tapproof_rate_limited_total',
       help: 'Requests refused with 429 by the rate limiter.',
+      registers,
+    });
+    // Observed by the main thread when a batch's commit returns, also when a
+    // SQLite writer thread ran it: that thread has no registry anyone scrapes.
+    this.scanBatchSize = new Histogram({
+      name: 'tapproof_scan_batch_size',
+      help: 'Scans decided and committed together by the group commit, per committed batch.',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+      registers,
+    });
+    this.scanCommitDuration = new Histogram({
+      name: 'tapproof_scan_commit_duration_seconds',
+      help: 'Time from handing a scan batch to the database (or the SQLite writer thread) to its commit.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
     new Gauge({
