@@ -2,8 +2,9 @@
 // gets its own Registry, never prom-client's global one: tests run several apps
 // in one process, and each must count only its own traffic.
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ConfigError } from './config.js';
 import type { Db } from './db/database.js';
 
 export class Metrics {
@@ -115,4 +116,22 @@ export function metricsRoute(app: FastifyInstance, metrics: Metrics, token: stri
     if (!allowed(request)) return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain; charset=utf-8').send('metrics token required\n');
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+}
+
+/**
+ * `tapproof worker`'s own GET /metrics (TAPPROOF_WORKER_METRICS_PORT): its
+ * delivery attempts are counted in its registry, which no server can see.
+ * Resolves with the address and a function that closes the listener.
+ */
+export async function startMetricsServer(metrics: Metrics, token: string | null, host: string, port: number): Promise<{ address: string; close(): Promise<void> }> {
+  const app = Fastify({ logger: false });
+  metricsRoute(app, metrics, token);
+  try {
+    const address = await app.listen({ host, port });
+    return { address, close: () => app.close() };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`TAPPROOF_WORKER_METRICS_PORT ${port} is already in use on HOST ${host}: stop the other process or set another port`);
+    throw error;
+  }
 }

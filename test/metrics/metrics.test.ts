@@ -4,21 +4,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DATABASES, call, sharedServer, type TestServer } from '../harness.js';
 import { createDocument } from '../tags/helpers.js';
+import { parseMetrics } from './exposition.js';
 import { emulated, flipHexDigit, tapUrl, verify } from '../verifications/helpers.js';
 
 const LIMIT = 6;
 const TOKEN = 'metrics-token-for-tests';
 
-/** `name{labels}` → value, for every sample line of the exposition text. */
-function parse(text: string): Map<string, number> {
-  const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    samples.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return samples;
-}
+const parse = parseMetrics;
 
 async function scrape(server: TestServer, authorization?: string): Promise<Response> {
   return fetch(server.origin + '/metrics', { headers: authorization === undefined ? {} : { authorization } });

@@ -13,11 +13,19 @@ import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
 import { runCli, startServe, startWorker, type LongRunning, type ServeProcess } from '../cli/process.js';
 import { REDIS_URL, call, freshStorage, randomIp, type ApiResponse, type Storage } from '../harness.js';
+import { parseMetrics } from '../metrics/exposition.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 const LIMIT = 5;
 const CHIPS = 4;
 const ROUNDS = 3;
+const METRICS_TOKEN = 'scale-out-metrics';
+
+async function scrape(url: string): Promise<Map<string, number>> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  assert.equal(response.status, 200);
+  return parseMetrics(await response.text());
+}
 
 describe('scale-out: two serve processes and one worker on one PostgreSQL and one Redis', () => {
   let storage: Storage;
@@ -45,9 +53,10 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
       TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
       TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
       LOG_LEVEL: 'info',
+      TAPPROOF_METRICS_TOKEN: METRICS_TOKEN,
     };
     // All three at once on the empty schema: one migrates (the others wait on the lock), one bootstraps.
-    [a, b, worker] = await Promise.all([startServe(env), startServe(env), startWorker(env)]);
+    [a, b, worker] = await Promise.all([startServe(env), startServe(env), startWorker({ ...env, TAPPROOF_WORKER_METRICS_PORT: '0' })]);
     ctx = { db: storage.open(), config: loadConfig(env) };
     teamId = (await createTeam(ctx.db.kysely, 'scale-out')).id;
     key = await createKey(ctx.db.kysely, teamId, 'sandbox');
@@ -160,5 +169,24 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
     }
     // The other key of the team is unaffected.
     assert.equal((await send(b, 'GET', `/keys/${key.id}`)).status, 200);
+  });
+
+  test('each process counts its own share: the servers\' and the worker\'s metrics add up to what was done', async () => {
+    const ready = JSON.parse(worker.stdout().split('\n').find((l) => l.includes('tapproof worker ready'))!);
+    const [ma, mb, mw] = await Promise.all([scrape(a.origin + '/metrics'), scrape(b.origin + '/metrics'), scrape(ready.metrics)]);
+    const both = (name: string) => (ma.get(name) ?? 0) + (mb.get(name) ?? 0);
+    assert.equal(both('tapproof_verifications_total{reason="ok"}'), CHIPS * ROUNDS);
+    // Every POST /verifications went through one server's group commit, duplicates included.
+    assert.equal(both('tapproof_scan_batch_size_sum'), CHIPS * ROUNDS * 4);
+    assert.equal(both('tapproof_scan_commit_duration_seconds_count'), both('tapproof_scan_batch_size_count'));
+    assert.equal(both('tapproof_http_requests_total{method="POST",route="/api/v1/verifications",status="201"}'), CHIPS * ROUNDS * 4);
+    // The shared-limit test's one refusal and the two that followed it.
+    assert.equal(both('tapproof_rate_limited_total'), 3);
+    // Only the worker delivers (the servers run with TAPPROOF_EMBEDDED_WORKER=0): one successful attempt per event.
+    const events = await ctx.db.kysely.selectFrom('events').select('id').where('team_id', '=', teamId).execute();
+    assert.equal(mw.get('tapproof_webhook_delivery_attempts_total{outcome="ok"}'), events.length);
+    assert.equal(mw.get('tapproof_webhook_delivery_attempts_total{outcome="failed"}'), undefined);
+    assert.equal(both('tapproof_webhook_delivery_attempts_total{outcome="ok"}'), 0);
+    for (const m of [ma, mb, mw]) assert.equal(m.get('tapproof_webhook_deliveries_pending'), 0);
   });
 });
