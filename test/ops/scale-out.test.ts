@@ -5,13 +5,16 @@
 // address (the servers trust the loopback balancer), so that only the
 // rate-limit test shares a budget.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
-import { runCli, startServe, startWorker, type LongRunning, type ServeProcess } from '../cli/process.js';
+import { REPO, runCli, startServe, startWorker, type LongRunning, type ServeProcess } from '../cli/process.js';
 import { REDIS_URL, call, freshStorage, randomIp, type ApiResponse, type Storage } from '../harness.js';
 import { parseMetrics } from '../metrics/exposition.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -27,9 +30,26 @@ async function scrape(url: string): Promise<Map<string, number>> {
   return parseMetrics(await response.text());
 }
 
+/**
+ * The variables of README's scale-out recipe (the shell block under "Scale-out:"):
+ * those every process shares, and those of the `serve` and `worker` lines.
+ */
+function readmeRecipe(): { shared: string[]; serve: string[]; worker: string[] } {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const block = /- Scale-out:[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+  const names = (line: string) => [...line.replace(/#.*/, '').matchAll(/\b([A-Z][A-Z0-9_]*)=/g)].map((m) => m[1]!);
+  const lines = block.split('\n');
+  return {
+    shared: lines.filter((l) => l.trim().startsWith('export ')).flatMap(names),
+    serve: lines.filter((l) => / serve\b/.test(l)).flatMap(names),
+    worker: lines.filter((l) => / worker\b/.test(l)).flatMap(names),
+  };
+}
+
 describe('scale-out: two serve processes and one worker on one PostgreSQL and one Redis', () => {
   let storage: Storage;
   let env: Record<string, string>;
+  let dir: string | undefined;
   let a: ServeProcess;
   let b: ServeProcess;
   let worker: LongRunning;
@@ -45,18 +65,35 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
   before(async () => {
     storage = await freshStorage('postgres');
     receiver = await startReceiver();
-    env = {
-      ...storage.env,
+    // Each process gets exactly the README recipe's variables, with this machine's values
+    // (a recipe variable the test has no value for fails here), plus the test-only ones.
+    dir = mkdtempSync(join(tmpdir(), 'tapproof-scale-'));
+    const keyFile = join(dir, 'master.key');
+    writeFileSync(keyFile, storage.env.TAPPROOF_MASTER_KEY! + '\n');
+    const values: Record<string, string> = {
+      DATABASE_URL: storage.env.DATABASE_URL!,
       REDIS_URL,
-      TAPPROOF_RATE_LIMIT: String(LIMIT),
+      TAPPROOF_MASTER_KEY_FILE: keyFile,
       TAPPROOF_TRUST_PROXY: '127.0.0.1',
+      TAPPROOF_RATE_LIMIT: String(LIMIT),
+      TAPPROOF_METRICS_TOKEN: METRICS_TOKEN,
+      TAPPROOF_EMBEDDED_WORKER: '0',
+      PORT: '0',
+      TAPPROOF_WORKER_METRICS_PORT: '0',
+    };
+    const pick = (names: string[]) => Object.fromEntries(names.map((n) => [n, values[n] ?? assert.fail(`README recipe variable ${n} has no value in this test`)]));
+    const recipe = readmeRecipe();
+    assert.deepEqual(recipe.serve, ['TAPPROOF_EMBEDDED_WORKER', 'PORT']);
+    env = {
+      ...pick(recipe.shared),
+      TAPPROOF_DATA_DIR: dir,
+      // Test only: the webhook receiver is http on loopback.
       TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
       TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
       LOG_LEVEL: 'info',
-      TAPPROOF_METRICS_TOKEN: METRICS_TOKEN,
     };
     // All three at once on the empty schema: one migrates (the others wait on the lock), one bootstraps.
-    [a, b, worker] = await Promise.all([startServe(env), startServe(env), startWorker({ ...env, TAPPROOF_WORKER_METRICS_PORT: '0' })]);
+    [a, b, worker] = await Promise.all([startServe({ ...env, ...pick(recipe.serve) }), startServe({ ...env, ...pick(recipe.serve) }), startWorker({ ...env, ...pick(recipe.worker) })]);
     ctx = { db: storage.open(), config: loadConfig(env) };
     teamId = (await createTeam(ctx.db.kysely, 'scale-out')).id;
     key = await createKey(ctx.db.kysely, teamId, 'sandbox');
@@ -69,6 +106,7 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
     await receiver?.close();
     await ctx?.db.close();
     await storage?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test('concurrent taps over both servers, each URL sent to both → exactly one genuine verification per fresh counter', async () => {
