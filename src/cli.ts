@@ -10,6 +10,7 @@ import { serveProcesses } from './cluster.js';
 import { createTeam } from './teams/service.js';
 import type { AppContext } from './context.js';
 import { backgroundJobs, startBackgroundWork } from './worker.js';
+import { metricsOf, startMetricsServer } from './metrics.js';
 import pino from 'pino';
 import { verifyMasterKeys } from './chip-keys/masters.js';
 import { KeyMaterialError } from './secrets/index.js';
@@ -70,6 +71,7 @@ program
     const ctx = await openContext(cfg);
     await verifyMasterKeys(ctx);
     const background = startBackgroundWork(ctx);
+    const metricsServer = cfg.workerMetricsPort === null ? null : await startMetricsServer(metricsOf(ctx.db), cfg.metricsToken, cfg.host, cfg.workerMetricsPort);
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -77,6 +79,7 @@ program
       // Keeps the process alive until everything is closed (see serve's stop).
       setInterval(() => undefined, 1000);
       log.info({ signal }, 'tapproof worker stopping: finishing in-flight work');
+      await metricsServer?.close();
       await background.stop();
       await ctx.db.close();
       log.info('tapproof worker stopped');
@@ -86,7 +89,7 @@ program
     // Before the readiness line: a supervisor may signal as soon as it reads it.
     process.on('SIGTERM', () => void stop('SIGTERM'));
     process.on('SIGINT', () => void stop('SIGINT'));
-    log.info({ jobs: backgroundJobs.map((job) => job.name) }, 'tapproof worker ready');
+    log.info({ jobs: backgroundJobs.map((job) => job.name), ...(metricsServer ? { metrics: metricsServer.address + '/metrics' } : {}) }, 'tapproof worker ready');
   });
 
 program

@@ -33,6 +33,8 @@ export interface Config {
   dataDir: string;
   /** TAPPROOF_METRICS_TOKEN: bearer token GET /metrics requires; null = open (keep it off the public network). */
   metricsToken: string | null;
+  /** TAPPROOF_WORKER_METRICS_PORT: `tapproof worker` serves GET /metrics on this port (on HOST); null = none. */
+  workerMetricsPort: number | null;
   /** Networks, the EIP-1271 RPC and the holdings providers of the extension API (docs/wallets.md). */
   wallets: WalletsConfig;
 }
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     scanWriterThread: flag(env, 'TAPPROOF_SCAN_WRITER_THREAD', true),
     dataDir,
     metricsToken: env.TAPPROOF_METRICS_TOKEN || null,
+    workerMetricsPort: env.TAPPROOF_WORKER_METRICS_PORT ? integer(env, 'TAPPROOF_WORKER_METRICS_PORT', 0, 0, 65535) : null,
     wallets: walletsConfig(env),
   };
 }

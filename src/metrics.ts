@@ -2,8 +2,9 @@
 // gets its own Registry, never prom-client's global one: tests run several apps
 // in one process, and each must count only its own traffic.
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ConfigError } from './config.js';
 import type { Db } from './db/database.js';
 
 export class Metrics {
@@ -13,6 +14,8 @@ export class Metrics {
   readonly verifications: Counter<'reason'>;
   readonly deliveryAttempts: Counter<'outcome'>;
   readonly rateLimited: Counter;
+  readonly scanBatchSize: Histogram;
+  readonly scanCommitDuration: Histogram;
 
   constructor(db: Db) {
     const registers = [this.registry];
@@ -44,6 +47,20 @@ export class Metrics {
     this.rateLimited = new Counter({
       name: 'tapproof_rate_limited_total',
       help: 'Requests refused with 429 by the rate limiter.',
+      registers,
+    });
+    // Observed by the main thread when a batch's commit returns, also when a
+    // SQLite writer thread ran it: that thread has no registry anyone scrapes.
+    this.scanBatchSize = new Histogram({
+      name: 'tapproof_scan_batch_size',
+      help: 'Scans decided and committed together by the group commit, per committed batch.',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+      registers,
+    });
+    this.scanCommitDuration = new Histogram({
+      name: 'tapproof_scan_commit_duration_seconds',
+      help: 'Time from handing a scan batch to the database (or the SQLite writer thread) to its commit.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
     new Gauge({
@@ -99,4 +116,22 @@ export function metricsRoute(app: FastifyInstance, metrics: Metrics, token: stri
     if (!allowed(request)) return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain; charset=utf-8').send('metrics token required\n');
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+}
+
+/**
+ * `tapproof worker`'s own GET /metrics (TAPPROOF_WORKER_METRICS_PORT): its
+ * delivery attempts are counted in its registry, which no server can see.
+ * Resolves with the address and a function that closes the listener.
+ */
+export async function startMetricsServer(metrics: Metrics, token: string | null, host: string, port: number): Promise<{ address: string; close(): Promise<void> }> {
+  const app = Fastify({ logger: false });
+  metricsRoute(app, metrics, token);
+  try {
+    const address = await app.listen({ host, port });
+    return { address, close: () => app.close() };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`TAPPROOF_WORKER_METRICS_PORT ${port} is already in use on HOST ${host}: stop the other process or set another port`);
+    throw error;
+  }
 }

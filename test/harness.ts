@@ -1,6 +1,6 @@
 // One harness for every database-backed test: real SQLite files, a real
 // PostgreSQL schema per context, and the real HTTP server on a loopback port.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +126,9 @@ export function sharedServer(kind: DatabaseKind, env: Record<string, string> = {
   after(() => suite.server.close());
   return suite;
 }
+
+/** A random client address (sent as X-Forwarded-For), so that runs sharing one Redis never share a rate-limit budget. */
+export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 export const JSON_API = 'application/vnd.api+json';
 

@@ -9,6 +9,7 @@
 // statements leave the event loop free for HTTP and chip cryptography (issue #10).
 import { Worker } from 'node:worker_threads';
 import type { Db, Executor } from '../db/database.js';
+import { metricsOf } from '../metrics.js';
 import { placeGenuineScan } from '../sessions/service.js';
 import type { SessionRow } from '../sessions/repository.js';
 import { insertSessions } from '../sessions/repository.js';
@@ -270,7 +271,11 @@ export class ScanWriter {
     const forUpdate = this.db.dialect === 'postgres';
     try {
       const scans = batch.map((p) => p.scan);
+      const started = performance.now();
       const rows = this.thread ? await this.thread.commit(scans) : await this.db.kysely.transaction().execute((trx) => writeBatch(trx, scans, forUpdate));
+      const metrics = metricsOf(this.db);
+      metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
+      metrics.scanBatchSize.observe(batch.length);
       batch.forEach((p, i) => p.resolve(rows[i]!));
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);

@@ -32,11 +32,15 @@ export function runCli(env: Record<string, string>, ...args: string[]): Promise<
   });
 }
 
-export interface ServeProcess {
-  child: ChildProcess;
+export interface ServeProcess extends LongRunning {
   origin: string;
   /** `origin` + `/api/v1` */
   base: string;
+}
+
+/** A long-running `tapproof` command, once it printed `readyText`. */
+export interface LongRunning {
+  child: ChildProcess;
   /** Everything printed so far. */
   stdout(): string;
   stderr(): string;
@@ -46,9 +50,8 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `tapproof serve` on a free loopback port and waits until it listens. */
-export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  const child = tapproof(['serve'], { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env });
+async function startLongRunning(args: string[], env: Record<string, string>, readyText: string): Promise<LongRunning> {
+  const child = tapproof(args, env);
   let out = '';
   let err = '';
   const waiters: { text: string; resolve: () => void }[] = [];
@@ -62,15 +65,11 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
     new Promise<void>((resolve, reject) => {
       if (out.includes(text)) return resolve();
       waiters.push({ text, resolve });
-      void exited.then((code) => reject(new Error(`tapproof serve exited (${code}) before printing "${text}"\n${out}\n${err}`)));
+      void exited.then((code) => reject(new Error(`tapproof ${args[0]} exited (${code}) before printing "${text}"\n${out}\n${err}`)));
     });
-  await waitFor('tapproof listening');
-  const line = out.split('\n').find((l) => l.includes('tapproof listening'))!;
-  const origin = JSON.parse(line).address as string;
+  await waitFor(readyText);
   return {
     child,
-    origin,
-    base: origin + '/api/v1',
     stdout: () => out,
     stderr: () => err,
     waitFor,
@@ -79,4 +78,17 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
       return exited;
     },
   };
+}
+
+/** Starts `tapproof serve` on a free loopback port and waits until it listens. */
+export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
+  const started = await startLongRunning(['serve'], { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env }, 'tapproof listening');
+  const line = started.stdout().split('\n').find((l) => l.includes('tapproof listening'))!;
+  const origin = JSON.parse(line).address as string;
+  return { ...started, origin, base: origin + '/api/v1' };
+}
+
+/** Starts `tapproof worker` and waits until it is ready. */
+export function startWorker(env: Record<string, string>): Promise<LongRunning> {
+  return startLongRunning(['worker'], env, 'tapproof worker ready');
 }

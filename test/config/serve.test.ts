@@ -19,6 +19,7 @@ describe('configuration errors stop `tapproof serve` with one clear line', () =>
     [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
     [{ TAPPROOF_MASTER_KEY: 'short' }, /TAPPROOF_MASTER_KEY/],
     [{ TAPPROOF_TRUST_PROXY: 'everyone' }, /TAPPROOF_TRUST_PROXY/],
+    [{ TAPPROOF_WORKER_METRICS_PORT: '70000' }, /TAPPROOF_WORKER_METRICS_PORT/],
   ];
   test('each bad value', async () => {
     const results = await Promise.all(cases.map(([env]) => runCli({ TAPPROOF_DATA_DIR: '/nonexistent/never-created', ...env }, 'serve')));

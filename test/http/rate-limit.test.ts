@@ -2,9 +2,8 @@
 // headers, health probes exempt, X-Forwarded-For only when trusted, and one
 // shared budget across server processes with Redis.
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { DATABASES, REDIS_URL, call, freshStorage, startServer, type ApiResponse, type Storage, type TestServer } from '../harness.js';
+import { DATABASES, REDIS_URL, call, randomIp, freshStorage, startServer, type ApiResponse, type Storage, type TestServer } from '../harness.js';
 import { startServe, type ServeProcess } from '../cli/process.js';
 import { sharedServer } from '../tags/helpers.js';
 
@@ -22,9 +21,6 @@ function assertLimited(response: ApiResponse): void {
 function assertNoLimitHeaders(response: ApiResponse): void {
   for (const name of response.headers.keys()) assert.ok(!name.startsWith('x-ratelimit') && name !== 'retry-after', `header ${name} on ${response.status}`);
 }
-
-/** A random client address, so that runs sharing one Redis never share a budget. */
-const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 for (const kind of DATABASES) {
   describe(`rate limit, in-process (${kind})`, () => {

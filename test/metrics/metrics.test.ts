@@ -4,21 +4,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DATABASES, call, sharedServer, type TestServer } from '../harness.js';
 import { createDocument } from '../tags/helpers.js';
+import { parseMetrics } from './exposition.js';
 import { emulated, flipHexDigit, tapUrl, verify } from '../verifications/helpers.js';
 
 const LIMIT = 6;
 const TOKEN = 'metrics-token-for-tests';
 
-/** `name{labels}` → value, for every sample line of the exposition text. */
-function parse(text: string): Map<string, number> {
-  const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    samples.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return samples;
-}
+const parse = parseMetrics;
 
 async function scrape(server: TestServer, authorization?: string): Promise<Response> {
   return fetch(server.origin + '/metrics', { headers: authorization === undefined ? {} : { authorization } });
@@ -82,6 +74,12 @@ for (const kind of DATABASES) {
       assert.equal([...m.keys()].filter((k) => k.startsWith('tapproof_verifications_total')).length, 2);
       assert.equal(m.get('tapproof_rate_limited_total'), 1);
       assert.equal(m.get('tapproof_webhook_deliveries_pending'), 0);
+      // Three scans one after the other: three group commits of one scan each (the reload too, it is decided there).
+      assert.equal(m.get('tapproof_scan_batch_size_count'), 3);
+      assert.equal(m.get('tapproof_scan_batch_size_sum'), 3);
+      assert.equal(m.get('tapproof_scan_batch_size_bucket{le="1"}'), 3);
+      assert.equal(m.get('tapproof_scan_commit_duration_seconds_count'), 3);
+      assert.ok(m.get('tapproof_scan_commit_duration_seconds_sum')! > 0);
     });
 
     test('the backlog gauge counts pending deliveries only, read on scrape', async () => {
@@ -91,6 +89,34 @@ for (const kind of DATABASES) {
       assert.equal(before.get('tapproof_webhook_deliveries_pending'), 0);
       const count = await db.selectFrom('deliveries').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
+    });
+  });
+}
+
+for (const kind of DATABASES) {
+  describe(`metrics of the group commit (${kind})`, () => {
+    const suite = sharedServer(kind);
+
+    test('concurrent scans of distinct chips → batch sizes add up to the scans, one latency per batch', async () => {
+      const { server, world } = suite;
+      const key = world.sandbox.key;
+      const SCANS = 12;
+      const tags = await Promise.all(Array.from({ length: SCANS }, () => emulated(server, world.teamId, 'ntag_424_dna')));
+      const urls = await Promise.all(tags.map((t) => tapUrl(server, t.id)));
+      const before = parse(await (await scrape(server)).text());
+      const answers = await Promise.all(urls.map((url) => verify(server, key, url)));
+      assert.deepEqual(
+        answers.map((a) => a.body.data.attributes.reason),
+        urls.map(() => 'ok'),
+      );
+      const after = parse(await (await scrape(server)).text());
+      const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+      assert.equal(delta('tapproof_scan_batch_size_sum'), SCANS);
+      const batches = delta('tapproof_scan_batch_size_count');
+      assert.ok(batches >= 1 && batches <= SCANS, `${batches} batches`);
+      assert.equal(delta('tapproof_scan_batch_size_bucket{le="+Inf"}'), batches);
+      assert.equal(delta('tapproof_scan_commit_duration_seconds_count'), batches);
+      assert.equal(delta('tapproof_verifications_total{reason="ok"}'), SCANS);
     });
   });
 }
