@@ -8,10 +8,8 @@ import { renderTag, type TagRow } from '../tags/serializer.js';
 import { enqueueDeliveries } from '../webhooks/fanout.js';
 import { isoMicros, nowMicros } from '../time.js';
 import type { EventType } from './types.js';
+import { inChunks } from '../db/chunked.js';
 
-
-// 8 columns per row; stays under every engine's parameter limit.
-const CHUNK = 1000;
 
 /**
  * Writes one event per tag, rendering the tag as the API shows it now: that
@@ -31,9 +29,7 @@ export async function recordTagEvents(db: Executor, type: EventType, tags: TagRo
     payload: JSON.stringify({ type, timestamp, data: renderTag(tag), ...extra }),
     created_at: at,
   }));
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.insertInto('events').values(rows.slice(i, i + CHUNK)).execute();
-  }
+  await inChunks(rows, (part) => db.insertInto('events').values(part).execute());
   // Normally one world per call; grouped so that a mixed call still reaches each world's webhooks.
   const worlds = new Map<string, { teamId: string; mode: Mode; ids: string[] }>();
   for (const row of rows) {

@@ -4,11 +4,12 @@ import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { World } from '../world.js';
+import { inChunks } from '../db/chunked.js';
 
 export type SessionRow = SessionsTable;
 
 export async function insertSessions(db: Executor, rows: SessionRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await executeShaped(db, 'insertSessions', rows.slice(i, i + 500), (d, part) => d.insertInto('sessions').values(part));
+  await inChunks(rows, (part) => executeShaped(db, 'insertSessions', part, (d, p) => d.insertInto('sessions').values(p)));
 }
 
 export async function findSession(db: Executor, world: World, id: string): Promise<SessionRow | undefined> {

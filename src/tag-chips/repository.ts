@@ -3,12 +3,13 @@ import type { Executor } from '../db/database.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
 import type { World } from '../world.js';
+import { inChunks } from '../db/chunked.js';
 
 export type ChipRow = ChipsTable;
 export type EmulatedChipRow = EmulatedChipsTable;
 
 export async function insertChips(db: Executor, rows: ChipRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('chips').values(rows.slice(i, i + 200)).execute();
+  await inChunks(rows, (part) => db.insertInto('chips').values(part).execute());
 }
 
 export async function insertEmulatedChip(db: Executor, row: EmulatedChipRow): Promise<void> {
@@ -66,11 +67,11 @@ export async function lockChips(db: Executor, tagIds: string[], forUpdate: boole
 /** Writes back the counters and session pointers of locked chips, one statement for many. */
 export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<void> {
   const columns = rows.map(({ session_duration: _, ...chip }: ChipRow & { session_duration?: number }) => chip);
-  for (let i = 0; i < columns.length; i += 500) {
-    await executeShaped(db, 'saveChipProgress', columns.slice(i, i + 500), (d, part) =>
+  await inChunks(columns, (part) =>
+    executeShaped(db, 'saveChipProgress', part, (d, shaped) =>
       d
         .insertInto('chips')
-        .values(part)
+        .values(shaped)
         .onConflict((oc) =>
           oc.column('tag_id').doUpdateSet((eb) => ({
             last_counter: eb.ref('excluded.last_counter'),
@@ -78,8 +79,8 @@ export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<v
             session_expires_at: eb.ref('excluded.session_expires_at'),
           })),
         ),
-    );
-  }
+    ),
+  );
 }
 
 /** The emulated chip of a sandbox tag, with its tag. */

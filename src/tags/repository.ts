@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import { isId } from '../ids.js';
 import type { World } from '../world.js';
 import type { TagRow } from './serializer.js';
+import { inChunks } from '../db/chunked.js';
 
 export const ORDER_FIELDS = ['id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status'] as const;
 export type OrderField = (typeof ORDER_FIELDS)[number];
@@ -16,13 +17,8 @@ export interface OrderTerm {
 const NULLABLE: readonly OrderField[] = ['configured_at', 'comment'];
 const UNIQUE_IN_WORLD: readonly OrderField[] = ['id', 'url'];
 
-// Rows per INSERT statement: 11 columns × 500 stays far below both engines' parameter limits.
-const INSERT_CHUNK = 500;
-
 export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insertInto('tags').values(rows.slice(i, i + INSERT_CHUNK)).execute();
-  }
+  await inChunks(rows, (part) => db.insertInto('tags').values(part).execute());
 }
 
 export async function findTag(db: Executor, world: World, id: string): Promise<TagRow | undefined> {

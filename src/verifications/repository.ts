@@ -4,11 +4,12 @@ import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { VerificationsTable } from '../db/schema.js';
 import type { World } from '../world.js';
+import { inChunks } from '../db/chunked.js';
 
 export type VerificationRow = VerificationsTable;
 
 export async function insertVerifications(db: Executor, rows: VerificationRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await executeShaped(db, 'insertVerifications', rows.slice(i, i + 500), (d, part) => d.insertInto('verifications').values(part));
+  await inChunks(rows, (part) => executeShaped(db, 'insertVerifications', part, (d, p) => d.insertInto('verifications').values(p)));
 }
 
 export async function findVerification(db: Executor, world: World, id: string): Promise<VerificationRow | undefined> {

@@ -5,6 +5,7 @@ import { isId } from '../ids.js';
 import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryAttemptsTable, Mode, WebhooksTable } from '../db/schema.js';
 import type { World } from '../world.js';
+import { inChunks } from '../db/chunked.js';
 
 export type WebhookRow = WebhooksTable;
 export type WebhookChanges = Partial<Omit<WebhookRow, 'id' | 'team_id' | 'mode' | 'created_at'>>;
@@ -41,11 +42,8 @@ export async function enabledWebhooks(db: Executor, world: World): Promise<{ id:
   return db.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', world.teamId).where('mode', '=', world.mode).where('enabled', '=', 1).execute();
 }
 
-// 6 columns per row; stays under every engine's parameter limit.
-const CHUNK = 1000;
-
 export async function insertDeliveries(db: Executor, rows: Omit<DeliveriesTable, 'id'>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('deliveries').values(rows.slice(i, i + CHUNK)).execute();
+  await inChunks(rows, (part) => db.insertInto('deliveries').values(part).execute());
 }
 
 export interface Claimed {
@@ -117,7 +115,7 @@ async function claimSqlite(db: Db, now: number, leaseUntil: number, limit: numbe
   return claimed.map((r) => r.id);
 }
 export async function insertAttempts(db: Executor, rows: Omit<DeliveryAttemptsTable, 'id'>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('delivery_attempts').values(rows.slice(i, i + CHUNK)).execute();
+  await inChunks(rows, (part) => db.insertInto('delivery_attempts').values(part).execute());
 }
 
 export async function markDelivered(db: Executor, ids: number[]): Promise<void> {
