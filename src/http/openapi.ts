@@ -15,6 +15,18 @@ function extensionServers(document: any, extPrefix: string) {
   return document;
 }
 
+const RATE_LIMITED = {
+  description: 'Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike.',
+  content: { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } },
+};
+
+/** The limiter runs ahead of every route and answers in plain text (src/http/error-handler.ts), so every operation declares it. */
+function rateLimited(document: any) {
+  for (const item of Object.values<any>(document.paths ?? {}))
+    for (const op of Object.values<any>(item)) if (op && typeof op === 'object' && 'responses' in op) op.responses['429'] = RATE_LIMITED;
+  return document;
+}
+
 export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix?: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -38,7 +50,10 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
     // Component schemas keep their $id as name (Tag, ErrorDocument) instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     hideUntagged: true,
-    ...(extPrefix ? { transformObject: (({ openapiObject }: { openapiObject: unknown }) => extensionServers(openapiObject, extPrefix)) as never } : {}),
+    transformObject: (({ openapiObject }: { openapiObject: unknown }) => {
+      rateLimited(openapiObject);
+      return extPrefix ? extensionServers(openapiObject, extPrefix) : openapiObject;
+    }) as never,
   });
 }
 
