@@ -14,7 +14,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/schema.js';
-import { readListQuery } from '../src/tags/documents.js';
+import { readListQuery } from '../src/tags/list-query.js';
 import { ORDER_FIELDS, listTags } from '../src/tags/repository.js';
 import type { World } from '../src/world.js';
 import { arg, databaseKinds, flag } from './lib/args.js';

@@ -6,7 +6,7 @@ import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installExactMediaType, installJsonApi } from './http/jsonapi.js';
-import { installOpenApi, renderReferencePage } from './http/openapi.js';
+import { installOpenApi, referenceRoutes } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installArrivalOrder } from './verifications/arrival-order.js';
 import { ErrorDocument } from './http/schemas.js';
@@ -94,9 +94,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     async (api) => {
       // Public and plain JSON/HTML: the API's own description needs no key.
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      api.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
-        reply.type('text/html; charset=utf-8').send(renderReferencePage(app.swagger() as never, config.apiPrefix)),
-      );
+      referenceRoutes(api, config.apiPrefix);
       await api.register(async (secured) => {
         installJsonApi(secured);
         installAuth(secured, ctx);

@@ -2,6 +2,7 @@
 // serialization. Bodies are read by the services (every problem is reported
 // as the spec words it), so these schemas never reject a request.
 import { Type, type TSchema } from '@sinclair/typebox';
+import { CLAIM_LIMITS } from './claims.js';
 
 const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -75,6 +76,8 @@ export const ProofResult = Type.Object({
 });
 
 export const PathId = Type.Object({ id: Type.String({ description: 'VRF_ id or UUID' }) });
-export const ClaimsQuery = Type.Object({ resource_url: Type.String({ maxLength: 2048 }) });
+export const ClaimsQuery = Type.Object({
+  resource_url: Type.String({ minLength: 1, maxLength: CLAIM_LIMITS.resourceUrl, format: 'uri', description: 'An absolute http or https URL, matched exactly' }),
+});
 
 export const extErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ExtError]));

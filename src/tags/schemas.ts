@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../http/schemas.js';
-import { ORDER_FIELDS } from './repository.js';
 import { LIMITS, PROTOCOLS } from './rules.js';
 
 const protocol = Type.Union(PROTOCOLS.map((p) => Type.Literal(p)));
@@ -46,12 +45,3 @@ export const UpdateTagBody = Type.Object({ data: Type.Object({ type: Type.Litera
 export const UpdateTagsBody = batch(Type.Object({ type: Type.Literal('tags'), id: Type.String(), attributes: mutable }));
 export const DeleteTagsBody = batch(Type.Object({ type: Type.Literal('tags'), id: Type.String() }));
 export const DeleteTagsResult = Type.Object({ meta: Type.Object({ deleted: Type.Array(Type.String()), kept: Type.Array(Type.String()) }) });
-
-export const ListQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, default: LIMITS.pageSize.default, description: `Values above ${LIMITS.pageSize.max} yield ${LIMITS.pageSize.max}` })),
-  q: Type.Optional(Type.String({ description: 'Case-insensitive (ASCII) substring of the comment, or an exact tag id' })),
-  'order_by[]': Type.Optional(Type.Array(Type.Union(ORDER_FIELDS.map((f) => Type.Literal(f))))),
-  'order_directions[]': Type.Optional(Type.Array(Type.Union([Type.Literal('asc'), Type.Literal('desc')]))),
-});
-

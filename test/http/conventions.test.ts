@@ -139,7 +139,7 @@ for (const kind of DATABASES) {
       assert.match(page.headers.get('content-type')!, /^text\/html/);
       const html = await page.text();
       assert.match(html, /<html/);
-      assert.ok(html.includes('/api/v1/tags'));
+      assert.ok(html.includes('spec-url="/api/v1/openapi.json"'));
     });
   });
 }

@@ -79,7 +79,7 @@ export const ROUTES: RouteRow[] = [
 ];
 
 /** Routes under the API prefix that answer without a key (the API's own description). */
-export const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs'];
+export const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/redoc.standalone.js'];
 
 /** Seeds one resource of every kind in `world`'s sandbox. */
 export async function seedOwned(server: TestServer, world: World): Promise<Owned> {

@@ -1,15 +1,25 @@
 // The served OpenAPI document declares what the server actually speaks:
 // application/vnd.api+json bodies (never application/json, which gets 415/406)
-// and named component schemas a generator can turn into type names.
+// and named component schemas a generator can turn into type names; plain-text
+// 429s; and query parameters with exactly the rules the server enforces.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from '../harness.js';
+import { call, DATABASES, startServer, type TestServer } from '../harness.js';
 
-describe('openapi.json (sqlite)', () => {
+const operations = (document: any) =>
+  Object.entries<any>(document.paths).flatMap(([path, item]) =>
+    Object.entries<any>(item)
+      .filter(([method]) => method !== 'servers')
+      .map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+  );
+
+for (const kind of DATABASES) describe(`openapi.json (${kind})`, () => {
   let server: TestServer;
   let document: any;
+  let key: string;
   before(async () => {
-    server = await startServer('sqlite');
+    server = await startServer(kind);
+    key = (await server.seedTeam()).sandbox.key;
     const response = await fetch(`${server.base}/openapi.json`);
     assert.equal(response.status, 200);
     document = await response.json();
@@ -41,5 +51,67 @@ describe('openapi.json (sqlite)', () => {
     assert.ok(names.includes('Tag') && names.includes('ErrorDocument'), names.join(','));
     assert.ok(!names.some((name) => /^def-\d+$/.test(name)), names.join(','));
     assert.ok(!JSON.stringify(document).includes('#/components/schemas/def-'));
+  });
+
+  test('every operation declares 429 as text/plain, platform and extension alike', () => {
+    const all = operations(document);
+    assert.equal(all.length, 24);
+    for (const { where, op } of all) assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
+  });
+
+  test('GET /tags declares every query parameter with the rules the server enforces', () => {
+    const parameters = Object.fromEntries(document.paths['/tags'].get.parameters.map((p: any) => [p.name, { in: p.in, required: p.required, ...p.schema }]));
+    const integer = { in: 'query', required: false, type: 'integer', minimum: 1, maximum: 999_999_999_999_999 };
+    assert.deepEqual(parameters, {
+      page: { ...integer, default: 1 },
+      page_size: { ...integer, default: 10 },
+      q: { in: 'query', required: false, type: 'string', pattern: '^[^\\u0000]*$' },
+      'order_by[]': {
+        in: 'query',
+        required: false,
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', enum: ['id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status'] },
+      },
+      'order_directions[]': { in: 'query', required: false, type: 'array', items: { type: 'string', enum: ['asc', 'desc'] } },
+    });
+  });
+
+  test('GET /tags: values the document allows are accepted, values it rules out are 400', async () => {
+    const schemas = Object.fromEntries(document.paths['/tags'].get.parameters.map((p: any) => [p.name, p.schema]));
+    const status = async (query: string) => (await call(server, 'GET', `/tags?${query}`, { key })).status;
+    for (const name of ['page', 'page_size']) {
+      const { minimum, maximum } = schemas[name];
+      assert.deepEqual(
+        [await status(`${name}=${minimum}`), await status(`${name}=${maximum}`), await status(`${name}=${minimum - 1}`), await status(`${name}=${maximum + 1}`), await status(`${name}=1.5`)],
+        [200, 200, 400, 400, 400],
+        name,
+      );
+    }
+    assert.deepEqual([await status('q=abc'), await status('q=a%00b')], [200, 400]);
+    for (const field of schemas['order_by[]'].items.enum)
+      for (const direction of schemas['order_directions[]'].items.enum) assert.equal(await status(`order_by[]=${field}&order_directions[]=${direction}`), 200, `${field} ${direction}`);
+    assert.equal(await status('order_by[]=team_id'), 400);
+    assert.equal(await status('order_by[]=id&order_directions[]=up'), 400);
+    assert.equal(await status('order_by[]=id&order_by[]=id'), 400, 'uniqueItems');
+  });
+
+  test('GET /ext/claims declares resource_url as required, 1 to 2048 characters', () => {
+    const [parameter] = document.paths['/ext/claims'].get.parameters;
+    assert.deepEqual({ name: parameter.name, required: parameter.required, minLength: parameter.schema.minLength, maxLength: parameter.schema.maxLength }, { name: 'resource_url', required: true, minLength: 1, maxLength: 2048 });
+  });
+});
+
+describe('429 (sqlite)', () => {
+  test('a refused request is answered in the media type the document declares', async () => {
+    const server = await startServer('sqlite', { TAPPROOF_RATE_LIMIT: '1' });
+    try {
+      const declared = Object.keys((await (await fetch(`${server.base}/openapi.json`)).json()).paths['/tags'].get.responses['429'].content);
+      const refused = await call(server, 'GET', '/tags');
+      assert.equal(refused.status, 429);
+      assert.deepEqual([refused.headers.get('content-type')!.split(';')[0], refused.text], [...declared, 'Too Many Requests']);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { errorResponses } from '../../http/schemas.js';
-import { readListQuery } from '../documents.js';
-import { ListQuerySchema, TagPage } from '../schemas.js';
+import { ListQuerySchema, readListQuery } from '../list-query.js';
+import { TagPage } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { listWorldTags } from '../service.js';
 
