@@ -1,6 +1,6 @@
 // All SQL on tags and their per-world counts.
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { lockedForUpdate, type Executor } from '../db/database.js';
+import { lockedForUpdate, onPostgres, type Executor } from '../db/database.js';
 import type { Database, Mode } from '../db/schema.js';
 import { isId } from '../ids.js';
 import type { TagRow } from './serializer.js';
@@ -155,4 +155,48 @@ export async function listTags(db: Executor, world: World, list: ListQuery): Pro
 export async function countFiltered(db: Executor, world: World, q: string): Promise<number> {
   const row = await filtered(db, world, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A world whose stored tag counter differs from its rows. */
+export interface CounterDrift extends World {
+  counter: number;
+  rows: number;
+}
+
+/**
+ * Every world whose counter differs from a count of its rows, in team id and
+ * mode order. One statement, so on PostgreSQL the rows and the counters are read from
+ * one snapshot (a tag write changes both in one transaction): no drift is seen
+ * that a concurrent write would explain. A world without a counter row counts 0.
+ */
+export async function findCounterDrift(db: Executor): Promise<CounterDrift[]> {
+  const { rows } = await sql<{ team_id: string; mode: Mode; counter: number | string; rows: number | string }>`
+    select team_id, mode, sum(counter) as counter, sum(n) as rows from (
+      select team_id, mode, count(*) as n, 0 as counter from tags group by team_id, mode
+      union all
+      select team_id, mode, 0 as n, tag_count as counter from tag_counts
+    ) as worlds
+    group by team_id, mode
+    having sum(counter) <> sum(n)`.execute(db);
+  // Sorted here: team_id has the engine's default collation, which orders differently on the two.
+  const byWorld = (a: { team_id: string; mode: string }, b: typeof a) => (a.team_id < b.team_id ? -1 : a.team_id > b.team_id ? 1 : a.mode < b.mode ? -1 : a.mode > b.mode ? 1 : 0);
+  return rows.sort(byWorld).map((r) => ({ teamId: r.team_id, mode: r.mode, counter: Number(r.counter), rows: Number(r.rows) }));
+}
+
+/**
+ * PostgreSQL: holds off every other counter change until this transaction ends.
+ * A writer that already changed a counter is waited for (its rows are then
+ * counted); one that has not yet will add its delta to the repaired value.
+ * SQLite's write transactions are serialized already.
+ */
+export async function lockTagCounters(db: Executor): Promise<void> {
+  if (onPostgres(db)) await sql`lock table tag_counts in share row exclusive mode`.execute(db);
+}
+
+export async function setTagCount(db: Executor, world: World, count: number): Promise<void> {
+  await db
+    .insertInto('tag_counts')
+    .values({ team_id: world.teamId, mode: world.mode, tag_count: count })
+    .onConflict((oc) => oc.columns(['team_id', 'mode']).doUpdateSet({ tag_count: count }))
+    .execute();
 }
