@@ -3,6 +3,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { lockedForUpdate, onPostgres, type Executor } from '../db/database.js';
 import type { Database, Mode } from '../db/schema.js';
 import { isId } from '../ids.js';
+import { foldComment, foldForSearch } from './search-fold.js';
 import type { TagRow } from './serializer.js';
 
 export interface World {
@@ -23,9 +24,13 @@ const UNIQUE_IN_WORLD: readonly OrderField[] = ['id', 'url'];
 // Rows per INSERT statement: 11 columns × 500 stays far below both engines' parameter limits.
 const INSERT_CHUNK = 500;
 
+// Every column but comment_folded, which only the repository reads and writes.
+const TAG_COLUMNS = ['id', 'team_id', 'mode', 'protocol', 'url', 'comment', 'session_duration', 'status', 'configured_at', 'inserted_at', 'updated_at'] as const satisfies readonly (keyof TagRow)[];
+
 export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insertInto('tags').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    const chunk = rows.slice(i, i + INSERT_CHUNK).map((row) => ({ ...row, comment_folded: foldComment(row.comment) }));
+    await db.insertInto('tags').values(chunk).execute();
   }
 }
 
@@ -42,7 +47,7 @@ function worldTags(db: Executor, world: World, ids: string[]) {
   // A string that is not a tag id matches nothing (and never reaches the engine: PostgreSQL refuses NUL).
   return db
     .selectFrom('tags')
-    .selectAll()
+    .select(TAG_COLUMNS)
     .where('team_id', '=', world.teamId)
     .where('mode', '=', world.mode)
     .where('id', 'in', ids.filter((id) => isId('tag', id)));
@@ -79,7 +84,8 @@ export async function findUrlOwners(db: Executor, world: World, urls: string[]):
 }
 
 export async function updateTag(db: Executor, id: string, changes: Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration' | 'status' | 'configured_at' | 'updated_at'>>): Promise<void> {
-  await db.updateTable('tags').set(changes).where('id', '=', id).execute();
+  const folded = 'comment' in changes ? { comment_folded: foldComment(changes.comment ?? null) } : {};
+  await db.updateTable('tags').set({ ...changes, ...folded }).where('id', '=', id).execute();
 }
 
 export async function deleteTags(db: Executor, ids: string[]): Promise<void> {
@@ -106,10 +112,6 @@ export async function countTags(db: Executor, world: World): Promise<number> {
   return row?.tag_count ?? 0;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export interface ListQuery {
   q: string | null;
   order: OrderTerm[];
@@ -120,9 +122,9 @@ export interface ListQuery {
 function filtered(db: Executor, world: World, q: string | null) {
   let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
   if (q !== null) {
-    // lower() folds ASCII only on both engines (PostgreSQL under collation "C"), so matches agree.
-    const pattern = `%${escapeLike(q.toLowerCase())}%`;
-    query = query.where((eb) => eb.or([eb('id', '=', q), eb(sql`lower(comment)`, 'like', sql`${pattern} escape '\\'`)]));
+    // Folded in JavaScript on both sides (src/tags/search-fold.ts); the engines only compare code points.
+    const position = onPostgres(db) ? sql<number>`strpos(comment_folded, ${foldForSearch(q)})` : sql<number>`instr(comment_folded, ${foldForSearch(q)})`;
+    query = query.where((eb) => eb.or([eb('id', '=', q), eb(position, '>', 0)]));
   }
   return query;
 }
@@ -149,7 +151,7 @@ function inOrder<O>(query: SelectQueryBuilder<Database, 'tags', O>, order: Order
  */
 export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
   const page = inOrder(filtered(db, world, list.q).select('id'), list.order).limit(list.limit).offset(list.offset);
-  return inOrder(db.selectFrom('tags').selectAll().where('id', 'in', page), list.order).execute();
+  return inOrder(db.selectFrom('tags').select(TAG_COLUMNS).where('id', 'in', page), list.order).execute();
 }
 
 export async function countFiltered(db: Executor, world: World, q: string): Promise<number> {

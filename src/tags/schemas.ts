@@ -50,7 +50,7 @@ export const DeleteTagsResult = Type.Object({ meta: Type.Object({ deleted: Type.
 export const ListQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, default: LIMITS.pageSize.default, description: `Values above ${LIMITS.pageSize.max} yield ${LIMITS.pageSize.max}` })),
-  q: Type.Optional(Type.String({ description: 'Case-insensitive (ASCII) substring of the comment, or an exact tag id' })),
+  q: Type.Optional(Type.String({ description: 'Substring of the comment, compared after NFKC and full Unicode case folding on both sides (ß = ss, K = k; accents count), or an exact tag id' })),
   'order_by[]': Type.Optional(Type.Array(Type.Union(ORDER_FIELDS.map((f) => Type.Literal(f))))),
   'order_directions[]': Type.Optional(Type.Array(Type.Union([Type.Literal('asc'), Type.Literal('desc')]))),
 });
