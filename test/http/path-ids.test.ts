@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DATABASES, call, sharedServer } from '../harness.js';
+import { assertError } from '../tags/helpers.js';
 
 const HOSTILE = ['%00', 'tag_%00', 'whk_0000000000000000000%00', '%27%20or%201%3D1--', 'x'.repeat(3000), '%F0%9F%98%80', '..%2F..'];
 const ROUTES: [string, string, unknown?][] = [
@@ -35,6 +36,12 @@ for (const kind of DATABASES) {
           const response = await call(suite.server, method, prefix + id, { key: suite.world.sandbox.key, ...(body ? { body: (body as (id: string) => unknown)(decoded) } : {}) });
           assert.ok(response.status === 404 || (method === 'PATCH' && response.status === 400) || (id === '..%2F..' && response.status === 404), `${method} ${prefix}${id.slice(0, 40)} → ${response.status} ${response.text.slice(0, 200)}`);
         }
+      }
+    });
+
+    test('a path that is not percent-encoded UTF-8 (a lone surrogate, a stray byte) is a JSON:API 404, not Fastify\'s own 400', async () => {
+      for (const path of ['/teams/%ED%A0%80', '/tags/%FF', '/sessions/%E0%A4', '/nowhere/%C0']) {
+        assertError(await call(suite.server, 'GET', path, { key: suite.world.sandbox.key }), 404);
       }
     });
   });
