@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { requestIdOf } from './http/request-id.js';
 import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
 import { installExactMediaType, installJsonApi } from './http/jsonapi.js';
 import { installOpenApi, referenceRoutes } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
@@ -52,6 +52,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // Extension verification ids run to VRF_ + 128 characters (spec), and a longer path id is just an
     // unknown id (404 from its route), not Fastify's own 414 body; Node's 16 kB header limit bounds it.
     routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors: frameworkErrors({ extPrefix: config.extPrefix }),
   });
   // Bodies are read by each feature's document reader (400 vs 422); schemas only document and serialize.
   app.setValidatorCompiler(() => () => true);

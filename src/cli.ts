@@ -14,6 +14,7 @@ import { metricsOf, startMetricsServer } from './metrics.js';
 import pino from 'pino';
 import { verifyMasterKeys } from './chip-keys/masters.js';
 import { KeyMaterialError } from './secrets/index.js';
+import { checkTagCounters, driftLine } from './tags/doctor.js';
 
 /** A failure the operator caused: printed as one line, exit code 1. */
 export class CliError extends Error {}
@@ -103,6 +104,19 @@ program
     await ctx.db.close();
     const human = applied.length === 0 ? 'no migrations pending; the database is up to date' : `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}`;
     output(opts.json, { ok: true, applied }, human);
+  });
+
+program
+  .command('doctor')
+  .description('check every team and mode tag counter against its rows; exit code 1 on drift (unless --fix repaired it)')
+  .option('--fix', 'set each drifted counter to its row count (one transaction)')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { fix?: boolean; json?: boolean }) => {
+    const report = await withContext((ctx) => checkTagCounters(ctx.db, { fix: opts.fix === true }), { touchesKeys: false });
+    const drift = report.drift.map((w) => ({ team_id: w.teamId, mode: w.mode, counter: w.counter, rows: w.rows }));
+    // A clean database prints nothing (human output), so a cron job only mails about drift.
+    if (drift.length > 0 || opts.json) output(opts.json === true, { ok: drift.length === 0 || report.fixed, drift, fixed: report.fixed }, report.drift.map((w) => driftLine(w, report.fixed)).join('\n'));
+    if (drift.length > 0 && !report.fixed) process.exitCode = 1;
   });
 
 const teams = program.command('teams').description('manage teams');

@@ -182,7 +182,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
  * begin immediate, so a writer's reads are already serialized with every other writer).
  */
 export function lockedForUpdate<Q extends { forUpdate(): Q }>(db: Executor, query: Q): Q {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+  return onPostgres(db) ? query.forUpdate() : query;
+}
+
+/** For code that gets only an Executor (a transaction) and must still tell the engines apart. */
+export function onPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** True when `error` is a unique-constraint violation on either engine. */

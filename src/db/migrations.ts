@@ -10,6 +10,7 @@ import * as extension from './migrations/0004_extension.js';
 import * as masterKeyChecks from './migrations/0006_master_key_checks.js';
 import * as writer from './migrations/0005_writer.js';
 import * as holdings from './migrations/0009_holdings.js';
+import * as commentFolded from './migrations/0010_comment_folded.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -22,6 +23,7 @@ const steps: Record<string, Step> = {
   '0006_master_key_checks': masterKeyChecks,
   '0005_writer': writer,
   '0009_holdings': holdings,
+  '0010_comment_folded': commentFolded,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

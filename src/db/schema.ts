@@ -29,6 +29,8 @@ export interface TagsTable {
   protocol: string;
   url: string;
   comment: string | null;
+  /** The comment folded for `q` searches (src/tags/search-fold.ts); written with the comment, never returned. */
+  comment_folded: string | null;
   session_duration: number;
   status: 'created' | 'configured';
   configured_at: number | null;

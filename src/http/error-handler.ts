@@ -45,7 +45,21 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
     error.fields.length > 0
       ? error.fields.map((f) => ({ status: String(error.status), title: error.title, detail: f.detail, source: { pointer: f.pointer } }))
       : [{ status: String(error.status), title: error.title }];
-  return reply.type(JSON_API).send(JSON.stringify({ errors }));
+  // A Buffer: Fastify appends `; charset=utf-8` to a string's type, and replies made before routing
+  // (frameworkErrors) skip the onSend hook that takes it off again.
+  return reply.type(JSON_API).send(Buffer.from(JSON.stringify({ errors })));
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing. A path that is not
+ * valid percent-encoded UTF-8 (`%ED%A0%80`, `%FF`: FST_ERR_BAD_URL) names no
+ * resource, so it is the 404 any unknown id gets, in the API's error format.
+ */
+export function frameworkErrors(surfaces: ErrorSurfaces) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.code !== 'FST_ERR_BAD_URL') request.log.error({ err: error }, 'framework error');
+    return renderError(request, reply, new ApiError(error.code === 'FST_ERR_BAD_URL' ? 'RouteNotFound' : 'Internal'), surfaces);
+  };
 }
 
 export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurfaces): void {

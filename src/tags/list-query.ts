@@ -25,7 +25,7 @@ const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type
 export const ListQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ ...PAGE, description: '1-based' })),
   page_size: Type.Optional(Type.Integer({ ...PAGE_SIZE, description: `Values above ${LIMITS.pageSize.max} yield ${LIMITS.pageSize.max}` })),
-  q: Type.Optional(Type.String({ pattern: NO_NUL, description: 'Case-insensitive (ASCII) substring of the comment, or an exact tag id; empty means no filter' })),
+  q: Type.Optional(Type.String({ pattern: NO_NUL, description: 'Substring of the comment, compared after NFKC and full Unicode case folding on both sides (ß = ss, K = k; accents count), or an exact tag id; empty means no filter' })),
   'order_by[]': Type.Optional(
     Type.Array(enumOf(ORDER_FIELDS), {
       uniqueItems: true,

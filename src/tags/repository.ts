@@ -1,9 +1,10 @@
 // All SQL on tags and their per-world counts.
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { lockedForUpdate, type Executor } from '../db/database.js';
-import type { Database } from '../db/schema.js';
+import { lockedForUpdate, onPostgres, type Executor } from '../db/database.js';
+import type { Database, Mode } from '../db/schema.js';
 import { isId } from '../ids.js';
 import type { World } from '../world.js';
+import { foldComment, foldForSearch } from './search-fold.js';
 import type { TagRow } from './serializer.js';
 import { inChunks } from '../db/chunked.js';
 
@@ -17,8 +18,11 @@ export interface OrderTerm {
 const NULLABLE: readonly OrderField[] = ['configured_at', 'comment'];
 const UNIQUE_IN_WORLD: readonly OrderField[] = ['id', 'url'];
 
+// Every column but comment_folded, which only the repository reads and writes.
+const TAG_COLUMNS = ['id', 'team_id', 'mode', 'protocol', 'url', 'comment', 'session_duration', 'status', 'configured_at', 'inserted_at', 'updated_at'] as const satisfies readonly (keyof TagRow)[];
+
 export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
-  await inChunks(rows, (part) => db.insertInto('tags').values(part).execute());
+  await inChunks(rows, (part) => db.insertInto('tags').values(part.map((row) => ({ ...row, comment_folded: foldComment(row.comment) }))).execute());
 }
 
 export async function findTag(db: Executor, world: World, id: string): Promise<TagRow | undefined> {
@@ -34,7 +38,7 @@ function worldTags(db: Executor, world: World, ids: string[]) {
   // A string that is not a tag id matches nothing (and never reaches the engine: PostgreSQL refuses NUL).
   return db
     .selectFrom('tags')
-    .selectAll()
+    .select(TAG_COLUMNS)
     .where('team_id', '=', world.teamId)
     .where('mode', '=', world.mode)
     .where('id', 'in', ids.filter((id) => isId('tag', id)));
@@ -71,7 +75,8 @@ export async function findUrlOwners(db: Executor, world: World, urls: string[]):
 }
 
 export async function updateTag(db: Executor, id: string, changes: Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration' | 'status' | 'configured_at' | 'updated_at'>>): Promise<void> {
-  await db.updateTable('tags').set(changes).where('id', '=', id).execute();
+  const folded = 'comment' in changes ? { comment_folded: foldComment(changes.comment ?? null) } : {};
+  await db.updateTable('tags').set({ ...changes, ...folded }).where('id', '=', id).execute();
 }
 
 export async function deleteTags(db: Executor, ids: string[]): Promise<void> {
@@ -98,10 +103,6 @@ export async function countTags(db: Executor, world: World): Promise<number> {
   return row?.tag_count ?? 0;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export interface ListQuery {
   q: string | null;
   order: OrderTerm[];
@@ -112,9 +113,9 @@ export interface ListQuery {
 function filtered(db: Executor, world: World, q: string | null) {
   let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
   if (q !== null) {
-    // lower() folds ASCII only on both engines (PostgreSQL under collation "C"), so matches agree.
-    const pattern = `%${escapeLike(q.toLowerCase())}%`;
-    query = query.where((eb) => eb.or([eb('id', '=', q), eb(sql`lower(comment)`, 'like', sql`${pattern} escape '\\'`)]));
+    // Folded in JavaScript on both sides (src/tags/search-fold.ts); the engines only compare code points.
+    const position = onPostgres(db) ? sql<number>`strpos(comment_folded, ${foldForSearch(q)})` : sql<number>`instr(comment_folded, ${foldForSearch(q)})`;
+    query = query.where((eb) => eb.or([eb('id', '=', q), eb(position, '>', 0)]));
   }
   return query;
 }
@@ -141,10 +142,54 @@ function inOrder<O>(query: SelectQueryBuilder<Database, 'tags', O>, order: Order
  */
 export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
   const page = inOrder(filtered(db, world, list.q).select('id'), list.order).limit(list.limit).offset(list.offset);
-  return inOrder(db.selectFrom('tags').selectAll().where('id', 'in', page), list.order).execute();
+  return inOrder(db.selectFrom('tags').select(TAG_COLUMNS).where('id', 'in', page), list.order).execute();
 }
 
 export async function countFiltered(db: Executor, world: World, q: string): Promise<number> {
   const row = await filtered(db, world, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A world whose stored tag counter differs from its rows. */
+export interface CounterDrift extends World {
+  counter: number;
+  rows: number;
+}
+
+/**
+ * Every world whose counter differs from a count of its rows, in team id and
+ * mode order. One statement, so on PostgreSQL the rows and the counters are read from
+ * one snapshot (a tag write changes both in one transaction): no drift is seen
+ * that a concurrent write would explain. A world without a counter row counts 0.
+ */
+export async function findCounterDrift(db: Executor): Promise<CounterDrift[]> {
+  const { rows } = await sql<{ team_id: string; mode: Mode; counter: number | string; rows: number | string }>`
+    select team_id, mode, sum(counter) as counter, sum(n) as rows from (
+      select team_id, mode, count(*) as n, 0 as counter from tags group by team_id, mode
+      union all
+      select team_id, mode, 0 as n, tag_count as counter from tag_counts
+    ) as worlds
+    group by team_id, mode
+    having sum(counter) <> sum(n)`.execute(db);
+  // Sorted here: team_id has the engine's default collation, which orders differently on the two.
+  const byWorld = (a: { team_id: string; mode: string }, b: typeof a) => (a.team_id < b.team_id ? -1 : a.team_id > b.team_id ? 1 : a.mode < b.mode ? -1 : a.mode > b.mode ? 1 : 0);
+  return rows.sort(byWorld).map((r) => ({ teamId: r.team_id, mode: r.mode, counter: Number(r.counter), rows: Number(r.rows) }));
+}
+
+/**
+ * PostgreSQL: holds off every other counter change until this transaction ends.
+ * A writer that already changed a counter is waited for (its rows are then
+ * counted); one that has not yet will add its delta to the repaired value.
+ * SQLite's write transactions are serialized already.
+ */
+export async function lockTagCounters(db: Executor): Promise<void> {
+  if (onPostgres(db)) await sql`lock table tag_counts in share row exclusive mode`.execute(db);
+}
+
+export async function setTagCount(db: Executor, world: World, count: number): Promise<void> {
+  await db
+    .insertInto('tag_counts')
+    .values({ team_id: world.teamId, mode: world.mode, tag_count: count })
+    .onConflict((oc) => oc.columns(['team_id', 'mode']).doUpdateSet({ tag_count: count }))
+    .execute();
 }

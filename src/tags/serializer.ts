@@ -2,7 +2,8 @@ import type { TagsTable } from '../db/schema.js';
 import type { ResourceObject } from '../http/jsonapi.js';
 import { isoMicros, isoOrNull } from '../time.js';
 
-export type TagRow = TagsTable;
+/** A tag as the code handles it; the repository adds and drops the search column. */
+export type TagRow = Omit<TagsTable, 'comment_folded'>;
 
 export interface TagAttributes {
   protocol: string;

@@ -1,0 +1,104 @@
+// GET /tags `q`: comments and q folded by one function in JavaScript
+// (src/tags/search-fold.ts), so both engines match the same way (docs/hardening.md).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { migrate } from '../../src/db/migrations.js';
+import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { createTags, updateDocument } from './helpers.js';
+
+const COMMENTS = {
+  upper: 'CAFÉ ÜNÏ',
+  lower: 'café',
+  decomposed: 'cafe\u0301 noir',
+  kelvin: 'Kelvin',
+  kelvinSign: '\u212A scale',
+  sharpS: 'Straße',
+  doubleS: 'STRASSE',
+  greek: 'ΟΔΟΣ',
+  ligature: '\uFB01ne', // ﬁne
+  none: null,
+} as const;
+type Name = keyof typeof COMMENTS;
+
+/** What each q must find, by comment name: fixed by hand, not computed with the function under test. */
+const EXPECTED: [string, Name[]][] = [
+  ['CAFÉ', ['upper', 'lower', 'decomposed']],
+  ['café', ['upper', 'lower', 'decomposed']],
+  ['cafe\u0301', ['upper', 'lower', 'decomposed']],
+  ['É', ['upper', 'lower', 'decomposed']],
+  ['ünï', ['upper']],
+  ['ÜNÏ', ['upper']],
+  // Accents are significant: e is not é (a decomposed é is é once normalized).
+  ['e', ['kelvin', 'kelvinSign', 'sharpS', 'doubleS', 'ligature']],
+  ['cafe', []],
+  // The Kelvin sign is K, on both sides.
+  ['k', ['kelvin', 'kelvinSign']],
+  ['K', ['kelvin', 'kelvinSign']],
+  ['\u212A', ['kelvin', 'kelvinSign']],
+  ['\u212Aelvin', ['kelvin']],
+  ['kelvin', ['kelvin']],
+  // ß, ẞ and SS fold alike.
+  ['ß', ['sharpS', 'doubleS']],
+  ['straße', ['sharpS', 'doubleS']],
+  ['STRA\u1E9EE', ['sharpS', 'doubleS']],
+  ['strasse', ['sharpS', 'doubleS']],
+  // Final sigma is sigma.
+  ['οδοσ', ['greek']],
+  ['ΟΔΟΣ', ['greek']],
+  ['FINE', ['ligature']],
+  ['\uFB01', ['ligature']],
+];
+
+for (const kind of DATABASES) {
+  describe(`GET /tags q case folding (${kind})`, () => {
+    let server: TestServer;
+    let world: World;
+    const ids = new Map<Name, string>();
+    before(async () => {
+      server = await startServer(kind);
+      world = await server.seedTeam();
+      const names = Object.keys(COMMENTS) as Name[];
+      const tags = await createTags(server, world.sandbox.key, names.map((name) => ({ comment: COMMENTS[name] })));
+      names.forEach((name, i) => ids.set(name, tags[i].id));
+    });
+    after(() => server.close());
+
+    const found = async (q: string): Promise<string[]> => {
+      const response = await call(server, 'GET', `/tags?q=${encodeURIComponent(q)}&page_size=100&order_by[]=id`, { key: world.sandbox.key });
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.body.meta.total_count, response.body.data.length);
+      return response.body.data.map((t: any) => t.id);
+    };
+    const idsOf = (names: Name[]) => names.map((n) => ids.get(n)!).sort();
+
+    test('q folds like the comments: CAFÉ/café, ÜNÏ, the Kelvin sign, ß, final sigma, ligatures', async () => {
+      for (const [q, names] of EXPECTED) assert.deepEqual(await found(q), idsOf(names), `q=${q}`);
+      // Comments are returned as written.
+      const upper = await call(server, 'GET', `/tags/${ids.get('upper')}`, { key: world.sandbox.key });
+      assert.equal(upper.body.data.attributes.comment, 'CAFÉ ÜNÏ');
+      assert.equal(Object.keys(upper.body.data.attributes).includes('comment_folded'), false);
+    });
+
+    test('PATCH refolds the comment; null matches nothing', async () => {
+      const id = ids.get('none')!;
+      const patch = (comment: string | null) => call(server, 'PATCH', `/tags/${id}`, { key: world.sandbox.key, body: updateDocument(id, { comment }) });
+      assert.equal((await patch('KÖLN')).status, 200);
+      assert.deepEqual(await found('köln'), [id]);
+      assert.equal((await patch('Düsseldorf')).status, 200);
+      assert.deepEqual(await found('köln'), []);
+      assert.deepEqual(await found('DÜSSELDORF'), [id]);
+      assert.equal((await patch(null)).status, 200);
+      assert.deepEqual(await found('DÜSSELDORF'), []);
+    });
+
+    test('migration 0010 folds the comments stored before it', async () => {
+      const db = server.ctx.db;
+      // Back to the schema before 0010: the column gone and the migration not applied.
+      await sql`alter table tags drop column comment_folded`.execute(db.kysely);
+      await db.kysely.deleteFrom('kysely_migration' as any).where('name', '=', '0010_comment_folded').execute();
+      assert.deepEqual(await migrate(db), ['0010_comment_folded']);
+      for (const [q, names] of EXPECTED) assert.deepEqual(await found(q), idsOf(names), `q=${q}`);
+    });
+  });
+}
