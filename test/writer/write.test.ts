@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { modeMaster } from '../../src/chip-keys/masters.js';
+import { sealer } from '../../src/secrets/index.js';
 import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
 import { createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
 
@@ -127,7 +129,10 @@ for (const kind of DATABASES) {
       const card = newCard('ntag_424_dna', { keys });
       const out = await writeTag(server, world.sandbox.key, id, card);
       assert.equal(out.reason!.code, 'authentication_failed');
+      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(-2), [0x71, 0xaf]);
+      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [0, 0, 0]);
       await failsOnce(id, 'authentication_failed');
+      assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
     });
 
     it('a chip already written for another tag is refused (UID bound)', async () => {
@@ -140,6 +145,50 @@ for (const kind of DATABASES) {
       assert.equal(out.reason!.code, 'uid_bound_to_another_tag');
       assert.match(out.reason!.detail, new RegExp(a.id));
       await failsOnce(b.id, 'uid_bound_to_another_tag');
+      // The chip still serves its own tag; a blank chip takes the refused one.
+      assert.equal((await verify(server, world.sandbox.key, card.tap())).body.data.attributes.tag_id, a.id);
+      assert.equal((await writeTag(server, world.sandbox.key, b.id, newCard())).status, 'configured');
+    });
+
+    it('the writer gives up (abort): aborted, one tag.configuration_failed; a retry configures', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [], abort: true } } } });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.data.attributes.status, 'failed');
+      assert.deepEqual(r.body.data.attributes.reason, { code: 'aborted', detail: 'the writer gave up the write' });
+      await failsOnce(id, 'aborted');
+      assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
+    });
+
+    it('between round trips the EV2 session keys are sealed under the mode master, never stored plain', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const card = newCard();
+      const send = (apdus: string[]) => apdus.map((hex) => Buffer.from(card.transmit(Buffer.from(hex, 'hex'))).toString('hex'));
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      const wid = started.body.data.id;
+      const path = `/writer/writes/${wid}/responses`;
+      let write = started.body.data;
+      for (const step of ['auth', 'personalize']) {
+        write = (await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } } })).body.data;
+        assert.equal(write.attributes.step, step);
+      }
+      const row = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('id', '=', wid).executeTakeFirstOrThrow();
+      const state = JSON.parse(row.state);
+      assert.deepEqual(Object.keys(state).sort(), ['apdus', 'sealed']);
+      assert.deepEqual(state.apdus, write.attributes.apdus);
+      const machine = JSON.parse(sealer(await modeMaster(server.ctx, 'sandbox'), 'writer-session').open(state.sealed));
+      assert.equal(machine.step, 'personalize');
+      assert.match(machine.session.encKey, /^[0-9a-f]{32}$/);
+      assert.match(machine.session.macKey, /^[0-9a-f]{32}$/);
+      for (const secret of [machine.session.encKey, machine.session.macKey]) assert.equal(row.state.toLowerCase().includes(secret), false);
+      // Finishing clears it.
+      const done = await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } } });
+      assert.equal(done.body.data.attributes.status, 'configured');
+      const ended = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('id', '=', wid).executeTakeFirstOrThrow();
+      assert.equal(ended.state, '{}');
     });
 
     it('a write abandoned past its deadline fails with timeout; the next write succeeds', async () => {
