@@ -64,6 +64,22 @@ for (const kind of DATABASES) {
       assert.equal(o.body.data.attributes.tamper.current, 'open');
     });
 
+    it('a TagTamper write reads the loop with GetTTStatus; a chip whose loop was opened is refused (tamper_open), a closed one configures', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper');
+      const opened = newCard('ntag_424_dna_tag_tamper');
+      opened.tamper('open');
+      opened.tamper('closed');
+      const out = await writeTag(server, world.sandbox.key, id, opened);
+      assert.equal(out.status, 'failed');
+      assert.deepEqual(out.reason, { code: 'tamper_open', detail: `the tamper loop of chip ${opened.uid.toString('hex').toUpperCase()} is not intact (permanent O, current C): a TagTamper chip must be closed and never opened` });
+      await failsOnce(id, 'tamper_open');
+      const card = newCard('ntag_424_dna_tag_tamper');
+      assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
+      // GetTTStatus first in the personalize batch, right after the authentication, inside the session.
+      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(9, 12), [0xaf, 0xf7, 0x8d]);
+    });
+
     async function failsOnce(tagId: string, code: string) {
       const events = await eventsOf(suite.server, tagId);
       const failed = events.filter((e) => e.type === 'tag.configuration_failed');
@@ -246,6 +262,10 @@ for (const kind of DATABASES) {
       const { id: other } = await createdTag(server, world.sandbox.key);
       const outs = await Promise.all([newCard(), newCard()].map((card) => writeTag(server, world.sandbox.key, other, card)));
       assert.equal(outs.filter((o) => o.status === 'configured').length, 1, JSON.stringify(outs));
+      // The loser was refused before any APDU: its chip is untouched, and no failure is recorded for the tag.
+      const loser = outs.find((o) => o.status !== 'configured')!;
+      assert.equal(loser.refused?.status, 409, JSON.stringify(loser));
+      assert.deepEqual((await eventsOf(server, other)).map((e) => e.type), ['tag.created', 'tag.configured']);
       const tag = await call(server, 'GET', `/tags/${other}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
       assert.equal((await eventsOf(server, other)).filter((e) => e.type === 'tag.configured').length, 1);
