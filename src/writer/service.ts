@@ -157,6 +157,22 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
     result = await advance(openState(master, row), responses, removed, envFor(ctx, world, master, row.tag_id, tag.protocol as Protocol, tag.url));
   }
 
+  if (result.kind === 'apdus') {
+    // The next batch: one conditional statement claims the round trip and stores the new state.
+    const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
+    const now = nowMicros();
+    const next: WriteRow = { ...row, round_trips: row.round_trips + 1, step: result.state.step, state, expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000, updated_at: now };
+    const moved = await db
+      .updateTable('writer_sessions')
+      .set({ round_trips: next.round_trips, step: next.step, state, expires_at: next.expires_at, updated_at: next.updated_at })
+      .where('id', '=', row.id)
+      .where('round_trips', '=', row.round_trips)
+      .where('result', 'is', null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
+    return next;
+  }
+  const end = result;
   return db.transaction().execute(async (trx) => {
     // Claims this round trip: only the request that still sees the row as it was read proceeds.
     const claim = await trx
@@ -168,14 +184,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
     const claimed: WriteRow = { ...row, round_trips: row.round_trips + 1 };
-    if (result.kind === 'failed') return failWrite(trx, world, claimed, result.reason);
-    if (result.kind === 'apdus') {
-      const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
-      const expires = nowMicros() + WRITE_TIMEOUT_SECONDS * 1_000_000;
-      await trx.updateTable('writer_sessions').set({ step: result.state.step, state, expires_at: expires }).where('id', '=', row.id).execute();
-      return { ...claimed, step: result.state.step, state, expires_at: expires };
-    }
-    return configure(trx, world, claimed, result.uid);
+    return end.kind === 'failed' ? failWrite(trx, world, claimed, end.reason) : configure(trx, world, claimed, end.uid);
   });
 }
 
