@@ -53,6 +53,16 @@ for (const kind of DATABASES) {
       assert.equal(lines[2], '1 of 2 tags configured');
     });
 
+    it('--reader pcsc where the optional pcsclite binding is missing: one clear line, exit 1, no write started', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--reader', 'pcsc', id], ['-r', './test/fixtures/writer/no-pcsclite.cjs']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^tapproof: --reader pcsc needs the optional pcsclite binding, which is not installed \(.+\); install libpcsclite-dev and run npm install pcsclite$/m);
+      assert.deepEqual(r.stderr.trim().split('\n').slice(0, -1), [`[1/1] ${id}: present a chip to the reader`], r.stderr);
+      assert.equal(await server.ctx.db.kysely.selectFrom('writer_sessions').select('id').where('tag_id', '=', id).executeTakeFirst(), undefined);
+    });
+
     it('--reader pcsc writes a chip through the real pcscd and vsmartcard vpcd; the tap verifies', { skip: pcscSkip() }, async (t) => {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);

@@ -38,9 +38,9 @@ export function verify(server: TestServer, key: string, url: string) {
 const run = promisify(execFile);
 
 /** `tapproof ARGS…` as its own process on the server's storage. */
-export async function cli(server: TestServer, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function cli(server: TestServer, args: string[], nodeArgs: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
+    const r = await run(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
