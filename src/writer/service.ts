@@ -10,6 +10,7 @@ import { isUniqueViolation, type Executor } from '../db/database.js';
 import type { WriterSessionsTable } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { isId, newId } from '../ids.js';
+import { sealer, type Sealer } from '../secrets/index.js';
 import { findTag } from '../tags/repository.js';
 import type { World } from '../world.js';
 import type { Protocol } from '../tags/rules.js';
@@ -25,7 +26,8 @@ export const WRITE_TIMEOUT_SECONDS = 120;
 export type WriteRow = WriterSessionsTable;
 
 interface Stored {
-  machine?: WriteState;
+  /** The step machine's state (EV2 session keys, RndA/RndB), sealed under the mode's master. */
+  sealed?: string;
   /** The batch the writer must send now (hex). */
   apdus?: string[];
 }
@@ -36,8 +38,26 @@ export function pendingApdus(row: WriteRow): string[] {
   return row.result === null ? (stored(row).apdus ?? []) : [];
 }
 
-async function envFor(ctx: AppContext, world: World, tagId: string, protocol: Protocol, url: string): Promise<StepEnv> {
-  const master = await modeMaster(ctx, world.mode);
+// A write's state holds live session keys between round trips: at rest it is sealed like every
+// other secret (src/secrets), so a database dump alone cannot finish or forge a running write.
+const SESSION_PURPOSE = 'writer-session';
+const sealers = new WeakMap<Buffer, Sealer>();
+
+function sessionSealer(master: Buffer): Sealer {
+  let box = sealers.get(master);
+  if (!box) sealers.set(master, (box = sealer(master, SESSION_PURPOSE)));
+  return box;
+}
+
+function storeState(master: Buffer, machine: WriteState, apdus: Buffer[]): string {
+  return JSON.stringify({ sealed: sessionSealer(master).seal(JSON.stringify(machine)), apdus: apdus.map((a) => a.toString('hex')) } satisfies Stored);
+}
+
+function openState(master: Buffer, row: WriteRow): WriteState {
+  return JSON.parse(sessionSealer(master).open(stored(row).sealed!)) as WriteState;
+}
+
+function envFor(ctx: AppContext, world: World, master: Buffer, tagId: string, protocol: Protocol, url: string): StepEnv {
   const metaRead = teamMetaReadKey(master, world.teamId, CURRENT_KEY_VERSION);
   return {
     protocol,
@@ -80,6 +100,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
   if (!tag) throw new ApiError('NotFound');
   if (tag.status === 'configured') throw new ApiError('ConfiguredTag');
   const first = startWrite(tag.protocol as Protocol, tag.url);
+  const master = await modeMaster(ctx, world.mode);
   try {
     return await db.transaction().execute(async (trx) => {
       const at = nowMicros();
@@ -93,7 +114,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
         mode: world.mode,
         tag_id: tagId,
         step: first.kind === 'apdus' ? first.state.step : 'failed',
-        state: first.kind === 'apdus' ? JSON.stringify({ machine: first.state, apdus: first.apdus.map((a) => a.toString('hex')) } satisfies Stored) : '{}',
+        state: first.kind === 'apdus' ? storeState(master, first.state, first.apdus) : '{}',
         round_trips: 0,
         expires_at: at + WRITE_TIMEOUT_SECONDS * 1_000_000,
         result: null,
@@ -132,8 +153,27 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
   if (row.expires_at <= at) result = { kind: 'failed', reason: { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` } };
   else if (!tag) result = { kind: 'failed', reason: { code: 'tag_deleted', detail: `tag ${row.tag_id} was deleted during the write` } };
   else if (abort) result = { kind: 'failed', reason: { code: 'aborted', detail: 'the writer gave up the write' } };
-  else result = await advance(stored(row).machine!, responses, removed, await envFor(ctx, world, row.tag_id, tag.protocol as Protocol, tag.url));
+  else {
+    const master = await modeMaster(ctx, world.mode);
+    result = await advance(openState(master, row), responses, removed, envFor(ctx, world, master, row.tag_id, tag.protocol as Protocol, tag.url));
+  }
 
+  if (result.kind === 'apdus') {
+    // The next batch: one conditional statement claims the round trip and stores the new state.
+    const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
+    const now = nowMicros();
+    const next: WriteRow = { ...row, round_trips: row.round_trips + 1, step: result.state.step, state, expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000, updated_at: now };
+    const moved = await db
+      .updateTable('writer_sessions')
+      .set({ round_trips: next.round_trips, step: next.step, state, expires_at: next.expires_at, updated_at: next.updated_at })
+      .where('id', '=', row.id)
+      .where('round_trips', '=', row.round_trips)
+      .where('result', 'is', null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
+    return next;
+  }
+  const end = result;
   return db.transaction().execute(async (trx) => {
     // Claims this round trip: only the request that still sees the row as it was read proceeds.
     const claim = await trx
@@ -145,14 +185,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
     const claimed: WriteRow = { ...row, round_trips: row.round_trips + 1 };
-    if (result.kind === 'failed') return failWrite(trx, world, claimed, result.reason);
-    if (result.kind === 'apdus') {
-      const state = JSON.stringify({ machine: result.state, apdus: result.apdus.map((a) => a.toString('hex')) } satisfies Stored);
-      const expires = nowMicros() + WRITE_TIMEOUT_SECONDS * 1_000_000;
-      await trx.updateTable('writer_sessions').set({ step: result.state.step, state, expires_at: expires }).where('id', '=', row.id).execute();
-      return { ...claimed, step: result.state.step, state, expires_at: expires };
-    }
-    return configure(trx, world, claimed, result.uid);
+    return end.kind === 'failed' ? failWrite(trx, world, claimed, end.reason) : configure(trx, world, claimed, end.uid);
   });
 }
 

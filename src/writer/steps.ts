@@ -5,7 +5,7 @@
 // batch, so a write takes three round trips:
 //   probe        ISOSelectFile, GetVersion ×3, Read_Sig, GetKeyVersion 0..2, AuthenticateEV2First part 1
 //   auth         AuthenticateEV2First part 2
-//   personalize  WriteData (NDEF file), ChangeFileSettings (SDM), ChangeKey 1, 2, then 0 last
+//   personalize  GetTTStatus (TT), WriteData (NDEF file), ChangeFileSettings (SDM), ChangeKey 1, 2, then 0 last
 // Keys are changed last and their versions read first, so a write cut anywhere can be finished by a
 // retry: a key already at our version is known (derived), one at 0 is the factory's.
 // Pure: no I/O; the service (service.ts) keeps the state between round trips.
@@ -21,11 +21,13 @@ import {
   Ev2Session,
   FILES,
   getKeyVersionApdu,
+  getTtStatusApdu,
   getVersionApdus,
   KEY_SLOTS,
   ndefCapacityError,
   NTAG223_WRITE_UNSUPPORTED,
   parseGetKeyVersion,
+  parseGetTtStatus,
   parseGetVersion,
   parseReadSig,
   readSigApdu,
@@ -53,6 +55,7 @@ export interface FailureReason {
     | 'chip_error'
     | 'not_genuine'
     | 'authentication_failed'
+    | 'tamper_open'
     | 'uid_bound_to_another_tag'
     | 'timeout'
     | 'tag_deleted'
@@ -79,7 +82,8 @@ export interface StepEnv {
   uidBoundElsewhere(uidHex: string): Promise<string | null>;
 }
 
-type Expect = { label: string; mode: CommMode };
+/** An answer the personalize step checks: its MAC in `mode`; `tt` answers also carry the loop status. */
+type Expect = { label: string; mode: CommMode; tt?: true };
 
 export type WriteState =
   | { step: 'probe' }
@@ -176,11 +180,14 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
   const b = restoreSession(sessionState(session));
   const apdus: Buffer[] = [];
   const expect: Expect[] = [];
-  const add = (label: string, apdu: Buffer, mode: CommMode) => {
+  const add = (label: string, apdu: Buffer, mode: CommMode, tt?: true) => {
     apdus.push(apdu);
-    expect.push({ label, mode });
+    expect.push(tt ? { label, mode, tt } : { label, mode });
     b.cmdCtr = (b.cmdCtr + 1) & 0xffff;
   };
+  // A TagTamper chip whose loop was ever opened would report open from its first tap: read the loop
+  // first (the answer is checked with the rest; ChangeKey 0 ends the session, so it cannot come last).
+  if (env.protocol === 'ntag_424_dna_tag_tamper') add('GetTTStatus', getTtStatusApdu(b), 'full', true);
   const template = sdmTemplate(env.protocol, env.url);
   for (const chunk of writeChunks(template.file, 'plain')) add(`WriteData at ${chunk.offset}`, writeDataApdu(b, FILES.ndef.no, chunk.offset, chunk.data, 'plain'), 'plain');
   add('ChangeFileSettings', changeFileSettingsApdu(b, FILES.ndef.no, sdmFileConfig(env.protocol, template)), 'mac');
@@ -198,9 +205,14 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
 
 function personalized(state: Extract<WriteState, { step: 'personalize' }>, r: Buffer[]): StepResult {
   const session = restoreSession(state.session);
-  for (const [i, { label, mode }] of state.expect.entries()) {
+  let loop: { permanent: string; current: string } | null = null;
+  for (const [i, { label, mode, tt }] of state.expect.entries()) {
     const rapdu = r[i];
-    if (rapdu === undefined || session.checkResponse(rapdu, mode) === null) return fail('chip_error', `${label} failed: ${statusText(rapdu)}`);
+    const ok = rapdu !== undefined && (tt ? (loop = parseGetTtStatus(rapdu, session)) !== null : session.checkResponse(rapdu, mode) !== null);
+    if (!ok) return fail('chip_error', `${label} failed: ${statusText(rapdu)}`);
+  }
+  if (loop !== null && (loop.permanent !== 'C' || loop.current !== 'C')) {
+    return fail('tamper_open', `the tamper loop of chip ${state.uid} is not intact (permanent ${loop.permanent}, current ${loop.current}): a TagTamper chip must be closed and never opened`);
   }
   return { kind: 'configured', uid: state.uid };
 }

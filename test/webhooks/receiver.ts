@@ -1,6 +1,8 @@
 // A real HTTP endpoint on loopback that records what webhooks deliver.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
+import type { AppContext } from '../../src/context.js';
+import { DeliveryWorker } from '../../src/webhooks/worker.js';
 
 export interface Received {
   path: string;
@@ -62,4 +64,15 @@ export function verify(secret: string, r: Received): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const expected = createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
   return String(r.headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
+}
+
+/** Webhooks to loopback over http, retried at once: the server env for tests that receive deliveries. */
+export const FAST_WEBHOOKS = { TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1', TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001', TAPPROOF_WEBHOOK_TIMEOUT_MS: '3000' };
+
+/** A receiver and a running delivery worker of `ctx`; `stop` ends both. */
+export async function startDelivery(ctx: AppContext): Promise<{ receiver: Receiver; worker: DeliveryWorker; stop(): Promise<void> }> {
+  const receiver = await startReceiver();
+  const worker = new DeliveryWorker(ctx, { idleMs: 20 });
+  worker.start();
+  return { receiver, worker, stop: async () => { await worker.stop(); await receiver.close(); } };
 }

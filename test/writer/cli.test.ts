@@ -1,36 +1,13 @@
 // `tapproof writer` as a separate process over HTTP: onto the emulated card in the data dir, and
 // through the real PC/SC stack (pcscd + vsmartcard vpcd) with the software card as the virtual card.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { Ntag424Card, VpcdLink } from '../../src/chips/index.js';
-import { DATABASES, call, sharedServer, type TestServer } from '../harness.js';
-import { createdTag, eventsOf, verify } from './helpers.js';
+import { Ntag424Card } from '../../src/chips/index.js';
+import { DATABASES, call, sharedServer } from '../harness.js';
+import { cli, createdTag, eventsOf, pcscSkip, verify, vpcdReader, withVpcdCard } from './helpers.js';
 
-const run = promisify(execFile);
 const VPCD_PORT = Number(process.env.TAPPROOF_TEST_WRITER_VPCD_PORT ?? 35963);
-const READER = `Virtual PCD 00 0${VPCD_PORT - 35963}`;
-
-function hasPcsclite(): boolean {
-  try {
-    createRequire(import.meta.url)('pcsclite');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function cli(server: TestServer, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const READER = vpcdReader(VPCD_PORT);
 
 for (const kind of DATABASES) {
   describe(`tapproof writer (${kind})`, () => {
@@ -76,25 +53,26 @@ for (const kind of DATABASES) {
       assert.equal(lines[2], '1 of 2 tags configured');
     });
 
-    const skip = !hasPcsclite() ? 'the optional pcsclite binding is not installed' : false;
-    it('--reader pcsc writes a chip through the real pcscd and vsmartcard vpcd; the tap verifies', { skip }, async (t) => {
+    it('--reader pcsc where the optional pcsclite binding is missing: one clear line, exit 1, no write started', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--reader', 'pcsc', id], ['-r', './test/fixtures/writer/no-pcsclite.cjs']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^tapproof: --reader pcsc needs the optional pcsclite binding, which is not installed \(.+\); install libpcsclite-dev and run npm install pcsclite$/m);
+      assert.deepEqual(r.stderr.trim().split('\n').slice(0, -1), [`[1/1] ${id}: present a chip to the reader`], r.stderr);
+      assert.equal(await server.ctx.db.kysely.selectFrom('writer_sessions').select('id').where('tag_id', '=', id).executeTakeFirst(), undefined);
+    });
+
+    it('--reader pcsc writes a chip through the real pcscd and vsmartcard vpcd; the tap verifies', { skip: pcscSkip() }, async (t) => {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);
       const card = new Ntag424Card();
-      let link: VpcdLink;
-      try {
-        link = await VpcdLink.connect(card, { port: VPCD_PORT });
-      } catch (e) {
-        t.skip(`pcscd with vsmartcard-vpcd is not reachable on port ${VPCD_PORT} (start pcscd): ${(e as Error).message}`);
-        return;
-      }
-      try {
+      const ran = await withVpcdCard(t, card, VPCD_PORT, async () => {
         const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--reader', 'pcsc', '--pcsc-reader', READER, '--json', id]);
         assert.equal(r.code, 0, r.stderr + r.stdout);
         assert.equal(JSON.parse(r.stdout.trim()).status, 'configured');
-      } finally {
-        await link.close();
-      }
+      });
+      if (!ran) return;
       const tag = await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
       const scan = await verify(server, world.sandbox.key, card.tap());

@@ -1,5 +1,9 @@
 // Shared steps of the writer tests: a created tag, a software card, one write through the relay.
-import { Ntag424Card, type CardOptions } from '../../src/chips/index.js';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { TestContext } from 'node:test';
+import { promisify } from 'node:util';
+import { Ntag424Card, VpcdLink, type CardOptions } from '../../src/chips/index.js';
 import { WriterClient, type CardLink } from '../../src/writer/relay.js';
 import { call, type TestServer } from '../harness.js';
 
@@ -29,4 +33,47 @@ export async function eventsOf(server: TestServer, tagId: string): Promise<{ typ
 
 export function verify(server: TestServer, key: string, url: string) {
   return call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
+}
+
+const run = promisify(execFile);
+
+/** `tapproof ARGS…` as its own process on the server's storage. */
+export async function cli(server: TestServer, args: string[], nodeArgs: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+/** Why a PC/SC test cannot run here (the optional binding is missing), or false. */
+export function pcscSkip(): string | false {
+  try {
+    createRequire(import.meta.url)('pcsclite');
+    return false;
+  } catch {
+    return 'the optional pcsclite binding is not installed';
+  }
+}
+
+/** pcscd's reader of a vpcd port (vpcd's slots: 35963 → "Virtual PCD 00 00", 35964 → "… 00 01"). */
+export const vpcdReader = (port: number) => `Virtual PCD 00 ${String(port - 35963).padStart(2, '0')}`;
+
+/** Runs `fn` with `card` in pcscd's virtual reader on `port`; skips the test (false) when pcscd is not there. */
+export async function withVpcdCard(t: TestContext, card: Ntag424Card, port: number, fn: () => Promise<void>): Promise<boolean> {
+  let link: VpcdLink;
+  try {
+    link = await VpcdLink.connect(card, { port });
+  } catch (e) {
+    t.skip(`pcscd with vsmartcard-vpcd is not reachable on port ${port} (start pcscd): ${(e as Error).message}`);
+    return false;
+  }
+  try {
+    await fn();
+  } finally {
+    await link.close();
+  }
+  return true;
 }

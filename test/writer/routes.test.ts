@@ -75,6 +75,19 @@ for (const kind of DATABASES) {
       assert.equal(ok.body.data.attributes.reason.code, 'malformed_responses');
     });
 
+    it('the OpenAPI document describes the three writer operations, their statuses and the responses attributes', async () => {
+      const document = await (await fetch(`${suite.server.base}/openapi.json`)).json();
+      const paths = Object.keys(document.paths).filter((p) => p.includes('/writer/'));
+      const op = (suffix: string, method: string) => document.paths[paths.find((p) => p.endsWith(suffix))!]?.[method];
+      assert.equal(paths.length, 3, paths.join(','));
+      assert.deepEqual(Object.keys(op('/writer/writes', 'post').responses).sort(), ['201', '400', '401', '404', '406', '409', '415', '429']);
+      const responses = op('/responses', 'post');
+      assert.deepEqual(Object.keys(responses.responses).sort(), ['200', '400', '401', '404', '406', '409', '415', '429']);
+      const body = JSON.stringify(responses.requestBody.content['application/vnd.api+json'].schema);
+      for (const name of ['responses', 'removed', 'round_trip', 'abort']) assert.ok(body.includes(`"${name}"`), name);
+      assert.deepEqual(Object.keys(op('/writer/writes/{id}', 'get').responses).sort(), ['200', '401', '404', '406', '429']);
+    });
+
     it('garbage answers from a "chip" end the write with a reason, never a 500', async () => {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { modeMaster } from '../../src/chip-keys/masters.js';
+import { sealer } from '../../src/secrets/index.js';
 import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
 import { createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
 
@@ -60,6 +62,22 @@ for (const kind of DATABASES) {
       const o = await verify(server, world.sandbox.key, card.tap());
       assert.equal(o.body.data.attributes.genuine, true);
       assert.equal(o.body.data.attributes.tamper.current, 'open');
+    });
+
+    it('a TagTamper write reads the loop with GetTTStatus; a chip whose loop was opened is refused (tamper_open), a closed one configures', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper');
+      const opened = newCard('ntag_424_dna_tag_tamper');
+      opened.tamper('open');
+      opened.tamper('closed');
+      const out = await writeTag(server, world.sandbox.key, id, opened);
+      assert.equal(out.status, 'failed');
+      assert.deepEqual(out.reason, { code: 'tamper_open', detail: `the tamper loop of chip ${opened.uid.toString('hex').toUpperCase()} is not intact (permanent O, current C): a TagTamper chip must be closed and never opened` });
+      await failsOnce(id, 'tamper_open');
+      const card = newCard('ntag_424_dna_tag_tamper');
+      assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
+      // GetTTStatus first in the personalize batch, right after the authentication, inside the session.
+      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(9, 12), [0xaf, 0xf7, 0x8d]);
     });
 
     async function failsOnce(tagId: string, code: string) {
@@ -127,7 +145,10 @@ for (const kind of DATABASES) {
       const card = newCard('ntag_424_dna', { keys });
       const out = await writeTag(server, world.sandbox.key, id, card);
       assert.equal(out.reason!.code, 'authentication_failed');
+      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(-2), [0x71, 0xaf]);
+      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [0, 0, 0]);
       await failsOnce(id, 'authentication_failed');
+      assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
     });
 
     it('a chip already written for another tag is refused (UID bound)', async () => {
@@ -140,6 +161,50 @@ for (const kind of DATABASES) {
       assert.equal(out.reason!.code, 'uid_bound_to_another_tag');
       assert.match(out.reason!.detail, new RegExp(a.id));
       await failsOnce(b.id, 'uid_bound_to_another_tag');
+      // The chip still serves its own tag; a blank chip takes the refused one.
+      assert.equal((await verify(server, world.sandbox.key, card.tap())).body.data.attributes.tag_id, a.id);
+      assert.equal((await writeTag(server, world.sandbox.key, b.id, newCard())).status, 'configured');
+    });
+
+    it('the writer gives up (abort): aborted, one tag.configuration_failed; a retry configures', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [], abort: true } } } });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.data.attributes.status, 'failed');
+      assert.deepEqual(r.body.data.attributes.reason, { code: 'aborted', detail: 'the writer gave up the write' });
+      await failsOnce(id, 'aborted');
+      assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
+    });
+
+    it('between round trips the EV2 session keys are sealed under the mode master, never stored plain', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const card = newCard();
+      const send = (apdus: string[]) => apdus.map((hex) => Buffer.from(card.transmit(Buffer.from(hex, 'hex'))).toString('hex'));
+      const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
+      const wid = started.body.data.id;
+      const path = `/writer/writes/${wid}/responses`;
+      let write = started.body.data;
+      for (const step of ['auth', 'personalize']) {
+        write = (await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } } })).body.data;
+        assert.equal(write.attributes.step, step);
+      }
+      const row = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('id', '=', wid).executeTakeFirstOrThrow();
+      const state = JSON.parse(row.state);
+      assert.deepEqual(Object.keys(state).sort(), ['apdus', 'sealed']);
+      assert.deepEqual(state.apdus, write.attributes.apdus);
+      const machine = JSON.parse(sealer(await modeMaster(server.ctx, 'sandbox'), 'writer-session').open(state.sealed));
+      assert.equal(machine.step, 'personalize');
+      assert.match(machine.session.encKey, /^[0-9a-f]{32}$/);
+      assert.match(machine.session.macKey, /^[0-9a-f]{32}$/);
+      for (const secret of [machine.session.encKey, machine.session.macKey]) assert.equal(row.state.toLowerCase().includes(secret), false);
+      // Finishing clears it.
+      const done = await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } } });
+      assert.equal(done.body.data.attributes.status, 'configured');
+      const ended = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('id', '=', wid).executeTakeFirstOrThrow();
+      assert.equal(ended.state, '{}');
     });
 
     it('a write abandoned past its deadline fails with timeout; the next write succeeds', async () => {
@@ -197,6 +262,10 @@ for (const kind of DATABASES) {
       const { id: other } = await createdTag(server, world.sandbox.key);
       const outs = await Promise.all([newCard(), newCard()].map((card) => writeTag(server, world.sandbox.key, other, card)));
       assert.equal(outs.filter((o) => o.status === 'configured').length, 1, JSON.stringify(outs));
+      // The loser was refused before any APDU: its chip is untouched, and no failure is recorded for the tag.
+      const loser = outs.find((o) => o.status !== 'configured')!;
+      assert.equal(loser.refused?.status, 409, JSON.stringify(loser));
+      assert.deepEqual((await eventsOf(server, other)).map((e) => e.type), ['tag.created', 'tag.configured']);
       const tag = await call(server, 'GET', `/tags/${other}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
       assert.equal((await eventsOf(server, other)).filter((e) => e.type === 'tag.configured').length, 1);
