@@ -46,6 +46,8 @@ export interface WalletsConfig {
   ethereumRpcUrl: string | null;
   cardanoHoldings: { provider: 'embedded' } | { provider: 'koios'; url: string; token: string | null } | { provider: 'blockfrost'; url: string; projectId: string };
   ethereumHoldings: 'embedded' | 'rpc';
+  /** How long a call to Koios, Blockfrost or the EVM RPC may take before the proof answers 500. */
+  providerTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -219,5 +221,6 @@ function walletsConfig(env: Env): WalletsConfig {
     ethereumRpcUrl,
     cardanoHoldings,
     ethereumHoldings,
+    providerTimeoutMs: integer(env, 'TAPPROOF_HOLDINGS_TIMEOUT_MS', 5000, 100, 60_000),
   };
 }

@@ -44,7 +44,7 @@ export function ownershipChecks(ctx: AppContext): OwnershipChecks {
   let checks = checksOf.get(ctx);
   if (checks) return checks;
   const wallets = ctx.config.wallets;
-  const rpc: PublicClient | null = wallets.ethereumRpcUrl ? rpcClient(wallets.ethereumRpcUrl) : null;
+  const rpc: PublicClient | null = wallets.ethereumRpcUrl ? rpcClient(wallets.ethereumRpcUrl, wallets.providerTimeoutMs) : null;
   const holdings = holdingsFor(wallets, ctx.db.kysely, rpc);
   checks = {
     cardanoNetwork: wallets.cardanoNetwork,

@@ -1,9 +1,9 @@
-// Ownership proofs (spec extension-api.md, docs/decisions.md §7). A challenge
-// answers one proof: the first proof naming it takes it (an atomic
-// compare-and-set, so of concurrent proofs exactly one goes on), whatever the
-// verdict; only a holdings provider that cannot answer gives it back. Then the
-// signature over the stored message, then the holdings; success records the
-// verification's ownership.
+// Ownership proofs (spec extension-api.md, docs/decisions.md §7). A proof is
+// judged first (the signature over the stored message, then the holdings), then
+// takes its challenge with an atomic compare-and-set, so a challenge answers one
+// proof whatever the verdict and of concurrent proofs exactly one gets it. A
+// success takes the challenge and records the ownership in one transaction; a
+// provider that cannot answer takes nothing.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Mode } from '../db/schema.js';
@@ -13,7 +13,7 @@ import { findToken } from './catalog/repository.js';
 import { readEthereumAddress } from './challenges.js';
 import { findShownVerification } from './lookup.js';
 import { HoldingsUnavailable, bech32Address, ownershipChecks, type SignatureVerdict } from './ownership-checks.js';
-import { findChallenge, reopenChallenge, saveOwnership, useChallenge } from './repository.js';
+import { findChallenge, saveOwnership, useChallenge } from './repository.js';
 import { isUuid } from './verification-ids.js';
 import { isObject } from '../json.js';
 
@@ -71,13 +71,18 @@ export async function proveOwnership(
   if (proof.chain !== challenge.chain) {
     throw new ApiError('ExtValidationFailed', [problem('blockchain_type', `must be ${challenge.chain}, the chain of the challenge's token`)]);
   }
-  if (!(await useChallenge(db, challenge.id, now))) throw new ApiError('ExtInvalidChallenge');
-
   const checks = ownershipChecks(ctx);
-  const giveBack = async (reason: string) => {
-    log.warn({ token: challenge.token_id, reason }, 'ownership provider unavailable; challenge reopened');
-    await reopenChallenge(db, challenge.id);
+  // A provider that cannot answer judges nothing: the challenge stays open for a retry.
+  const providerDown = (reason: string) => {
+    log.warn({ token: challenge.token_id, reason }, 'ownership provider unavailable; challenge left open');
     return new ApiError('ExtProviderDown');
+  };
+  // A refused proof uses the challenge too (a failed proof needs a new one); of
+  // concurrent proofs only the one that takes it gets its verdict.
+  const refuse = async (code: 'ExtSignatureFailed' | 'ExtNotHolder', reason: string) => {
+    if (!(await useChallenge(db, challenge.id, now))) return new ApiError('ExtInvalidChallenge');
+    log.info({ verification: verification.id, reason }, 'ownership proof refused');
+    return new ApiError(code);
   };
   let wallet: string;
   let verdict: SignatureVerdict;
@@ -94,9 +99,8 @@ export async function proveOwnership(
     verdict = await checks.verifyCardano({ address: wallet, message: challenge.message, signature: proof.signature, key: proof.key! });
   }
   if (!verdict.ok) {
-    if (verdict.reason === 'rpc-unavailable') throw await giveBack('EIP-1271 RPC unavailable');
-    log.info({ verification: verification.id, reason: verdict.reason }, 'ownership proof: signature refused');
-    throw new ApiError('ExtSignatureFailed');
+    if (verdict.reason === 'rpc-unavailable') throw providerDown('EIP-1271 RPC unavailable');
+    throw await refuse('ExtSignatureFailed', verdict.reason);
   }
 
   const token = await findToken(db, challenge.token_id);
@@ -105,22 +109,26 @@ export async function proveOwnership(
     held = token !== undefined && (await checks.holds(token, wallet));
   } catch (error) {
     if (!(error instanceof HoldingsUnavailable)) throw error;
-    throw await giveBack(error.message);
+    throw providerDown(error.message);
   }
-  if (!held) throw new ApiError('ExtNotHolder');
+  if (!held) throw await refuse('ExtNotHolder', 'not-held');
 
   const requestId = randomUUID();
   const verifiedAt = nowMicros();
-  const saved = await saveOwnership(db, {
-    verification_id: verification.id,
-    status: 'verified',
-    chain: challenge.chain,
-    wallet_address: wallet,
-    token_id: challenge.token_id,
-    request_id: requestId,
-    verified_at: verifiedAt,
+  // Taking the challenge and recording the owner commit together: one commit per proof.
+  await db.transaction().execute(async (trx) => {
+    if (!(await useChallenge(trx, challenge.id, now))) throw new ApiError('ExtInvalidChallenge');
+    const saved = await saveOwnership(trx, {
+      verification_id: verification.id,
+      status: 'verified',
+      chain: challenge.chain,
+      wallet_address: wallet,
+      token_id: challenge.token_id,
+      request_id: requestId,
+      verified_at: verifiedAt,
+    });
+    // Two challenges proven at once: the first recorded owner stays.
+    if (!saved) throw new ApiError('ExtOwnershipVerified');
   });
-  // Two challenges proven at once: the first recorded owner stays.
-  if (!saved) throw new ApiError('ExtOwnershipVerified');
   return { success: true, request_id: requestId, ownership: { status: 'verified', wallet_address: wallet, verified_at: isoMicros(verifiedAt) } };
 }

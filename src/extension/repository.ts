@@ -108,11 +108,6 @@ export async function useChallenge(db: Executor, id: string, now: number): Promi
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Reopens a challenge whose proof could not be judged (a holdings provider was down). */
-export async function reopenChallenge(db: Executor, id: string): Promise<void> {
-  await db.updateTable('challenges').set({ used_at: null }).where('id', '=', id).execute();
-}
-
 /** Deletes challenges that expired before `before`; returns how many. */
 export async function deleteExpiredChallenges(db: Executor, before: number): Promise<number> {
   const result = await db.deleteFrom('challenges').where('expires_at', '<', before).executeTakeFirst();

@@ -2,14 +2,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, createWalletClient, getAddress, http, type Hex, type PublicClient } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 
 const require = createRequire(import.meta.url);
 const ANVIL = join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil');
 
-/** anvil's well-known development accounts #0 and #1 (public test keys). */
+/** anvil's well-known development accounts #0 (deployer) and #1 (first holder): public test keys. */
 export const DEPLOYER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
 export const HOLDER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 
@@ -17,7 +17,10 @@ export interface Anvil {
   url: string;
   client: PublicClient;
   deploy(artifact: string, args: unknown[]): Promise<`0x${string}`>;
-  write(address: `0x${string}`, artifact: string, functionName: string, args: unknown[]): Promise<void>;
+  /** Deploys raw creation code (a contract with no OpenZeppelin artifact). */
+  deployCode(bytecode: Hex): Promise<`0x${string}`>;
+  /** A transaction from `from` (the deployer by default). */
+  write(address: `0x${string}`, artifact: string, functionName: string, args: unknown[], from?: PrivateKeyAccount): Promise<void>;
   setCode(address: `0x${string}`, code: Hex): Promise<void>;
   stop(): Promise<void>;
 }
@@ -46,11 +49,14 @@ export async function startAnvil(): Promise<Anvil> {
     async deploy(name, args) {
       const { abi, bytecode } = artifact(name);
       const hash = await wallet.deployContract({ abi, bytecode, args });
-      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      return receipt.contractAddress!;
+      return getAddress((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).contractAddress!);
     },
-    async write(address, name, functionName, args) {
-      const hash = await wallet.writeContract({ address, abi: artifact(name).abi, functionName, args });
+    async deployCode(bytecode) {
+      const hash = await wallet.deployContract({ abi: [], bytecode });
+      return getAddress((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).contractAddress!);
+    },
+    async write(address, name, functionName, args, from = DEPLOYER) {
+      const hash = await createWalletClient({ chain: foundry, transport, account: from }).writeContract({ address, abi: artifact(name).abi, functionName, args });
       await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     },
     async setCode(address, code) {

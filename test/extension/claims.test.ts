@@ -177,15 +177,18 @@ for (const kind of DATABASES) {
 
     test('CORS: preflight answered with 204 and no credentials; responses and errors carry Access-Control-Allow-Origin *', async () => {
       const { server } = suite;
-      for (const path of ['/claims', '/verifications/VRF_abcdef/proof', '/sandbox/claims']) {
+      const paths = ['/claims', '/verifications/VRF_abcdef', '/verifications/VRF_abcdef/challenge', '/verifications/VRF_abcdef/proof'];
+      for (const path of [...paths, ...paths.map((p) => `/sandbox${p}`)]) {
         const pre = await fetch(`${server.origin}/ext${path}`, {
           method: 'OPTIONS',
           headers: { origin: 'https://landing.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
         });
         assert.equal(pre.status, 204, path);
         assert.equal(pre.headers.get('access-control-allow-origin'), '*');
-        assert.match(pre.headers.get('access-control-allow-methods')!, /POST/);
-        assert.match(pre.headers.get('access-control-allow-headers')!, /content-type/);
+        assert.equal(pre.headers.get('access-control-allow-methods'), 'GET, POST, OPTIONS');
+        assert.equal(pre.headers.get('access-control-allow-headers'), 'content-type, x-request-id');
+        assert.equal(pre.headers.get('access-control-max-age'), '600');
+        assert.equal(await pre.text(), '');
         assert.equal(pre.headers.get('access-control-allow-credentials'), null);
       }
       const ok = await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://a.example/')}`, { headers: { origin: 'https://landing.example' } });

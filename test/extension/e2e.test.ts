@@ -104,6 +104,24 @@ for (const kind of DATABASES) {
       assert.equal(rows.length, 1);
     });
 
+    test('a 65-byte signature with v as 0/1 (y parity) proves like 27/28; another v → Signature verification failed', async () => {
+      const { server, world } = suite;
+      const links = await catalog(server, world, 'production', ETHEREUM_TOKEN);
+      const owner = privateKeyToAccount(generatePrivateKey());
+      await holdings(server).give(links.token, owner.address);
+      const withV = async (shift: number) => {
+        const scanned = await genuineScan(server, world, 'production', links);
+        const path = `/verifications/${scanned.publicId}`;
+        const c = (await ext(server, 'POST', `${path}/challenge`, { body: { address: owner.address } })).body;
+        const signature = await owner.signMessage({ message: c.message });
+        const v = (parseInt(signature.slice(-2), 16) + shift).toString(16).padStart(2, '0');
+        return ext(server, 'POST', `${path}/proof`, { body: { session_id: c.session_id, address: owner.address, signature: signature.slice(0, -2) + v } });
+      };
+      assert.equal((await withV(-27)).status, 200);
+      assert.equal((await withV(0)).status, 200);
+      for (const shift of [2, -25]) assert.deepEqual((await withV(shift)).body, { error: 'Signature verification failed' });
+    });
+
     test('two challenges proven at once: one owner is recorded, the other proof is refused', async () => {
       const { server, world } = suite;
       const held = holdings(server);

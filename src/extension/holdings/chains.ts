@@ -6,22 +6,34 @@ import { getAddress, parseAbi, type PublicClient } from 'viem';
 import type { TokenRow } from '../catalog/repository.js';
 import { HoldingsUnavailable, type HoldingsProvider } from './provider.js';
 
-const TIMEOUT_MS = 5000;
+export const DEFAULT_TIMEOUT_MS = 5000;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Blockfrost pages hold 100 addresses; more holders than this are not listed in challenges. */
 const MAX_PAGES = 10;
 
-async function getJson(url: string, init: RequestInit = {}): Promise<unknown> {
+interface Call {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Blockfrost answers 404 for an asset nobody holds (or that does not exist); to Koios a 404 is a wrong URL. */
+  notFoundIsNobody?: boolean;
+}
+
+async function getJson(url: string, call: Call): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await fetch(url, { headers: call.headers, redirect: 'error', signal: AbortSignal.timeout(call.timeoutMs) });
   } catch (error) {
     throw new HoldingsUnavailable(`${new URL(url).host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`);
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The headers came in time, the body did not (or the connection broke).
+    throw new HoldingsUnavailable(`${new URL(url).host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'answer cut off'}`);
+  }
   if (text.length > MAX_BODY_BYTES) throw new HoldingsUnavailable(`${new URL(url).host}: answer too large`);
-  // Blockfrost answers 404 for an asset nobody holds (or that does not exist).
-  if (response.status === 404) return [];
+  if (response.status === 404 && call.notFoundIsNobody) return [];
   if (!response.ok) throw new HoldingsUnavailable(`${new URL(url).host}: HTTP ${response.status}`);
   try {
     return JSON.parse(text);
@@ -57,23 +69,23 @@ function cardanoProvider(name: string, holders: (token: TokenRow) => Promise<Hol
 }
 
 /** Koios `asset_addresses` (https://api.koios.rest): payment and stake address of each holder. */
-export function koiosProvider(baseUrl: string, bearer: string | null): HoldingsProvider {
+export function koiosProvider(baseUrl: string, bearer: string | null, timeoutMs = DEFAULT_TIMEOUT_MS): HoldingsProvider {
   return cardanoProvider('koios', async (token) => {
     const url = new URL(`${baseUrl.replace(/\/$/, '')}/asset_addresses`);
     url.searchParams.set('_asset_policy', token.policy_id ?? '');
     url.searchParams.set('_asset_name', token.asset_name ?? '');
-    const rows = await getJson(url.toString(), { headers: { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) } });
+    const rows = await getJson(url.toString(), { headers: { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) }, timeoutMs });
     return holdersFrom(rows, (r) => [r.payment_address as string, r.stake_address as string]);
   });
 }
 
 /** Blockfrost `/assets/{asset}/addresses`, paged. */
-export function blockfrostProvider(baseUrl: string, projectId: string): HoldingsProvider {
+export function blockfrostProvider(baseUrl: string, projectId: string, timeoutMs = DEFAULT_TIMEOUT_MS): HoldingsProvider {
   return cardanoProvider('blockfrost', async (token) => {
     const all: Holder[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const url = `${baseUrl.replace(/\/$/, '')}/assets/${token.policy_id ?? ''}${token.asset_name ?? ''}/addresses?count=100&page=${page}`;
-      const rows = holdersFrom(await getJson(url, { headers: { project_id: projectId, accept: 'application/json' } }), (r) => [r.address as string]);
+      const rows = holdersFrom(await getJson(url, { headers: { project_id: projectId, accept: 'application/json' }, timeoutMs, notFoundIsNobody: true }), (r) => [r.address as string]);
       all.push(...rows);
       if (rows.length < 100) break;
     }

@@ -19,7 +19,11 @@ export interface Holdings {
 export function holdingsFor(config: WalletsConfig, db: Executor, rpc: PublicClient | null): Holdings {
   const embedded = embeddedProvider(db);
   const h = config.cardanoHoldings;
-  const cardano = h.provider === 'koios' ? koiosProvider(h.url, h.token) : h.provider === 'blockfrost' ? blockfrostProvider(h.url, h.projectId) : embedded;
+  const cardano = h.provider === 'koios'
+      ? koiosProvider(h.url, h.token, config.providerTimeoutMs)
+      : h.provider === 'blockfrost'
+        ? blockfrostProvider(h.url, h.projectId, config.providerTimeoutMs)
+        : embedded;
   const ethereum = config.ethereumHoldings === 'rpc' && rpc ? evmProvider(rpc) : embedded;
   return {
     forToken: (token) => (token.mode === 'sandbox' ? embedded : token.chain === 'cardano' ? cardano : ethereum),

@@ -13,11 +13,9 @@ export interface EthereumProof {
   signature: string;
 }
 
-const RPC_TIMEOUT_MS = 5000;
-
 /** A client for EIP-1271 checks, bounded so a slow node cannot hold a request for long. */
-export function rpcClient(url: string): PublicClient {
-  return createPublicClient({ transport: http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) }) as PublicClient;
+export function rpcClient(url: string, timeoutMs = 5000): PublicClient {
+  return createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) }) as PublicClient;
 }
 
 function wellFormed(proof: EthereumProof): EthereumFailure | null {
