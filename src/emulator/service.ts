@@ -12,7 +12,7 @@ import type { World } from '../world.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { appendSdm, defaultLayout, storedLayout, type Params } from '../tag-chips/layout.js';
-import { findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
+import { chipRow, findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
 
 export class EmulatorServiceError extends Error {}
@@ -47,28 +47,7 @@ export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec
     return await ctx.db.kysely.transaction().execute(async (trx) => {
       const [tag] = await insertCheckedTags(trx, world, [attributes], () => 'url');
       const at = nowMicros();
-      await insertChips(trx, [
-        {
-          tag_id: tag!.id,
-          team_id: world.teamId,
-          mode: 'sandbox',
-          protocol,
-          uid,
-          crypto,
-          mirroring: layout.mirroring,
-          key_source: 'derived',
-          key_version: CURRENT_KEY_VERSION,
-          sdm_meta_read_key_sealed: null,
-          sdm_file_read_key_sealed: null,
-          params: JSON.stringify(layout.params),
-          mac_input_from: layout.macInputFrom,
-          write_generation: 1,
-          last_counter: null,
-          session_id: null,
-          session_expires_at: null,
-          created_at: at,
-        },
-      ]);
+      await insertChips(trx, [chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
       await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
       await markConfigured(trx, world, tag!.id);
       return { id: tag!.id, uid };

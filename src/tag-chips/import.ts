@@ -12,7 +12,7 @@ import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { chipSealer } from './keys.js';
 import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from './layout.js';
-import { insertChips, type ChipRow } from './repository.js';
+import { chipRow, insertChips } from './repository.js';
 import { isObject } from '../json.js';
 
 export class ChipImportServiceError extends Error {}
@@ -156,26 +156,17 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
       if (references.length > 0) throw new ChipImportServiceError(`nothing imported:\n  ${references.join('\n  ')}`);
       const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), (index) => `entry ${index}, url`);
       const at = nowMicros();
-      const chips: ChipRow[] = checked.map((c, i) => ({
-        tag_id: tags[i]!.id,
-        team_id: world.teamId,
-        mode: world.mode,
-        protocol: tags[i]!.protocol,
-        uid: c.uid,
-        crypto: c.crypto,
-        mirroring: c.layout.mirroring,
-        key_source: 'imported',
-        key_version: 1,
-        sdm_meta_read_key_sealed: c.metaKey === null ? null : box.seal(c.metaKey),
-        sdm_file_read_key_sealed: box.seal(c.fileKey),
-        params: JSON.stringify(c.layout.params),
-        mac_input_from: c.layout.macInputFrom,
-        write_generation: 1,
-        last_counter: c.lastCounter,
-        session_id: null,
-        session_expires_at: null,
-        created_at: at,
-      }));
+      const chips = checked.map((c, i) =>
+        chipRow(world, tags[i]!, {
+          uid: c.uid,
+          crypto: c.crypto,
+          layout: c.layout,
+          keySource: 'imported',
+          keyVersion: 1,
+          sealedKeys: { meta: c.metaKey === null ? null : box.seal(c.metaKey), file: box.seal(c.fileKey) },
+          lastCounter: c.lastCounter,
+        }, at),
+      );
       await insertChips(trx, chips);
       for (const tag of tags) await markConfigured(trx, world, tag.id);
       await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog));

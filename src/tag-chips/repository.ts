@@ -4,9 +4,47 @@ import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
+import type { ChipLayout } from './layout.js';
 
 export type ChipRow = ChipsTable;
 export type EmulatedChipRow = EmulatedChipsTable;
+
+/** What differs between the ways a chip gets bound to its tag (import, the writer, the emulator). */
+export interface NewChip {
+  uid: string;
+  crypto: ChipRow['crypto'];
+  layout: ChipLayout;
+  keySource: ChipRow['key_source'];
+  keyVersion: number;
+  /** Imported chips only: their SDM keys, sealed under the mode's master key. */
+  sealedKeys?: { meta: string | null; file: string };
+  /** Imported chips may come with the last counter already read. */
+  lastCounter?: number | null;
+}
+
+/** The row of a chip bound to `tag` when it becomes configured: first write generation, no session yet. */
+export function chipRow(world: World, tag: { id: string; protocol: string }, chip: NewChip, at: number): ChipRow {
+  return {
+    tag_id: tag.id,
+    team_id: world.teamId,
+    mode: world.mode,
+    protocol: tag.protocol,
+    uid: chip.uid,
+    crypto: chip.crypto,
+    mirroring: chip.layout.mirroring,
+    key_source: chip.keySource,
+    key_version: chip.keyVersion,
+    sdm_meta_read_key_sealed: chip.sealedKeys?.meta ?? null,
+    sdm_file_read_key_sealed: chip.sealedKeys?.file ?? null,
+    params: JSON.stringify(chip.layout.params),
+    mac_input_from: chip.layout.macInputFrom,
+    write_generation: 1,
+    last_counter: chip.lastCounter ?? null,
+    session_id: null,
+    session_expires_at: null,
+    created_at: at,
+  };
+}
 
 export async function insertChips(db: Executor, rows: ChipRow[]): Promise<void> {
   await inChunks(rows, (part) => db.insertInto('chips').values(part).execute());

@@ -16,7 +16,7 @@ import type { World } from '../world.js';
 import type { Protocol } from '../tags/rules.js';
 import { markConfigured, recordConfigurationFailure } from '../tags/service.js';
 import { defaultLayout } from '../tag-chips/layout.js';
-import { insertChips } from '../tag-chips/repository.js';
+import { chipRow, insertChips } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
 import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
 
@@ -198,28 +198,7 @@ async function configure(trx: Executor, world: World, row: WriteRow, uid: string
   const protocol = tag.protocol as Protocol;
   const layout = defaultLayout(protocol);
   const at = nowMicros();
-  await insertChips(trx, [
-    {
-      tag_id: tag.id,
-      team_id: world.teamId,
-      mode: world.mode,
-      protocol,
-      uid,
-      crypto: 'aes',
-      mirroring: layout.mirroring,
-      key_source: 'derived',
-      key_version: CURRENT_KEY_VERSION,
-      sdm_meta_read_key_sealed: null,
-      sdm_file_read_key_sealed: null,
-      params: JSON.stringify(layout.params),
-      mac_input_from: layout.macInputFrom,
-      write_generation: 1,
-      last_counter: null,
-      session_id: null,
-      session_expires_at: null,
-      created_at: at,
-    },
-  ]);
+  await insertChips(trx, [chipRow(world, tag, { uid, crypto: 'aes', layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
   await markConfigured(trx, world, tag.id);
   await trx.updateTable('writer_sessions').set({ step: 'configured', state: '{}', result: 'configured', updated_at: at }).where('id', '=', row.id).execute();
   return { ...row, step: 'configured', state: '{}', result: 'configured', updated_at: at };
