@@ -1,6 +1,7 @@
 // All SQL of the extension API: verifications as the public sees them (with
 // the tag's catalog links and the proven ownership), claims, challenges.
 import type { Executor } from '../db/database.js';
+import { executeShaped } from '../db/precompiled.js';
 import type { ChallengesTable, ClaimsTable, Mode, OwnershipsTable } from '../db/schema.js';
 
 export type ClaimRow = ClaimsTable;
@@ -68,10 +69,19 @@ function publicVerifications(db: Executor) {
     ]);
 }
 
-/** The verifications among `ids` (any team; the caller judges mode and genuineness). */
+/**
+ * The verifications among `ids` (any team; the caller judges mode and genuineness). The public
+ * lookup's hot path: its five-table statement is compiled once per id count, not per request.
+ */
 export async function findPublicVerifications(db: Executor, ids: string[]): Promise<PublicVerificationRow[]> {
-  if (ids.length === 0) return [];
-  return (await publicVerifications(db).where('v.id', 'in', ids).execute()) as PublicVerificationRow[];
+  const rows = ids.map((id) => ({ id }));
+  return (await executeShaped(db, 'findPublicVerifications', rows, (d, shaped) =>
+    publicVerifications(d).where(
+      'v.id',
+      'in',
+      shaped.map((r) => r.id),
+    ),
+  )) as PublicVerificationRow[];
 }
 
 export async function insertClaim(db: Executor, row: ClaimRow): Promise<void> {

@@ -4,7 +4,7 @@
 // EdDSA, the header must name the claimed address, and the key must hash to that
 // address's key credential. No library verifies CIP-8 this strictly on Node, and
 // the format is three CBOR structures, so it is written here on cborg + noble.
-import { ed25519 } from '@noble/curves/ed25519.js';
+import { createPublicKey, verify } from 'node:crypto';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { decode, encode } from 'cborg';
 import { parseAddress, parseAddressBytes } from './cip19.js';
@@ -100,13 +100,7 @@ export function verifyCardanoSignature(proof: CardanoProof): WalletVerdict<Carda
   // The signature first: a header altered after signing is a bad signature, whatever it names.
   // Sig_structure = ["Signature1", body_protected, external_aad, payload] (RFC 9052 §4.4)
   const toBeSigned = encode(['Signature1', protectedBytes, new Uint8Array(0), payload]);
-  let valid = false;
-  try {
-    valid = ed25519.verify(signature, toBeSigned, key, { zip215: false });
-  } catch {
-    valid = false;
-  }
-  if (!valid) return fail('bad-signature');
+  if (!ed25519Verify(signature, toBeSigned, key)) return fail('bad-signature');
 
   const signer = parseAddressBytes(headerAddress);
   if (!signer || !equal(signer.bytes, claimed.bytes)) return fail('address-mismatch');
@@ -119,4 +113,28 @@ export function verifyCardanoSignature(proof: CardanoProof): WalletVerdict<Carda
   if (!equal(payload, hashed ? blake2b(message, { dkLen: 28 }) : message)) return fail('payload-mismatch');
 
   return { ok: true };
+}
+
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410): the 32 key bytes follow. */
+const ED25519_SPKI = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * RFC 8032 verification in node:crypto (OpenSSL): ~0.2 ms against ~3 ms in pure JavaScript, on the
+ * proof path's main thread. OpenSSL already refuses S >= L; the point encodings of the key and of R
+ * must also be canonical (y < p), as RFC 8032's strict decoding demands, so no signature has a twin.
+ */
+function ed25519Verify(signature: Uint8Array, message: Uint8Array, key: Uint8Array): boolean {
+  if (signature.length !== 64 || key.length !== 32 || !canonicalPoint(key) || !canonicalPoint(signature.subarray(0, 32))) return false;
+  try {
+    return verify(null, message, createPublicKey({ key: Buffer.concat([ED25519_SPKI, key]), format: 'der', type: 'spki' }), signature);
+  } catch {
+    return false;
+  }
+}
+
+/** An encoded Edwards point whose y (the low 255 bits, little-endian) is below p = 2^255 - 19. */
+function canonicalPoint(encoded: Uint8Array): boolean {
+  if ((encoded[31]! & 0x7f) !== 0x7f) return true;
+  for (let i = 30; i >= 1; i--) if (encoded[i] !== 0xff) return true;
+  return encoded[0]! < 0xed;
 }
