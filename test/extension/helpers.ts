@@ -6,7 +6,7 @@ import { generateSun424 } from '../../src/chips/index.js';
 import type { Mode } from '../../src/db/schema.js';
 import { createProduct, createToken, linkTag } from '../../src/extension/catalog/service.js';
 import { importChips } from '../../src/tag-chips/import.js';
-import type { ApiResponse, TestServer, World } from '../harness.js';
+import { call, type ApiResponse, type TestServer, type World } from '../harness.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
 
 export interface Scanned {
@@ -99,27 +99,13 @@ export async function catalog(server: TestServer, world: World, mode: Mode = 'pr
 /** The extension base of `mode`: `/ext` or `/ext/sandbox`. */
 export const extBase = (server: TestServer, mode: Mode = 'production') => `${server.origin}${server.ctx.config.extPrefix}${mode === 'sandbox' ? '/sandbox' : ''}`;
 
-/** A plain JSON request to the extension API; object bodies are serialized, strings sent as-is. */
-export async function ext(
+/** A plain JSON request to the extension API (the harness's `call` with `application/json` for bodies). */
+export function ext(
   server: TestServer,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string>; mode?: Mode } = {},
 ): Promise<ApiResponse> {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  Object.assign(headers, options.headers ?? {});
-  const response = await fetch(extBase(server, options.mode) + path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  let body: any = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
-  }
-  return { status: response.status, headers: response.headers, text, body };
+  const headers = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  return call({ base: extBase(server, options.mode) }, method, path, { body: options.body, headers });
 }
