@@ -15,7 +15,7 @@ export interface paths {
                     page?: number;
                     /** @description Values above 100 yield 100 */
                     page_size?: number;
-                    /** @description Case-insensitive (ASCII) substring of the comment, or an exact tag id; empty means no filter */
+                    /** @description Substring of the comment, compared after NFKC and full Unicode case folding on both sides (ß = ss, K = k; accents count), or an exact tag id; empty means no filter */
                     q?: string;
                     /** @description Sort fields, most significant first; the tag id always breaks ties. Without it: updated_at desc. */
                     "order_by[]"?: ("id" | "protocol" | "inserted_at" | "updated_at" | "configured_at" | "comment" | "url" | "status")[];
