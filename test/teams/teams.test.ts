@@ -1,12 +1,25 @@
 // GET /teams/:id: a key reads its own team only (never a parent or subteam).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createTeam } from '../../src/teams/service.js';
 import { DATABASES, call } from '../harness.js';
 import { ISO_MICROS, assertError, assertJsonApi, sharedServer } from '../tags/helpers.js';
 
 for (const kind of DATABASES) {
   describe(`GET /teams/:id (${kind})`, () => {
     const suite = sharedServer(kind);
+
+    test('a team name with a control character or a lone surrogate is refused, nothing stored', async () => {
+      const db = suite.server.ctx.db.kysely;
+      const count = async () => Number((await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const before = await count();
+      await assert.rejects(createTeam(db, 'Acme\u0000EU'), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
+      await assert.rejects(createTeam(db, 'Acme\nEU'), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
+      await assert.rejects(createTeam(db, 'Acme \ud800'), { message: 'team name must be well-formed Unicode (no lone UTF-16 surrogates)' });
+      assert.equal(await count(), before);
+      await createTeam(db, 'Acme Café 😀');
+      assert.equal(await count(), before + 1);
+    });
 
     test('own team with either mode → 200 with name, parent_id and created_at', async () => {
       const { server } = suite;
