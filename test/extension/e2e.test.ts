@@ -72,7 +72,8 @@ for (const kind of DATABASES) {
       assert.equal((await ext(server, 'GET', path)).body.ownership, null);
     });
 
-    test('an expired challenge → Invalid or expired challenge, even with a valid signature of a holder', async () => {
+    /** A holder of the Ethereum token, a genuine production scan of an item linked to it, and a signed challenge. */
+    async function holderWithChallenge() {
       const { server, world } = suite;
       const held = holdings(server);
       const links = await catalog(server, world, 'production', ETHEREUM_TOKEN);
@@ -81,21 +82,19 @@ for (const kind of DATABASES) {
       const scanned = await genuineScan(server, world, 'production', links);
       const path = `/verifications/${scanned.publicId}`;
       const challenge = (await ext(server, 'POST', `${path}/challenge`, { body: { address: owner.address } })).body;
+      const proof = { session_id: challenge.session_id, address: owner.address, signature: await owner.signMessage({ message: challenge.message }) };
+      return { server, path, scanned, owner, challenge, proof };
+    }
+
+    test('an expired challenge → Invalid or expired challenge, even with a valid signature of a holder', async () => {
+      const { server, path, challenge, proof } = await holderWithChallenge();
       await server.ctx.db.kysely.updateTable('challenges').set({ expires_at: Date.now() * 1000 - 1 }).where('id', '=', challenge.session_id).execute();
-      const r = await ext(server, 'POST', `${path}/proof`, { body: { session_id: challenge.session_id, address: owner.address, signature: await owner.signMessage({ message: challenge.message }) } });
+      const r = await ext(server, 'POST', `${path}/proof`, { body: proof });
       assert.deepEqual(r.body, { error: 'Invalid or expired challenge' });
     });
 
     test('concurrent valid proofs with one challenge: exactly one succeeds', async () => {
-      const { server, world } = suite;
-      const held = holdings(server);
-      const links = await catalog(server, world, 'production', ETHEREUM_TOKEN);
-      const owner = privateKeyToAccount(generatePrivateKey());
-      await held.give(links.token, owner.address);
-      const scanned = await genuineScan(server, world, 'production', links);
-      const path = `/verifications/${scanned.publicId}`;
-      const challenge = (await ext(server, 'POST', `${path}/challenge`, { body: { address: owner.address } })).body;
-      const body = { session_id: challenge.session_id, address: owner.address, signature: await owner.signMessage({ message: challenge.message }) };
+      const { server, path, scanned, proof: body } = await holderWithChallenge();
       const answers = await Promise.all(Array.from({ length: 12 }, () => ext(server, 'POST', `${path}/proof`, { body })));
       assert.equal(answers.filter((r) => r.status === 200).length, 1, answers.map((r) => r.text).join('\n'));
       // The others found the challenge taken, or (arriving later) the ownership already recorded.
