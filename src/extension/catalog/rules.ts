@@ -3,6 +3,7 @@
 // refuse the same bad values with the same words, before anything is written.
 import { checksumAddress, isAddress } from 'viem';
 import { isObject } from '../../json.js';
+import type { ProductsTable, TokensTable } from '../../db/schema.js';
 
 export const CHAINS = ['cardano', 'ethereum'] as const;
 export type Chain = (typeof CHAINS)[number];
@@ -15,23 +16,10 @@ const MAX_DESCRIPTION = 2000;
 const MAX_URL = 2048;
 const UINT256_MAX = (1n << 256n) - 1n;
 
-export interface ProductInput {
-  name: string;
-  image_url: string | null;
-  description: string | null;
-}
-
-export interface TokenInput {
-  chain: Chain;
-  name: string;
-  symbol: string;
-  supply: number;
-  contract_address: string | null;
-  policy_id: string | null;
-  asset_name: string | null;
-  token_number: string | null;
-  standard: Standard | null;
-}
+/** What the operator gives: a catalog row without the columns the platform fills in. */
+type Given<Row> = Omit<Row, 'id' | 'team_id' | 'mode' | 'created_at'>;
+export type ProductInput = Given<ProductsTable>;
+export type TokenInput = Given<TokensTable>;
 
 type Problems = string[];
 const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
