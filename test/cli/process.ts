@@ -9,8 +9,8 @@ function childEnv(env: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env };
 }
 
-function tapproof(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: REPO, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+function tapproof(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], { cwd: REPO, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export interface Finished {
@@ -21,7 +21,35 @@ export interface Finished {
 
 /** Runs `tapproof <args>` to completion. */
 export function runCli(env: Record<string, string>, ...args: string[]): Promise<Finished> {
-  const child = tapproof(args, env);
+  return finish(tapproof(args, env));
+}
+
+/** A failed `tapproof` run, as a rejection that still carries what it printed. */
+export class CliFailed extends Error {
+  constructor(readonly finished: Finished) {
+    super(`tapproof exited with ${finished.code}: ${finished.stderr.trim()}`);
+  }
+  get code() { return this.finished.code; }
+  get stdout() { return this.finished.stdout; }
+  get stderr() { return this.finished.stderr; }
+}
+
+/**
+ * `tapproof <args>` on a test server's storage (its database and data dir), quiet logs.
+ * Resolves with its output when it exits 0, rejects with CliFailed otherwise.
+ */
+export async function cli(server: { storage: { env: Record<string, string> } }, args: string[], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Finished> {
+  const finished = await cliResult(server, args, options);
+  if (finished.code !== 0) throw new CliFailed(finished);
+  return finished;
+}
+
+/** The same, resolving whatever the exit code. */
+export function cliResult(server: { storage: { env: Record<string, string> } }, args: string[], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Finished> {
+  return finish(tapproof(args, { ...server.storage.env, LOG_LEVEL: 'silent', ...options.env }, options.nodeArgs));
+}
+
+function finish(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));

@@ -1,18 +1,9 @@
 // Shared steps of the verification tests: the real CLI, and the emulator and
 // API calls a scan goes through.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { call, type ApiResponse, type TestServer } from '../harness.js';
 import { createEmulatedChip, setTamper, tap } from '../../src/emulator/service.js';
 
-const run = promisify(execFile);
-
-/** Runs `tapproof …` against the server's storage; resolves with stdout, rejects with the failed process. */
-export async function cli(server: TestServer, args: string[], extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent', ...extraEnv },
-  });
-}
+export { cli } from '../cli/process.js';
 
 /** A configured sandbox tag on an emulated chip (in-process, like the CLI command). */
 export async function emulated(server: TestServer, teamId: string, protocol: string, options: { crypto?: 'aes' | 'lrp'; sessionDuration?: number; url?: string } = {}) {

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
 import { markConfigured, recordConfigurationFailure } from '../../src/tags/service.js';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
+import { cli } from '../cli/process.js';
 import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
 import { startReceiver, verify, type Receiver } from './receiver.js';
 
-const run = promisify(execFile);
 const FAST = { TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1', TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001', TAPPROOF_WEBHOOK_TIMEOUT_MS: '3000' };
 
 const tagEntry = (url: string) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url } });
@@ -47,10 +45,7 @@ for (const kind of DATABASES) {
     const deliveryCount = async (webhookId: string) =>
       Number((await server.ctx.db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow()).n);
     const patch = (id: string, attributes: Record<string, unknown>) => call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes } } });
-    const cli = async (...args: string[]) => {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
-      return stdout;
-    };
+    const tapproof = async (...args: string[]) => (await cli(server, args)).stdout;
 
     test('each of the four kinds arrives once per subscribed endpoint, signed, with the stored body; filters, deleted and disabled webhooks hold', async () => {
       const all = await webhook('/all');
@@ -112,13 +107,13 @@ for (const kind of DATABASES) {
       assert.equal(second.body, first.body);
       assert.ok(verify(hook.secret, first) && verify(hook.secret, second));
 
-      const attempts = JSON.parse(await cli('webhooks', 'attempts', hook.id, '--json'));
+      const attempts = JSON.parse(await tapproof('webhooks', 'attempts', hook.id, '--json'));
       assert.deepEqual(attempts.map((a: any) => [a.event_id, a.attempt, a.status]), [[event.id, 2, 200], [event.id, 1, 500]]);
       assert.equal(attempts[1].error, 'HTTP 500');
       assert.ok(attempts.every((a: any) => Number.isInteger(a.duration_ms)));
 
       // The operator resends the event: it arrives once more, with the same id.
-      const out = JSON.parse(await cli('webhooks', 'redeliver', '--event', event.id, '--json'));
+      const out = JSON.parse(await tapproof('webhooks', 'redeliver', '--event', event.id, '--json'));
       assert.equal(out.requeued, 1);
       await receiver.until(() => receiver.on('/flaky').length >= 3);
       assert.equal(receiver.on('/flaky')[2].headers['webhook-id'], event.id);
@@ -167,7 +162,7 @@ for (const kind of DATABASES) {
       assert.equal(attempts.length, 16);
       assert.deepEqual([...new Set(attempts.map((a) => a.attempt))].sort(), [1, 2, 3, 4, 5, 6, 7, 8]);
       receiver.respond = () => 200;
-      const out = JSON.parse(await cli('webhooks', 'redeliver', '--webhook', hook.id, '--since', since, '--json'));
+      const out = JSON.parse(await tapproof('webhooks', 'redeliver', '--webhook', hook.id, '--since', since, '--json'));
       assert.equal(out.requeued, 2);
       await receiver.until(() => receiver.on('/down').filter((r) => r.status === 200).length >= 2);
       assert.equal(new Set(receiver.on('/down').map((r) => r.headers['webhook-id'])).size, 2);
