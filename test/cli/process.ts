@@ -108,9 +108,9 @@ async function startLongRunning(args: string[], env: Record<string, string>, rea
   };
 }
 
-/** Starts `tapproof serve` on a free loopback port and waits until it listens. */
-export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  const started = await startLongRunning(['serve'], { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env }, 'tapproof listening');
+/** Starts `tapproof serve [args]` on a free loopback port and waits until it (its first process) listens. */
+export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
+  const started = await startLongRunning(['serve', ...args], { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env, LOG_LEVEL: 'info' }, 'tapproof listening');
   const line = started.stdout().split('\n').find((l) => l.includes('tapproof listening'))!;
   const origin = JSON.parse(line).address as string;
   return { ...started, origin, base: origin + '/api/v1' };

@@ -3,7 +3,6 @@
 // unrecognised DATABASE_URL, master key files; and what `worker` and `migrate`
 // say about themselves.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parseDatabaseUrl, ConfigError } from '../../src/config.js';
 import { DATABASES, POSTGRES_URL, freshStorage, type Storage } from '../harness.js';
-import { REPO, runCli, type Finished } from '../cli/process.js';
+import { REPO, runCli, startWorker, type Finished } from '../cli/process.js';
 
 // Only a guard against a process that never exits: on a loaded CI machine every child takes seconds.
 const SLOW = 600_000;
@@ -151,24 +150,9 @@ for (const kind of DATABASES) {
     test('worker logs starting, ready, and a final line on SIGTERM', { timeout: SLOW }, async () => {
       const storage = await freshStorage(kind);
       storages.push(storage);
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
-        cwd: REPO,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...storage.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stderr!.on('data', (c) => (err += c));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal as never))));
-      await new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (c) => {
-          out += c;
-          if (out.includes('tapproof worker ready')) resolve();
-        });
-        void exited.then((code) => reject(new Error(`worker exited (${code}): ${out}${err}`)));
-      });
-      child.kill('SIGTERM');
-      assert.equal(await exited, 0, out + err);
+      const worker = await startWorker(storage.env);
+      assert.equal(await worker.stop(), 0, worker.stdout() + worker.stderr());
+      const out = worker.stdout();
       const messages = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
       assert.deepEqual(
         messages.map((m) => m.msg),
@@ -177,7 +161,7 @@ for (const kind of DATABASES) {
       assert.equal(messages[0].database, kind);
       assert.ok(messages[1].jobs.includes('webhook-delivery'), JSON.stringify(messages[1]));
       assert.equal(messages[2].signal, 'SIGTERM');
-      assert.equal(err, '');
+      assert.equal(worker.stderr(), '');
     });
   });
 }

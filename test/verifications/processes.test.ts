@@ -5,9 +5,7 @@
 // counter, every simultaneous copy of a URL answered with it, sessions paired
 // in tap order, and a clean shutdown.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
@@ -15,50 +13,13 @@ import { migrate } from '../../src/db/migrations.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
+import { runCli, startServe, type ServeProcess } from '../cli/process.js';
 import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+type Running = ServeProcess;
 
-interface Running {
-  child: ChildProcess;
-  base: string;
-}
-
-async function startServe(storage: Storage, args: string[]): Promise<Running> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
-    env: { ...process.env, ...storage.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '1000000', TAPPROOF_EMBEDDED_WORKER: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  // Starting through tsx on a loaded machine takes a while; this waits for readiness, it asserts nothing about time.
-  for (let i = 0; ; i++) {
-    assert.equal(child.exitCode, null, 'the server exited while starting');
-    const ok = await fetch(`${origin}/healthz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (i > 1200) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base: `${origin}/api/v1` };
-}
-
-/** Stops a server with SIGTERM; resolves with its exit code. */
-function stopServe(server: Running): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null) return resolve(server.child.exitCode);
-    server.child.once('exit', (code) => resolve(code));
-    server.child.kill('SIGTERM');
-  });
-}
+const startServeOn = (storage: Storage, args: string[]) => startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' }, args);
+const stopServe = (server: Running) => server.stop();
 
 /** The processes under `pid` (cluster workers). */
 function children(pid: number): number[] {
@@ -69,10 +30,7 @@ function children(pid: number): number[] {
 
 test('serve --processes takes a whole number from 1 to 64 (else exit 1 naming the option)', async () => {
   for (const bad of ['0', '65', 'two', '1.5', '-1']) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--processes', bad], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise((resolve) => child.once('exit', resolve));
+    const { code, stderr } = await runCli({ LOG_LEVEL: 'silent' }, 'serve', '--processes', bad);
     assert.equal(code, 1, bad);
     assert.match(stderr, /--processes <n>.*must be a whole number from 1 to 64/, bad);
   }
@@ -96,7 +54,7 @@ for (const kind of DATABASES) {
       ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target } };
       teamId = (await createTeam(db.kysely, 'processes', null)).id;
       key = (await createKey(db.kysely, teamId, 'sandbox')).key;
-      [cluster, other] = await Promise.all([startServe(storage, ['--processes', '2']), startServe(storage, [])]);
+      [cluster, other] = await Promise.all([startServeOn(storage, ['--processes', '2']), startServeOn(storage, [])]);
       servers = [cluster, other];
     });
 

@@ -1,7 +1,8 @@
 // kill -9 of a serving process while deliveries are in flight: after a restart
 // every event arrives (duplicates allowed, losses not).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startServe } from '../cli/process.js';
 import { after, before, describe, test } from 'node:test';
 import { migrate } from '../../src/db/migrations.js';
 import type { Db } from '../../src/db/database.js';
@@ -10,31 +11,16 @@ import { createTeam } from '../../src/teams/service.js';
 import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
 import { startReceiver, verify, type Receiver } from './receiver.js';
 
-function serve(storage: Storage): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    env: {
-      ...process.env,
-      ...storage.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
-      TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
-      TAPPROOF_WEBHOOK_TIMEOUT_MS: '1000',
-      TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+// The embedded delivery worker is the one being killed mid-delivery.
+const serve = (storage: Storage) =>
+  startServe({
+    ...storage.env,
+    TAPPROOF_EMBEDDED_WORKER: '1',
+    TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
+    TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
+    TAPPROOF_WEBHOOK_TIMEOUT_MS: '1000',
+    TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001',
   });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk) => {
-      buffered += chunk;
-      const match = /"address":"(http:\/\/[^"]+)"/.exec(buffered);
-      if (match) resolve({ child, base: `${match[1]}/api/v1` });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
-  });
-}
 
 const killed = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.on('exit', resolve)));
 
