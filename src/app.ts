@@ -10,20 +10,11 @@ import { installOpenApi, referenceRoutes } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installArrivalOrder } from './verifications/arrival-order.js';
 import { ErrorDocument } from './http/schemas.js';
-import { keyRoutes } from './keys/routes.js';
-import { tagRoutes } from './tags/routes/index.js';
 import { Tag } from './tags/schemas.js';
-import { teamRoutes } from './teams/routes.js';
-import { verificationRoutes } from './verifications/routes/index.js';
 import { extensionApi } from './extension/routes/index.js';
-import { webhookRoutes } from './webhooks/routes/index.js';
+import { platformRoutes } from './platform-routes.js';
 import { installHttpMetrics, metricsOf, metricsRoute } from './metrics.js';
-import { writerRoutes } from './writer/routes/index.js';
 
-/** Feature modules that add platform routes (webhooks, verifications, …) register here. */
-export type RouteModule = (app: FastifyInstance, ctx: AppContext) => void;
-const platformRoutes: RouteModule[] = [tagRoutes, teamRoutes, keyRoutes, webhookRoutes, verificationRoutes];
-platformRoutes.push(writerRoutes);
 
 export interface BuildOptions {
   /** Pino logger options, or false for none (tests). */

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { IdParam, errorResponses } from '../../http/schemas.js';
+import { findTeam } from '../repository.js';
+import { TeamDocument } from '../schemas.js';
+import { renderTeam } from '../serializer.js';
+
+export default function getTeamRoute(app: FastifyInstance, { db }: AppContext): void {
+  app.get<{ Params: { id: string } }>('/teams/:id', {
+    schema: { summary: "Retrieve the key's own team", tags: ['teams'], params: IdParam, response: { 200: TeamDocument, ...errorResponses(401, 404, 406, 429) } },
+    handler: async (request, reply) => {
+      // A key sees its own team only: parents and subteams are other teams (404).
+      const team = request.params.id === request.principal.teamId ? await findTeam(db.kysely, request.params.id) : undefined;
+      if (!team) throw new ApiError('NotFound');
+      return sendDocument(reply, 200, { data: renderTeam(team) });
+    },
+  });
+}
