@@ -17,7 +17,7 @@ import { arg, databaseKinds } from './lib/args.js';
 import { machineLines, verdict } from './lib/machine.js';
 import { startServer } from './lib/server.js';
 import { freshStorage, type DatabaseKind } from './lib/storage.js';
-import { ROOT, runCli, stopAll, type Launch } from './lib/tapproof.js';
+import { ROOT, runCli, type Launch } from './lib/tapproof.js';
 
 const SECONDS = Number(arg('seconds', '10'));
 const CONCURRENCY = Number(arg('concurrency', '4'));
@@ -81,7 +81,8 @@ async function benchOne(kind: DatabaseKind): Promise<string[]> {
       '',
     ];
   } finally {
-    await stopAll([server.child]);
+    // stop(), not only the child: the server's RSS sampler is an interval that would keep this process alive.
+    await server.stop();
     await storage.drop();
   }
 }

@@ -50,6 +50,12 @@ export async function insertChips(db: Executor, rows: ChipRow[]): Promise<void> 
   await inChunks(rows, (part) => db.insertInto('chips').values(part).execute());
 }
 
+/** The tag of this world other than `exceptTag` whose chip has `uid`, or null. */
+export async function chipOwner(db: Executor, world: World, uid: string, exceptTag: string): Promise<string | null> {
+  const row = await db.selectFrom('chips').select('tag_id').where('mode', '=', world.mode).where('uid', '=', uid).where('tag_id', '!=', exceptTag).executeTakeFirst();
+  return row?.tag_id ?? null;
+}
+
 export async function insertEmulatedChip(db: Executor, row: EmulatedChipRow): Promise<void> {
   await db.insertInto('emulated_chips').values(row).execute();
 }

@@ -79,6 +79,23 @@ export async function updateTag(db: Executor, id: string, changes: Partial<Pick<
   await db.updateTable('tags').set({ ...changes, ...folded }).where('id', '=', id).execute();
 }
 
+/**
+ * `created` → `configured` in one statement that also reads the row back: on PostgreSQL the UPDATE
+ * waits for, locks and re-checks the row, so a tag deleted or configured meanwhile is not returned.
+ */
+export async function configureCreatedTag(db: Executor, world: World, id: string, at: number): Promise<TagRow | undefined> {
+  if (!isId('tag', id)) return undefined;
+  return db
+    .updateTable('tags')
+    .set({ status: 'configured', configured_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .where('status', '=', 'created')
+    .returning(TAG_COLUMNS)
+    .executeTakeFirst();
+}
+
 export async function deleteTags(db: Executor, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('tags').where('id', 'in', ids).execute();

@@ -8,6 +8,7 @@ import { nowMicros } from '../time.js';
 import {
   adjustTagCount,
   countFiltered,
+  configureCreatedTag,
   countTags,
   deleteTags,
   findTag,
@@ -227,23 +228,32 @@ export async function listWorldTags(db: Db, world: World, list: ListQuery): Prom
  * The chip write succeeded (writer, or import of a chip written elsewhere):
  * `created` → `configured`, `configured_at` and `updated_at` set, `tag.configured`
  * recorded. Runs inside the caller's transaction so that key material stored
- * with the write commits together with the status.
+ * with the write commits together with the status. Undefined when the tag is gone.
  */
-export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
-  const row = await findTagForUpdate(trx, world, tagId);
-  if (!row) throw new ApiError('NotFound');
-  if (row.status === 'configured') throw new ApiError('ConfiguredTag');
-  const at = nowMicros();
-  const configured: TagRow = { ...row, status: 'configured', configured_at: at, updated_at: at };
-  await updateTag(trx, tagId, { status: 'configured', configured_at: at, updated_at: at });
+export async function configureTag(trx: Executor, world: World, tagId: string): Promise<TagRow | undefined> {
+  const configured = await configureCreatedTag(trx, world, tagId, nowMicros());
+  if (!configured) {
+    // Rare: tell a deleted tag from a configured one only when the update found nothing.
+    if (await findTag(trx, world, tagId)) throw new ApiError('ConfiguredTag');
+    return undefined;
+  }
   await recordTagEvents(trx, 'tag.configured', [configured]);
   return configured;
 }
 
-/** The chip write failed: the tag stays `created` (it can be written again); `tag.configuration_failed` is recorded. */
-export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string, reason?: { code: string; detail: string }): Promise<TagRow> {
+/** configureTag for callers that know the tag exists: a missing tag is NotFound. */
+export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
+  const configured = await configureTag(trx, world, tagId);
+  if (!configured) throw new ApiError('NotFound');
+  return configured;
+}
+
+/**
+ * The chip write failed: the tag stays `created` (it can be written again); `tag.configuration_failed`
+ * is recorded. Nothing is recorded for a tag that is gone (undefined).
+ */
+export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string, reason?: { code: string; detail: string }): Promise<TagRow | undefined> {
   const row = await findTagForUpdate(trx, world, tagId);
-  if (!row) throw new ApiError('NotFound');
-  await recordTagEvents(trx, 'tag.configuration_failed', [row], reason ? { reason } : {});
+  if (row) await recordTagEvents(trx, 'tag.configuration_failed', [row], reason ? { reason } : {});
   return row;
 }

@@ -1,29 +1,30 @@
 // Remote personalization (issue #8): a write of a `created` tag onto a chip, one round trip at a
 // time. The steps and all cryptography are in steps.ts; this keeps their state in writer_sessions
-// and ends a write in one transaction with its tag: configured (chip row, tag.configured) or failed
-// (tag.configuration_failed with the reason; the tag stays `created` and can be written again).
+// (SQL in repository.ts) and ends a write in one transaction with its tag: configured (chip row,
+// tag.configured) or failed (tag.configuration_failed with the reason; the tag stays `created` and
+// can be written again). Statements per write are counted (docs/writer.md): a request reads its
+// write and tag together, and a round trip is claimed by the same UPDATE that stores its outcome.
 import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
 import { modeMaster } from '../chip-keys/masters.js';
 import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
-import type { WriterSessionsTable } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { isId, newId } from '../ids.js';
 import { sealer, type Sealer } from '../secrets/index.js';
-import { findTag } from '../tags/repository.js';
 import type { World } from '../world.js';
 import type { Protocol } from '../tags/rules.js';
-import { markConfigured, recordConfigurationFailure } from '../tags/service.js';
+import { configureTag, recordConfigurationFailure } from '../tags/service.js';
 import { defaultLayout } from '../tag-chips/layout.js';
-import { chipRow, insertChips } from '../tag-chips/repository.js';
+import { chipOwner, chipRow, insertChips } from '../tag-chips/repository.js';
 import { nowMicros } from '../time.js';
+import { findTagWithStaleWrite, findWrite, findWriteWithTag, insertWrite, setWriteEnd, updateRunningWrite, type WriteRow } from './repository.js';
 import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
+
+export type { WriteRow } from './repository.js';
 
 /** An abandoned write fails after this long without a round trip (a tap takes well under a second). */
 export const WRITE_TIMEOUT_SECONDS = 120;
-
-export type WriteRow = WriterSessionsTable;
 
 interface Stored {
   /** The step machine's state (EV2 session keys, RndA/RndB), sealed under the mode's master. */
@@ -68,46 +69,44 @@ function envFor(ctx: AppContext, world: World, master: Buffer, tagId: string, pr
       const k = deriveChipKeys(master, uid, CURRENT_KEY_VERSION);
       return { appMaster: k.appMasterKey, sdmFileRead: k.sdmFileReadKey, sdmMetaRead: metaRead, version: CURRENT_KEY_VERSION };
     },
-    uidBoundElsewhere: (uid) => uidOwner(ctx.db.kysely, world, uid, tagId),
+    uidBoundElsewhere: (uid) => chipOwner(ctx.db.kysely, world, uid, tagId),
   };
 }
 
-async function uidOwner(db: Executor, world: World, uid: string, tagId: string): Promise<string | null> {
-  const row = await db.selectFrom('chips').select('tag_id').where('mode', '=', world.mode).where('uid', '=', uid).where('tag_id', '!=', tagId).executeTakeFirst();
-  return row?.tag_id ?? null;
+const TIMEOUT: FailureReason = { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` };
+const tagDeleted = (tagId: string): FailureReason => ({ code: 'tag_deleted', detail: `tag ${tagId} was deleted during the write` });
+
+/**
+ * Ends a running write as failed and records tag.configuration_failed (unless the tag is gone), in
+ * one conditional UPDATE that also claims the round trip when `claim` is set. Null when another
+ * request changed the write first (nothing done).
+ */
+async function failWrite(trx: Executor, world: World, row: WriteRow, reason: FailureReason, claim = false): Promise<WriteRow | null> {
+  const end = { step: 'failed', state: '{}', result: 'failed' as const, reason: JSON.stringify(reason), round_trips: row.round_trips + (claim ? 1 : 0), updated_at: nowMicros() };
+  if (!(await updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
+  await recordConfigurationFailure(trx, world, row.tag_id, reason);
+  return { ...row, ...end };
 }
 
-/** Ends a write as failed: the session row and tag.configuration_failed (unless the tag is gone). */
-async function failWrite(trx: Executor, world: World, row: WriteRow, reason: FailureReason): Promise<WriteRow> {
-  const at = nowMicros();
-  const ended: WriteRow = { ...row, step: 'failed', state: '{}', result: 'failed', reason: JSON.stringify(reason), updated_at: at };
-  await trx.updateTable('writer_sessions').set({ step: 'failed', state: '{}', result: 'failed', reason: ended.reason, updated_at: at }).where('id', '=', row.id).execute();
-  if (await findTag(trx, world, row.tag_id)) await recordConfigurationFailure(trx, world, row.tag_id, reason);
-  return ended;
-}
-
-/** Running writes of `tagId` past their deadline count as failed (reason timeout). */
-async function expireStale(trx: Executor, world: World, tagId: string, at: number): Promise<void> {
-  const stale = await trx.selectFrom('writer_sessions').selectAll().where('tag_id', '=', tagId).where('result', 'is', null).where('expires_at', '<=', at).execute();
-  for (const row of stale) await failWrite(trx, world, row, { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` });
-}
-
-/** POST /writer/writes: a `created` tag → its first batch of APDUs (or a failure before any APDU). */
+/**
+ * POST /writer/writes: a `created` tag → its first batch of APDUs (or a failure before any APDU).
+ * One read inside the transaction gets the tag and a running write past its deadline (failed as
+ * timeout first); the partial unique index turns a second running write into 409 WriteInProgress.
+ */
 export async function startTagWrite(ctx: AppContext, world: World, tagId: unknown): Promise<WriteRow> {
   if (!isId('tag', tagId)) throw new ApiError('NotFound');
-  const db = ctx.db.kysely;
-  const tag = await findTag(db, world, tagId);
-  if (!tag) throw new ApiError('NotFound');
-  if (tag.status === 'configured') throw new ApiError('ConfiguredTag');
-  const first = startWrite(tag.protocol as Protocol, tag.url);
   const master = await modeMaster(ctx, world.mode);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await ctx.db.kysely.transaction().execute(async (trx) => {
       const at = nowMicros();
-      await expireStale(trx, world, tagId, at);
-      const current = await findTag(trx, world, tagId);
-      if (!current) throw new ApiError('NotFound');
-      if (current.status === 'configured') throw new ApiError('ConfiguredTag');
+      const tag = await findTagWithStaleWrite(trx, world, tagId, at);
+      if (!tag) throw new ApiError('NotFound');
+      if (tag.stale_id !== null && tag.stale_round_trips !== null) {
+        await failWrite(trx, world, { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId } as WriteRow, TIMEOUT);
+      }
+      if (tag.status === 'configured') throw new ApiError('ConfiguredTag');
+      const first = startWrite(tag.protocol as Protocol, tag.url);
+      const failure = first.kind === 'failed' ? first.reason : null;
       const row: WriteRow = {
         id: newId('wrt'),
         team_id: world.teamId,
@@ -117,13 +116,15 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
         state: first.kind === 'apdus' ? storeState(master, first.state, first.apdus) : '{}',
         round_trips: 0,
         expires_at: at + WRITE_TIMEOUT_SECONDS * 1_000_000,
-        result: null,
-        reason: null,
+        // A failure before any APDU is stored ended: it never counts as the tag's running write.
+        result: failure ? 'failed' : null,
+        reason: failure ? JSON.stringify(failure) : null,
         created_at: at,
         updated_at: at,
       };
-      await trx.insertInto('writer_sessions').values(row).execute();
-      return first.kind === 'failed' ? await failWrite(trx, world, row, first.reason) : row;
+      await insertWrite(trx, row);
+      if (failure) await recordConfigurationFailure(trx, world, tagId, failure);
+      return row;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError('WriteInProgress');
@@ -133,7 +134,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
 
 export async function getWrite(ctx: AppContext, world: World, id: string): Promise<WriteRow> {
   if (!isId('wrt', id)) throw new ApiError('NotFound');
-  const row = await ctx.db.kysely.selectFrom('writer_sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  const row = await findWrite(ctx.db.kysely, world, id);
   if (!row) throw new ApiError('NotFound');
   return row;
 }
@@ -144,14 +145,15 @@ export async function getWrite(ctx: AppContext, world: World, id: string): Promi
  * round trip: the first one wins, the other gets 409 WriteEnded.
  */
 export async function exchange(ctx: AppContext, world: World, id: string, responses: Buffer[], removed: boolean, abort = false, roundTrip: number | null = null): Promise<WriteRow> {
-  const row = await getWrite(ctx, world, id);
-  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new ApiError('WriteEnded');
+  if (!isId('wrt', id)) throw new ApiError('NotFound');
   const db = ctx.db.kysely;
-  const at = nowMicros();
-  const tag = await findTag(db, world, row.tag_id);
+  const found = await findWriteWithTag(db, world, id);
+  if (!found) throw new ApiError('NotFound');
+  const { tag, ...row } = found;
+  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new ApiError('WriteEnded');
   let result: StepResult;
-  if (row.expires_at <= at) result = { kind: 'failed', reason: { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` } };
-  else if (!tag) result = { kind: 'failed', reason: { code: 'tag_deleted', detail: `tag ${row.tag_id} was deleted during the write` } };
+  if (row.expires_at <= nowMicros()) result = { kind: 'failed', reason: TIMEOUT };
+  else if (!tag) result = { kind: 'failed', reason: tagDeleted(row.tag_id) };
   else if (abort) result = { kind: 'failed', reason: { code: 'aborted', detail: 'the writer gave up the write' } };
   else {
     const master = await modeMaster(ctx, world.mode);
@@ -163,43 +165,38 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
     const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
     const now = nowMicros();
     const next: WriteRow = { ...row, round_trips: row.round_trips + 1, step: result.state.step, state, expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000, updated_at: now };
-    const moved = await db
-      .updateTable('writer_sessions')
-      .set({ round_trips: next.round_trips, step: next.step, state, expires_at: next.expires_at, updated_at: next.updated_at })
-      .where('id', '=', row.id)
-      .where('round_trips', '=', row.round_trips)
-      .where('result', 'is', null)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
+    const { round_trips, step, expires_at, updated_at } = next;
+    if (!(await updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at }))) throw new ApiError('WriteEnded');
     return next;
   }
   const end = result;
   return db.transaction().execute(async (trx) => {
-    // Claims this round trip: only the request that still sees the row as it was read proceeds.
-    const claim = await trx
-      .updateTable('writer_sessions')
-      .set({ round_trips: row.round_trips + 1, updated_at: nowMicros() })
-      .where('id', '=', row.id)
-      .where('round_trips', '=', row.round_trips)
-      .where('result', 'is', null)
-      .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
-    const claimed: WriteRow = { ...row, round_trips: row.round_trips + 1 };
-    return end.kind === 'failed' ? failWrite(trx, world, claimed, end.reason) : configure(trx, world, claimed, end.uid);
+    const ended = end.kind === 'failed' ? await failWrite(trx, world, row, end.reason, true) : await configure(trx, world, row, end.uid);
+    // Only the request that still sees the row as it was read claims this round trip.
+    if (!ended) throw new ApiError('WriteEnded');
+    return ended;
   });
 }
 
-/** Success: chip row, tag configured and tag.configured, all in the caller's transaction. */
-async function configure(trx: Executor, world: World, row: WriteRow, uid: string): Promise<WriteRow> {
-  const tag = await findTag(trx, world, row.tag_id);
-  if (!tag) return failWrite(trx, world, row, { code: 'tag_deleted', detail: `tag ${row.tag_id} was deleted during the write` });
-  const other = await uidOwner(trx, world, uid, row.tag_id);
-  if (other !== null) return failWrite(trx, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` });
-  const protocol = tag.protocol as Protocol;
-  const layout = defaultLayout(protocol);
+/**
+ * Success: the round trip claimed and the write closed by one UPDATE, then tag configured,
+ * tag.configured and the chip row, all in the caller's transaction. A chip bound to another tag
+ * meanwhile, or a tag deleted meanwhile, ends the write failed instead. Null: another request won.
+ */
+async function configure(trx: Executor, world: World, row: WriteRow, uid: string): Promise<WriteRow | null> {
+  const other = await chipOwner(trx, world, uid, row.tag_id);
+  if (other !== null) return failWrite(trx, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
   const at = nowMicros();
+  const end = { step: 'configured', state: '{}', result: 'configured' as const, round_trips: row.round_trips + 1, updated_at: at };
+  if (!(await updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
+  const tag = await configureTag(trx, world, row.tag_id);
+  if (!tag) {
+    // The tag is gone (no event: there is no tag to announce); the claim above stands, as failed.
+    const failed = { step: 'failed', result: 'failed' as const, reason: JSON.stringify(tagDeleted(row.tag_id)), updated_at: at };
+    await setWriteEnd(trx, row.id, failed);
+    return { ...row, ...end, ...failed };
+  }
+  const layout = defaultLayout(tag.protocol as Protocol);
   await insertChips(trx, [chipRow(world, tag, { uid, crypto: 'aes', layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
-  await markConfigured(trx, world, tag.id);
-  await trx.updateTable('writer_sessions').set({ step: 'configured', state: '{}', result: 'configured', updated_at: at }).where('id', '=', row.id).execute();
-  return { ...row, step: 'configured', state: '{}', result: 'configured', updated_at: at };
+  return { ...row, ...end };
 }

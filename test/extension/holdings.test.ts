@@ -101,10 +101,14 @@ describe('Koios and Blockfrost holdings (local server speaking their JSON)', () 
   const policy = 'ab'.repeat(28);
   const asset = token({ chain: 'cardano', policy_id: policy, asset_name: '4a4b' });
   before(async () => {
-    server = createServer((req, res) => {
+    server = createServer(async (req, res) => {
       seen.push({ url: req.url!, headers: req.headers });
       const url = new URL(req.url!, 'http://x');
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const body = text ? JSON.parse(text) : {};
       const send = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      const fillers = (n: number, row: (i: number) => object) => Array.from({ length: n }, (_, i) => row(i));
       if (url.pathname === '/koios/asset_addresses') {
         if (url.searchParams.get('_asset_policy') !== policy) return send(200, '[]');
         if (url.searchParams.get('_asset_name') === 'bad') return send(200, '{"not":"a list"}');
@@ -113,13 +117,30 @@ describe('Koios and Blockfrost holdings (local server speaking their JSON)', () 
           { payment_address: 'addr1vformerholder', stake_address: null, quantity: '0' },
         ]));
       }
+      // Koios v1 per wallet: one row per asset, {address | stake_address, policy_id, asset_name, fingerprint, decimals, quantity}.
+      if (url.pathname === '/koios/address_assets' || url.pathname === '/koios/account_assets') {
+        const [who] = body._addresses ?? body._stake_addresses ?? [];
+        if (who === 'addr1vmalformed') return send(200, '{"not":"a list"}');
+        const quantity = who === holder.address || who === stakeAddress ? '1' : who === 'addr1vformerholder' ? '0' : null;
+        const key = url.pathname === '/koios/address_assets' ? 'address' : 'stake_address';
+        return send(200, JSON.stringify(quantity === null ? [] : [{ [key]: who, policy_id: policy, asset_name: '4a4b', fingerprint: 'asset1x', decimals: 0, quantity }]));
+      }
       if (url.pathname === `/bf/assets/${policy}4a4b/addresses`) {
         const page = Number(url.searchParams.get('page'));
-        const rows = page === 1 ? Array.from({ length: 100 }, (_, i) => ({ address: `addr1filler${i}`, quantity: '1' })) : [{ address: holder.address, quantity: '2' }];
+        const rows = page === 1 ? fillers(100, (i) => ({ address: `addr1filler${i}`, quantity: '1' })) : [{ address: holder.address, quantity: '2' }];
         return send(200, JSON.stringify(rows));
       }
       if (url.pathname.startsWith('/bf/assets/')) return send(404, '{"status_code":404,"error":"Not Found"}');
-      if (url.pathname === '/broken/asset_addresses') return send(500, 'oops');
+      // Blockfrost per wallet: the address's amounts summed; a stake address's assets in pages of 100.
+      if (url.pathname === `/bf/addresses/${holder.address}`) {
+        return send(200, JSON.stringify({ address: holder.address, amount: [{ unit: 'lovelace', quantity: '1000000' }, { unit: `${policy}4a4b`, quantity: '2' }], stake_address: null, type: 'shelley', script: false }));
+      }
+      if (url.pathname.startsWith('/bf/addresses/')) return send(404, '{"status_code":404,"error":"Not Found"}');
+      if (url.pathname === `/bf/accounts/${stakeAddress}/addresses/assets`) {
+        const page = Number(url.searchParams.get('page'));
+        return send(200, JSON.stringify(page === 1 ? fillers(100, (i) => ({ unit: `${'ee'.repeat(28)}${i.toString(16).padStart(2, '0')}`, quantity: '1' })) : [{ unit: `${policy}4a4b`, quantity: '3' }]));
+      }
+      if (url.pathname === '/broken/asset_addresses' || url.pathname === '/broken/address_assets') return send(500, 'oops');
       return send(200, 'not json');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -135,20 +156,30 @@ describe('Koios and Blockfrost holdings (local server speaking their JSON)', () 
     assert.equal(await koios.holds({ ...asset, policy_id: 'cd'.repeat(28) }, holder.address), false);
     assert.deepEqual(await koios.expectedHolders(asset), [holder.address]);
     assert.equal(seen.at(-1)!.headers.authorization, 'Bearer secret-token');
-    await assert.rejects(koios.holds({ ...asset, asset_name: 'bad' }, holder.address), HoldingsUnavailable);
+    await assert.rejects(koios.holds(asset, 'addr1vmalformed'), HoldingsUnavailable);
+    await assert.rejects(koios.expectedHolders({ ...asset, asset_name: 'bad' }), HoldingsUnavailable);
+    // One wallet is asked about (POST, JSON body), paged by offset/limit: never the token's holder list.
+    const asked = seen.filter((s) => s.url.startsWith('/koios/address_assets')).map((s) => new URL(s.url, 'http://x').searchParams);
+    assert.deepEqual([asked[0]!.get('offset'), asked[0]!.get('limit')], ['0', '1000']);
     await assert.rejects(koiosProvider(`${base}/broken`, null).holds(asset, holder.address), /HTTP 500/);
     await assert.rejects(koiosProvider(`${base}/other`, null).holds(asset, holder.address), /not JSON/);
     await assert.rejects(koiosProvider('http://127.0.0.1:9', null).holds(asset, holder.address), /unreachable/);
   });
 
-  test('Blockfrost: pages until a short page, project_id header, 404 is nobody', async () => {
+  test('Blockfrost: one address per proof, a stake address and holder lists page until a short page, project_id header, 404 is nobody', async () => {
     const blockfrost = blockfrostProvider(`${base}/bf`, 'mainnetPROJECT');
-    const before = seen.length;
+    let before = seen.length;
     assert.equal(await blockfrost.holds(asset, holder.address), true);
-    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')), ['1', '2']);
+    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').pathname), [`/bf/addresses/${holder.address}`]);
     assert.equal(seen.at(-1)!.headers.project_id, 'mainnetPROJECT');
+    before = seen.length;
+    assert.equal(await blockfrost.holds(asset, stakeAddress), true);
+    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')), ['1', '2']);
+    before = seen.length;
     assert.equal((await blockfrost.expectedHolders(asset)).length, 101);
+    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')), ['1', '2']);
     assert.equal(await blockfrost.holds({ ...asset, asset_name: '00' }, holder.address), false);
+    assert.equal(await blockfrost.holds(asset, 'addr1vneverused'), false, '404: an address never used holds nothing');
   });
 });
 

@@ -8,20 +8,29 @@ import { HoldingsUnavailable, type HoldingsProvider } from './provider.js';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Blockfrost pages hold 100 addresses; more holders than this are not listed in challenges. */
+/** Koios (PostgREST) answers at most 1000 rows per request; `offset` pages on. */
+const KOIOS_PAGE = 1000;
+/** Blockfrost pages hold at most 100 entries. */
+const BLOCKFROST_PAGE = 100;
+/** Pages read for one answer: expected holders stop there; a wallet's assets past it cannot be judged. */
 const MAX_PAGES = 10;
 
 interface Call {
   headers: Record<string, string>;
   timeoutMs: number;
-  /** Blockfrost answers 404 for an asset nobody holds (or that does not exist); to Koios a 404 is a wrong URL. */
+  /** A JSON body makes the call a POST (Koios' bulk endpoints). */
+  body?: unknown;
+  /** Blockfrost answers 404 for an asset nobody holds or an address never used; to Koios a 404 is a wrong URL. */
   notFoundIsNobody?: boolean;
 }
 
+/** The parsed JSON answer; null for a 404 that means "nobody" (`notFoundIsNobody`). */
 async function getJson(url: string, call: Call): Promise<unknown> {
   let response: Response;
+  const post = call.body === undefined ? {} : { method: 'POST', body: JSON.stringify(call.body) };
+  const headers = call.body === undefined ? call.headers : { ...call.headers, 'content-type': 'application/json' };
   try {
-    response = await fetch(url, { headers: call.headers, redirect: 'error', signal: AbortSignal.timeout(call.timeoutMs) });
+    response = await fetch(url, { ...post, headers, redirect: 'error', signal: AbortSignal.timeout(call.timeoutMs) });
   } catch (error) {
     throw new HoldingsUnavailable(`${new URL(url).host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`);
   }
@@ -33,7 +42,7 @@ async function getJson(url: string, call: Call): Promise<unknown> {
     throw new HoldingsUnavailable(`${new URL(url).host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'answer cut off'}`);
   }
   if (text.length > MAX_BODY_BYTES) throw new HoldingsUnavailable(`${new URL(url).host}: answer too large`);
-  if (response.status === 404 && call.notFoundIsNobody) return [];
+  if (response.status === 404 && call.notFoundIsNobody) return null;
   if (!response.ok) throw new HoldingsUnavailable(`${new URL(url).host}: HTTP ${response.status}`);
   try {
     return JSON.parse(text);
@@ -42,55 +51,116 @@ async function getJson(url: string, call: Call): Promise<unknown> {
   }
 }
 
-interface Holder {
-  addresses: string[];
-  quantity: bigint;
+type Row = Record<string, unknown>;
+
+function rowsOf(answer: unknown): Row[] {
+  if (!Array.isArray(answer)) throw new HoldingsUnavailable('answer is not a list');
+  for (const row of answer) if (typeof row !== 'object' || row === null) throw new HoldingsUnavailable('answer has a malformed entry');
+  return answer as Row[];
 }
 
-function holdersFrom(rows: unknown, pick: (row: Record<string, unknown>) => string[]): Holder[] {
-  if (!Array.isArray(rows)) throw new HoldingsUnavailable('holders answer is not a list');
-  return rows.map((row) => {
-    if (typeof row !== 'object' || row === null) throw new HoldingsUnavailable('holders answer has a malformed entry');
-    const r = row as Record<string, unknown>;
-    const quantity = typeof r.quantity === 'string' && /^\d+$/.test(r.quantity) ? BigInt(r.quantity) : null;
-    if (quantity === null) throw new HoldingsUnavailable('holders answer has a malformed quantity');
-    return { addresses: pick(r).filter((a) => typeof a === 'string' && a.length > 0), quantity };
-  });
+function quantityOf(row: Row): bigint {
+  if (typeof row.quantity !== 'string' || !/^\d+$/.test(row.quantity)) throw new HoldingsUnavailable('answer has a malformed quantity');
+  return BigInt(row.quantity);
 }
 
-function cardanoProvider(name: string, holders: (token: TokenRow) => Promise<Holder[]>): HoldingsProvider {
-  const positive = async (token: TokenRow) => (await holders(token)).filter((h) => h.quantity > 0n);
+/** Reads pages until one is short, at most MAX_PAGES; `complete` is false when the answer went on. */
+async function pages(size: number, page: (index: number) => Promise<Row[]>): Promise<{ rows: Row[]; complete: boolean }> {
+  const rows: Row[] = [];
+  for (let index = 0; index < MAX_PAGES; index++) {
+    const part = await page(index);
+    rows.push(...part);
+    if (part.length < size) return { rows, complete: true };
+  }
+  return { rows, complete: false };
+}
+
+/** All pages of a wallet's assets: a cut list could hide the token, so that cannot be judged. */
+async function allPages(what: string, size: number, page: (index: number) => Promise<Row[]>): Promise<Row[]> {
+  const { rows, complete } = await pages(size, page);
+  if (!complete) throw new HoldingsUnavailable(`${what}: more than ${MAX_PAGES} pages`);
+  return rows;
+}
+
+const isStakeAddress = (address: string) => address.startsWith('stake');
+
+/**
+ * A Cardano provider. `holds` asks about the one address (its own assets, paged), so a token with
+ * any number of holders is judged right; `holders` lists the token's holders for challenges and
+ * stops after MAX_PAGES pages (a hint for wallets, never the proof's answer).
+ */
+function cardanoProvider(name: string, quantityHeld: (token: TokenRow, address: string) => Promise<bigint>, holders: (token: TokenRow) => Promise<{ address: string; quantity: bigint }[]>): HoldingsProvider {
   return {
     name,
-    // A base address and its stake address both identify the holder.
-    holds: async (token, address) => (await positive(token)).some((h) => h.addresses.includes(address)),
-    expectedHolders: async (token) => [...new Set((await positive(token)).map((h) => h.addresses[0]!).filter(Boolean))],
+    holds: async (token, address) => (await quantityHeld(token, address)) > 0n,
+    expectedHolders: async (token) => [...new Set((await holders(token)).filter((h) => h.quantity > 0n && h.address.length > 0).map((h) => h.address))],
   };
 }
 
-/** Koios `asset_addresses` (https://api.koios.rest): payment and stake address of each holder. */
+/**
+ * Koios (https://api.koios.rest): `POST /address_assets {_addresses}` or, for a stake address,
+ * `POST /account_assets {_stake_addresses}` per proof; `GET /asset_addresses` for expected holders.
+ */
 export function koiosProvider(baseUrl: string, bearer: string | null, timeoutMs = DEFAULT_TIMEOUT_MS): HoldingsProvider {
-  return cardanoProvider('koios', async (token) => {
-    const url = new URL(`${baseUrl.replace(/\/$/, '')}/asset_addresses`);
-    url.searchParams.set('_asset_policy', token.policy_id ?? '');
-    url.searchParams.set('_asset_name', token.asset_name ?? '');
-    const rows = await getJson(url.toString(), { headers: { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) }, timeoutMs });
-    return holdersFrom(rows, (r) => [r.payment_address as string, r.stake_address as string]);
-  });
+  const base = baseUrl.replace(/\/$/, '');
+  const headers = { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) };
+  const paged = (path: string, body?: unknown) => (index: number) => {
+    const url = new URL(`${base}${path}`);
+    url.searchParams.set('offset', String(index * KOIOS_PAGE));
+    url.searchParams.set('limit', String(KOIOS_PAGE));
+    return getJson(url.toString(), { headers, timeoutMs, body }).then(rowsOf);
+  };
+  return cardanoProvider(
+    'koios',
+    async (token, address) => {
+      const rows = isStakeAddress(address)
+        ? await allPages('koios account_assets', KOIOS_PAGE, paged('/account_assets', { _stake_addresses: [address] }))
+        : await allPages('koios address_assets', KOIOS_PAGE, paged('/address_assets', { _addresses: [address] }));
+      return rows.filter((r) => r.policy_id === token.policy_id && (r.asset_name ?? '') === (token.asset_name ?? '')).reduce((sum, r) => sum + quantityOf(r), 0n);
+    },
+    async (token) => {
+      const url = new URL(`${base}/asset_addresses`);
+      url.searchParams.set('_asset_policy', token.policy_id ?? '');
+      url.searchParams.set('_asset_name', token.asset_name ?? '');
+      // One page of up to 1000 holders: enough for a hint.
+      return rowsOf(await getJson(url.toString(), { headers, timeoutMs })).map((r) => ({ address: typeof r.payment_address === 'string' ? r.payment_address : '', quantity: quantityOf(r) }));
+    },
+  );
 }
 
-/** Blockfrost `/assets/{asset}/addresses`, paged. */
+/**
+ * Blockfrost: `GET /addresses/{address}` (the address's summed `amount`) or, for a stake address,
+ * `GET /accounts/{stake}/addresses/assets` (paged) per proof; `GET /assets/{asset}/addresses` for
+ * expected holders. A 404 is Blockfrost's answer for an address never used or an asset nobody holds.
+ */
 export function blockfrostProvider(baseUrl: string, projectId: string, timeoutMs = DEFAULT_TIMEOUT_MS): HoldingsProvider {
-  return cardanoProvider('blockfrost', async (token) => {
-    const all: Holder[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const url = `${baseUrl.replace(/\/$/, '')}/assets/${token.policy_id ?? ''}${token.asset_name ?? ''}/addresses?count=100&page=${page}`;
-      const rows = holdersFrom(await getJson(url, { headers: { project_id: projectId, accept: 'application/json' }, timeoutMs, notFoundIsNobody: true }), (r) => [r.address as string]);
-      all.push(...rows);
-      if (rows.length < 100) break;
-    }
-    return all;
-  });
+  const base = baseUrl.replace(/\/$/, '');
+  const call = { headers: { project_id: projectId, accept: 'application/json' }, timeoutMs, notFoundIsNobody: true };
+  const paged = (path: string) => async (index: number) => {
+    const answer = await getJson(`${base}${path}?count=${BLOCKFROST_PAGE}&page=${index + 1}`, call);
+    return answer === null ? [] : rowsOf(answer);
+  };
+  const unitOf = (token: TokenRow) => `${token.policy_id ?? ''}${token.asset_name ?? ''}`;
+  return cardanoProvider(
+    'blockfrost',
+    async (token, address) => {
+      let amounts: Row[];
+      if (isStakeAddress(address)) {
+        amounts = await allPages('blockfrost account assets', BLOCKFROST_PAGE, paged(`/accounts/${encodeURIComponent(address)}/addresses/assets`));
+      } else {
+        const answer = await getJson(`${base}/addresses/${encodeURIComponent(address)}`, call);
+        if (answer === null) return 0n;
+        const amount = typeof answer === 'object' && !Array.isArray(answer) ? (answer as Row).amount : undefined;
+        amounts = rowsOf(amount);
+      }
+      return amounts.filter((r) => r.unit === unitOf(token)).reduce((sum, r) => sum + quantityOf(r), 0n);
+    },
+    async (token) => {
+      // Up to MAX_PAGES pages of 100: enough for a hint; the holders past them are left out.
+      const { rows } = await pages(BLOCKFROST_PAGE, paged(`/assets/${unitOf(token)}/addresses`));
+      return rows.map((r) => ({ address: typeof r.address === 'string' ? r.address : '', quantity: quantityOf(r) }));
+    },
+  );
 }
 
 const ERC721 = parseAbi(['function ownerOf(uint256 tokenId) view returns (address)']);
