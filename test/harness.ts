@@ -15,6 +15,7 @@ import type { Mode } from '../src/db/schema.js';
 import { migrate } from '../src/db/migrations.js';
 import { createKey } from '../src/keys/service.js';
 import { createTeam } from '../src/teams/service.js';
+import { testClock, type TestClock } from './clock.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -77,6 +78,8 @@ export interface TestServer {
   kind: DatabaseKind;
   storage: Storage;
   ctx: AppContext;
+  /** The server's clock (ctx.clock): `advance` it where a test would wait for time to pass. */
+  clock: TestClock;
   app: FastifyInstance;
   /** `http://127.0.0.1:PORT/api/v1` */
   base: string;
@@ -91,7 +94,8 @@ export async function startServer(kind: DatabaseKind, env: Record<string, string
   const db = storage.open();
   await migrate(db);
   const config: Config = { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env, ...env }), database: storage.target };
-  const ctx: AppContext = { db, config };
+  const clock = testClock();
+  const ctx: AppContext = { db, config, clock };
   const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -99,6 +103,7 @@ export async function startServer(kind: DatabaseKind, env: Record<string, string
     kind,
     storage,
     ctx,
+    clock,
     app,
     origin,
     base: origin + config.apiPrefix,

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sendDocument } from '../http/jsonapi.js';
 import { IdParam, Timestamp, errorResponses, resourceOf } from '../http/schemas.js';
-import { nowMicros } from '../time.js';
 import { renderSession } from './serializer.js';
 import { getSession } from './service.js';
 
@@ -21,12 +20,12 @@ export const SessionDocument = Type.Object({
   ),
 });
 
-export function sessionRoutes(app: FastifyInstance, { db }: AppContext): void {
+export function sessionRoutes(app: FastifyInstance, { db, clock }: AppContext): void {
   app.get<{ Params: { id: string } }>('/sessions/:id', {
     schema: { summary: 'Retrieve a session', tags: ['sessions'], params: IdParam, response: { 200: SessionDocument, ...errorResponses(401, 404, 406, 429) } },
     handler: async (request, reply) => {
       const { row, verificationIds } = await getSession(db, request.principal, request.params.id);
-      return sendDocument(reply, 200, { data: renderSession(row, verificationIds, nowMicros()) });
+      return sendDocument(reply, 200, { data: renderSession(row, verificationIds, clock.nowMicros()) });
     },
   });
 }

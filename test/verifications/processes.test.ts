@@ -16,6 +16,7 @@ import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
 import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+import { systemClock } from '../../src/time.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,7 +94,7 @@ for (const kind of DATABASES) {
       storage = await freshStorage(kind);
       const db = storage.open();
       await migrate(db);
-      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target } };
+      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
       teamId = (await createTeam(db.kysely, 'processes', null)).id;
       key = (await createKey(db.kysely, teamId, 'sandbox')).key;
       [cluster, other] = await Promise.all([startServe(storage, ['--processes', '2']), startServe(storage, [])]);
