@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type DatabaseTarget } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
@@ -89,10 +90,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestServer> {
+/** `plugins` wrap the server's Kysely after the migrations (test/house/sql-snapshot.test.ts records with one). */
+export async function startServer(kind: DatabaseKind, env: Record<string, string> = {}, options: { plugins?: KyselyPlugin[] } = {}): Promise<TestServer> {
   const storage = await freshStorage(kind);
   const db = storage.open();
   await migrate(db);
+  for (const plugin of options.plugins ?? []) db.kysely = db.kysely.withPlugin(plugin);
   const config: Config = { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env, ...env }), database: storage.target };
   const clock = testClock();
   const ctx: AppContext = { db, config, clock };
