@@ -1,6 +1,9 @@
 -- Every SQL statement src/ issues on sqlite, as compiled by Kysely while test/house/sql-snapshot.test.ts
 -- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
 
+-- src/app.ts buildApp
+select "name" from "settings" limit ?;
+
 -- src/bootstrap.ts bootstrapIfEmpty
 insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
 select "id" from "teams" limit ?;
@@ -46,8 +49,14 @@ insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") value
 -- src/extension/catalog/service.ts linkTag
 select * from "tag_links" where "tag_id" = ?;
 
--- src/extension/holdings/embedded.ts Object.expectedHolders
+-- src/extension/holdings/embedded.ts embeddedProvider
 select "address" from "holdings" where "token_id" = ? order by "address";
+
+-- src/extension/holdings/embedded.ts setHolding
+insert into "holdings" ("token_id", "address", "quantity", "updated_at") values (?, ?, ?, ?) on conflict ("token_id", "address") do update set "quantity" = ?, "updated_at" = ?;
+
+-- src/extension/holdings/embedded.ts unsetHolding
+delete from "holdings" where "token_id" = ? and "address" = ?;
 
 -- src/extension/repository.ts deleteExpiredChallenges
 delete from "challenges" where "expires_at" < ?;
@@ -79,6 +88,9 @@ insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revo
 -- src/keys/repository.ts revokeKey
 update "api_keys" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
 
+-- src/metrics.ts constructor
+select count(*) as "n" from "deliveries" where "status" = ?;
+
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
 
@@ -108,6 +120,9 @@ select *, (select "tags"."session_duration" from "tags" where "tags"."id" = "chi
 
 -- src/tag-chips/repository.ts saveChipProgress
 insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("tag_id") do update set "last_counter" = "excluded"."last_counter", "session_id" = "excluded"."session_id", "session_expires_at" = "excluded"."session_expires_at";
+
+-- src/tag-chips/repository.ts setEmulatedTamper
+update "emulated_chips" set "tamper_permanent" = ?, "tamper_current" = ? where "tag_id" = ?;
 
 -- src/tags/repository.ts adjustTagCount
 insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = tag_counts.tag_count + ?;
@@ -141,6 +156,9 @@ select "id" from "tags" where "team_id" = ? and "mode" = ? order by "configured_
 select "id" from "tags" where "team_id" = ? and "mode" = ? order by "updated_at" desc, "id" desc limit ? offset ?;
 select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? order by "configured_at" asc nulls first, "id" asc limit ? offset ?) order by "configured_at" asc nulls first, "id" asc;
 select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? order by "updated_at" desc, "id" desc limit ? offset ?) order by "updated_at" desc, "id" desc;
+
+-- src/tags/repository.ts setTagCount
+insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = ?;
 
 -- src/tags/repository.ts updateTag
 update "tags" set "status" = ?, "configured_at" = ?, "updated_at" = ? where "id" = ?;
@@ -183,6 +201,9 @@ select "id", "events" from "webhooks" where "team_id" = ? and "mode" = ? and "en
 -- src/webhooks/repository.ts findWebhook
 select * from "webhooks" where "id" = ? and "team_id" = ? and "mode" = ?;
 
+-- src/webhooks/repository.ts findWebhookById
+select * from "webhooks" where "id" = ?;
+
 -- src/webhooks/repository.ts insertAttempts
 insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error") values (?, ?, ?, ?, ?, ?, ?, ?);
 
@@ -200,6 +221,9 @@ update "deliveries" set "status" = ?, "attempts" = attempts + 1 where "id" in (â
 
 -- src/webhooks/repository.ts markFailed
 update "deliveries" set "next_attempt_at" = ?, "attempts" = attempts + 1 where "id" = ? and "status" = ?;
+
+-- src/webhooks/repository.ts noteFailing
+update "webhooks" set "failing_since" = coalesce(failing_since, ?) where "id" = ? returning "failing_since";
 
 -- src/webhooks/repository.ts requeue
 update "deliveries" set "status" = ?, "attempts" = ?, "next_attempt_at" = ? where "webhook_id" = ? and "created_at" >= ? and "status" != ?;
@@ -228,3 +252,15 @@ insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state
 
 -- src/writer/service.ts uidOwner
 select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
+
+-- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
+--   src/extension/catalog/repository.ts findTagLink
+--   src/extension/repository.ts findChallenge
+--   src/extension/repository.ts publicVerifications
+--   src/extension/repository.ts saveOwnership
+--   src/extension/repository.ts useChallenge
+--   src/keys/repository.ts notifyKeyRevoked
+--   src/tags/repository.ts filtered
+--   src/tags/repository.ts lockTagCounters
+--   src/tags/repository.ts worldTags
+--   src/webhooks/repository.ts markCanceled

@@ -2,7 +2,7 @@
 // the function that issued it: the material of the committed SQL snapshot (sql/*.sql).
 // A Kysely plugin sees each query node before it is compiled, on the stack of the call
 // that runs it, so the issuing function is read from that stack.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KyselyPlugin, QueryCompiler, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
@@ -20,7 +20,7 @@ function enclosing(file: string, line: number): string {
     const m =
       /^(?:export )?(?:async )?function\*? ?(\w+)/.exec(lines[i]!) ??
       /^(?:export )?(?:const|let) (\w+)\b/.exec(lines[i]!) ??
-      /^ {2}(?:(?:private|public|protected|static|async|override|get|set) )*(?!(?:if|for|while|switch|return|catch|await|throw)\b)(\w+)\s*[(<]/.exec(lines[i]!);
+      /^ {2}(?:(?:private|public|protected|static|async|override|get|set) )*(?!(?:if|for|while|switch|return|catch|await|throw)\b)(\w+)\s*[(<].*\{$/.exec(lines[i]!);
     if (m) return m[1]!;
   }
   return '(top level)';
@@ -29,14 +29,30 @@ function enclosing(file: string, line: number): string {
 /** `src/tags/repository.ts listTags`: the innermost src/ function on the stack that is not a pass-through helper. */
 function issuer(stack: string): string | null {
   for (const line of stack.split('\n')) {
-    const m = /^\s+at (?:async )?(?:(\S+) \()?(?:file:\/\/)?([^()]+?):(\d+):\d+\)?$/.exec(line);
+    const m = /^\s+at (?:async )?(?:\S+ \()?(?:file:\/\/)?([^()]+?):(\d+):\d+\)?$/.exec(line);
     if (!m) continue;
-    const file = relative(ROOT, m[2]!);
+    const file = relative(ROOT, m[1]!);
     if (!file.startsWith('src/') || PASS_THROUGH.includes(file)) continue;
-    const name = m[1] && /^[\w$.]+$/.test(m[1]) && !m[1].startsWith('Object.<') ? m[1] : enclosing(file, Number(m[3]));
-    return `${file} ${name}`;
+    // Named from the source, not the frame (callbacks and object methods carry no useful name), as querySites() does.
+    return `${file} ${enclosing(file, Number(m[2]))}`;
   }
   return null;
+}
+
+/** `file name` of every function in src/ (migrations aside) whose body builds a statement. */
+export function querySites(): string[] {
+  const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('db/migrations'))
+    .map((f) => `src/${f}`)
+    .filter((f) => !PASS_THROUGH.includes(f));
+  const sites = new Set<string>();
+  for (const file of files) {
+    if (!sources.has(file)) sources.set(file, readFileSync(join(ROOT, file), 'utf8').split('\n'));
+    sources.get(file)!.forEach((line, i) => {
+      if (/\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql`/.test(line)) sites.add(`${file} ${enclosing(file, i + 1)}`);
+    });
+  }
+  return [...sites].sort();
 }
 
 /**
@@ -94,6 +110,12 @@ export function snapshotText(dialect: string, statements: Map<string, string[]>)
   for (const [who, texts] of statements) {
     out.push('', `-- ${who}`);
     for (const text of texts) out.push(`${text};`);
+  }
+  // A helper that only builds statements its callers run shows here too.
+  const missed = querySites().filter((site) => !statements.has(site));
+  if (missed.length > 0) {
+    out.push('', '-- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:');
+    for (const site of missed) out.push(`--   ${site}`);
   }
   return out.join('\n') + '\n';
 }

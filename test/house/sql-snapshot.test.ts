@@ -12,7 +12,8 @@ import { bootstrapIfEmpty } from '../../src/bootstrap.js';
 import { verifyMasterKeys } from '../../src/chip-keys/masters.js';
 import { pruneExpiredChallenges } from '../../src/extension/challenges.js';
 import { checkTagCounters } from '../../src/tags/doctor.js';
-import { listAttempts, requeue } from '../../src/webhooks/repository.js';
+import { findWebhookById, listAttempts, requeue } from '../../src/webhooks/repository.js';
+import { setHolding, unsetHolding } from '../../src/extension/holdings/embedded.js';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
 import { createKey, revoke } from '../../src/keys/service.js';
 import { DATABASES, call, startServer, type TestServer } from '../harness.js';
@@ -20,7 +21,7 @@ import { ROUTES, seedOwned } from '../http/routes.js';
 import { catalog, ext, genuineScan, replayedScan } from '../extension/helpers.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
-import { emulated, tapUrl, verify } from '../verifications/helpers.js';
+import { emulated, tamper, tapUrl, verify } from '../verifications/helpers.js';
 import { sqlRecorder, snapshotText } from './sql-recorder.js';
 
 const SQL_DIR = join(import.meta.dirname, '../../sql');
@@ -62,6 +63,7 @@ async function drive(server: TestServer): Promise<void> {
     const older = await tapUrl(server, chip.id);
     const opening = await tapUrl(server, chip.id);
     for (const url of [opening, await tapUrl(server, chip.id), opening, older]) ok(await verify(server, key, url), 201, 'scan');
+    await tamper(server, (await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper')).id, 'open');
     // The extension: catalog, a genuine and a replayed verification, claims, a challenge.
     const links = await catalog(server, world, 'production');
     const genuine = await genuineScan(server, world, 'production', links);
@@ -71,27 +73,41 @@ async function drive(server: TestServer): Promise<void> {
     ok(await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://brand.example/item/7')}`), 200, 'claims');
     ok(await ext(server, 'POST', `/verifications/${genuine.publicId}/challenge`, { body: {} }), 200, 'challenge');
     await pruneExpiredChallenges(server.ctx.db.kysely);
-    // Webhook delivery by the worker: the first attempt fails and is retried, the rest succeed. Only the
-    // receiver's webhook is enabled then, so every attempt's outcome is known before the worker stops.
+    await setHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot', 1n);
+    await unsetHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot');
+    // Operations: probes and metrics.
+    ok(await call({ base: server.origin }, 'GET', '/readyz'), 200, 'readyz');
+    ok(await call({ base: server.origin }, 'GET', '/metrics'), 200, 'metrics');
+    // Webhook delivery by the worker: every delivery fails once, then all succeed. Only the receiver's
+    // webhook is enabled then, and each phase ends when the database says so, so the statements do not
+    // depend on how the worker's batches fall.
     const [hook] = await server.ctx.db.kysely.selectFrom('webhooks').select('id').where('url', '=', receiver.url('/snapshot')).execute();
     await server.ctx.db.kysely.updateTable('webhooks').set({ enabled: 0 }).where('id', '!=', hook!.id).execute();
     await server.ctx.db.kysely.updateTable('deliveries').set({ status: 'canceled' }).where('webhook_id', '!=', hook!.id).execute();
-    receiver.respond = (_path, nth) => (nth === 1 ? 503 : 200);
-    const pending = async () => (await server.ctx.db.kysely.selectFrom('deliveries').select('id').where('status', '=', 'pending').execute()).length;
+    const deliveries = () => server.ctx.db.kysely.selectFrom('deliveries').select(['status', 'attempts']).where('webhook_id', '=', hook!.id).execute();
+    const until = async (done: (rows: { status: string; attempts: number }[]) => boolean) => {
+      for (let i = 0; i < 3000 && !done(await deliveries()); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(done(await deliveries()), JSON.stringify(await deliveries()));
+    };
+    receiver.respond = () => 503;
     const worker = new DeliveryWorker(server.ctx, { idleMs: 10 });
     worker.start();
     try {
-      await receiver.until(() => receiver.on('/snapshot').some((r) => r.status === 200));
-      for (let i = 0; i < 1000 && (await pending()) > 0; i++) await new Promise((r) => setTimeout(r, 10));
-      assert.equal(await pending(), 0);
+      await until((rows) => rows.length > 0 && rows.every((d) => d.attempts >= 1));
+      receiver.respond = () => 200;
+      await until((rows) => rows.every((d) => d.status === 'delivered'));
     } finally {
       await worker.stop();
     }
+    await findWebhookById(server.ctx.db.kysely, hook!.id);
     await listAttempts(server.ctx.db.kysely, hook!.id, 10);
     await requeue(server.ctx.db.kysely, { webhookId: hook!.id, since: 0 }, server.clock.nowMicros());
     const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox');
     await revoke(server.ctx.db, doomed.id);
     await checkTagCounters(server.ctx.db, { fix: false });
+    // A drifted counter, for the doctor to repair.
+    await server.ctx.db.kysely.updateTable('tag_counts').set({ tag_count: 1000 }).where('team_id', '=', world.teamId).execute();
+    assert.equal((await checkTagCounters(server.ctx.db, { fix: true })).fixed, true);
     await verifyMasterKeys(server.ctx);
     await bootstrapIfEmpty(server.ctx);
   } finally {
