@@ -29,6 +29,7 @@ import { rssMiB } from './lib/rss.js';
 import { startServer } from './lib/server.js';
 import { freshStorage, type DatabaseKind as Kind, type Storage } from './lib/storage.js';
 import { ROOT, describeLaunch, type Launch } from './lib/tapproof.js';
+import { systemClock } from '../src/time.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -55,7 +56,7 @@ interface Chip {
 async function prepare(storage: Storage): Promise<{ key: string; chips: Chip[]; ctx: AppContext }> {
   const db = storage.open();
   await migrate(db);
-  const ctx: AppContext = { db, config: { ...loadConfig({ ...storage.env, TAPPROOF_MASTER_KEY: MASTER }), database: storage.target } };
+  const ctx: AppContext = { db, config: { ...loadConfig({ ...storage.env, TAPPROOF_MASTER_KEY: MASTER }), database: storage.target }, clock: systemClock };
   const { id: teamId } = await createTeam(db.kysely, 'bench');
   const { key } = await createKey(db.kysely, teamId, 'production');
   const chips: Chip[] = Array.from({ length: CHIPS }, (_, i) => ({

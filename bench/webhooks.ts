@@ -21,6 +21,7 @@ import { machineLines, verdict } from './lib/machine.js';
 import { RssSampler } from './lib/rss.js';
 import { freshStorage, type DatabaseKind, type Storage } from './lib/storage.js';
 import { describeLaunch, spawnTapproof, stopAll, type Launch } from './lib/tapproof.js';
+import { systemClock } from '../src/time.js';
 
 const which = arg('db', 'both');
 const kinds = databaseKinds();
@@ -119,7 +120,7 @@ async function setup(kind: DatabaseKind, receiver: Receiver): Promise<Setup> {
   const { id: teamId } = await createTeam(db.kysely, 'bench');
   const world = { teamId, mode: 'sandbox' as const };
   const config = { ...loadConfig({ ...storage.env, TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' }), database: storage.target };
-  await createWebhook({ db, config }, world, { url: `http://127.0.0.1:${receiver.port}/hook` });
+  await createWebhook({ db, config, clock: systemClock }, world, { url: `http://127.0.0.1:${receiver.port}/hook` });
   return { storage, db, world };
 }
 

@@ -1,7 +1,8 @@
 // First start on an empty database: team `default` with one sandbox key, shown once.
-import type { Db } from './db/database.js';
+import type { AppContext } from './context.js';
 import { createKey } from './keys/service.js';
 import { createTeam } from './teams/service.js';
+import { isoMicros } from './time.js';
 
 export interface Bootstrapped {
   teamId: string;
@@ -10,12 +11,12 @@ export interface Bootstrapped {
 }
 
 /** Creates the default team and key exactly once per database, even with several processes starting together. */
-export async function bootstrapIfEmpty(db: Db): Promise<Bootstrapped | null> {
+export async function bootstrapIfEmpty({ db, clock }: Pick<AppContext, 'db' | 'clock'>): Promise<Bootstrapped | null> {
   // One transaction: the marker, the team and the key commit together or not at all.
   return db.kysely.transaction().execute(async (trx) => {
     const claimed = await trx
       .insertInto('settings')
-      .values({ name: 'bootstrapped', value: new Date().toISOString() })
+      .values({ name: 'bootstrapped', value: isoMicros(clock.nowMicros()) })
       .onConflict((oc) => oc.column('name').doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;

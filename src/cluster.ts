@@ -23,7 +23,7 @@ export async function serveProcesses(config: Config, processes: number): Promise
   const ctx = await openContext(config);
   try {
     await verifyMasterKeys(ctx);
-    const boot = await bootstrapIfEmpty(ctx.db);
+    const boot = await bootstrapIfEmpty(ctx);
     if (boot) {
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       // Printed once to the terminal, deliberately not through the structured log.

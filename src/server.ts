@@ -9,6 +9,7 @@ import { openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { databaseStartError, listenStartError } from './startup-errors.js';
 import { startBackgroundWork } from './worker.js';
+import { systemClock } from './time.js';
 
 /** Opens and migrates the database; a database that cannot be reached is one ConfigError line. */
 export async function openContext(config: Config, options: OpenOptions = {}, migrated?: (applied: string[]) => void): Promise<AppContext> {
@@ -25,13 +26,13 @@ export async function openContext(config: Config, options: OpenOptions = {}, mig
     await db.close().catch(() => undefined);
     throw databaseStartError(error, config.database) ?? error;
   }
-  return { db, config };
+  return { db, config, clock: systemClock };
 }
 
 export async function serve(config: Config): Promise<void> {
   const ctx = await openContext(config, { backgroundCheckpoints: true });
   await verifyMasterKeys(ctx);
-  const boot = await bootstrapIfEmpty(ctx.db);
+  const boot = await bootstrapIfEmpty(ctx);
   const app = await buildApp(ctx);
   let address: string;
   try {

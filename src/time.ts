@@ -12,6 +12,16 @@ export function nowMicros(): number {
   return last;
 }
 
+/**
+ * Where a service reads the time: the context carries one (AppContext.clock), so that
+ * tests can move time forward instead of sleeping. Readings are strictly increasing.
+ */
+export interface Clock {
+  nowMicros(): number;
+}
+
+export const systemClock: Clock = { nowMicros };
+
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the spec's timestamp shape. */
 export function isoMicros(micros: number): string {
   const ms = Math.floor(micros / 1000);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type DatabaseTarget } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
@@ -15,6 +16,7 @@ import type { Mode } from '../src/db/schema.js';
 import { migrate } from '../src/db/migrations.js';
 import { createKey } from '../src/keys/service.js';
 import { createTeam } from '../src/teams/service.js';
+import { testClock, type TestClock } from './clock.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -77,6 +79,8 @@ export interface TestServer {
   kind: DatabaseKind;
   storage: Storage;
   ctx: AppContext;
+  /** The server's clock (ctx.clock): `advance` it where a test would wait for time to pass. */
+  clock: TestClock;
   app: FastifyInstance;
   /** `http://127.0.0.1:PORT/api/v1` */
   base: string;
@@ -86,12 +90,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestServer> {
+/** `plugins` wrap the server's Kysely after the migrations (test/house/sql-snapshot.test.ts records with one). */
+export async function startServer(kind: DatabaseKind, env: Record<string, string> = {}, options: { plugins?: KyselyPlugin[] } = {}): Promise<TestServer> {
   const storage = await freshStorage(kind);
   const db = storage.open();
   await migrate(db);
+  for (const plugin of options.plugins ?? []) db.kysely = db.kysely.withPlugin(plugin);
   const config: Config = { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env, ...env }), database: storage.target };
-  const ctx: AppContext = { db, config };
+  const clock = testClock();
+  const ctx: AppContext = { db, config, clock };
   const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -99,6 +106,7 @@ export async function startServer(kind: DatabaseKind, env: Record<string, string
     kind,
     storage,
     ctx,
+    clock,
     app,
     origin,
     base: origin + config.apiPrefix,

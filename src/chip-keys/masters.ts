@@ -17,7 +17,6 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { KeyMaterialError, sealedKeyId, sealerKeyId } from '../secrets/index.js';
-import { nowMicros } from '../time.js';
 
 /** The master key of a mode is missing or is not the one this database was first used with. */
 export class MasterKeyError extends KeyMaterialError {}
@@ -165,7 +164,7 @@ async function confirm(ctx: AppContext, mode: Mode, master: Buffer, record: bool
     // Several processes may use a mode for the first time together: the first insert wins.
     await ctx.db.kysely
       .insertInto('master_key_checks')
-      .values({ mode, check_value: actual, recorded_at: nowMicros() })
+      .values({ mode, check_value: actual, recorded_at: ctx.clock.nowMicros() })
       .onConflict((oc) => oc.column('mode').doNothing())
       .execute();
     recorded = (await recordedCheck(ctx.db, mode))!;

@@ -13,7 +13,6 @@ import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { appendSdm, defaultLayout, storedLayout, type Params } from '../tag-chips/layout.js';
 import { chipRow, findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
-import { nowMicros } from '../time.js';
 
 export class EmulatorServiceError extends Error {}
 
@@ -46,7 +45,7 @@ export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec
   try {
     return await ctx.db.kysely.transaction().execute(async (trx) => {
       const [tag] = await insertCheckedTags(trx, world, [attributes], () => 'url');
-      const at = nowMicros();
+      const at = ctx.clock.nowMicros();
       await insertChips(trx, [chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
       await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
       await markConfigured(trx, world, tag!.id);

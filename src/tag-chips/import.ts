@@ -5,7 +5,6 @@
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
-import { nowMicros } from '../time.js';
 import { findTeam } from '../teams/repository.js';
 import type { World } from '../world.js';
 import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
@@ -155,7 +154,7 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
       const references = await catalogReferenceProblems(trx, world, checked.map((c) => c.catalog));
       if (references.length > 0) throw new ChipImportServiceError(`nothing imported:\n  ${references.join('\n  ')}`);
       const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), (index) => `entry ${index}, url`);
-      const at = nowMicros();
+      const at = ctx.clock.nowMicros();
       const chips = checked.map((c, i) =>
         chipRow(world, tags[i]!, {
           uid: c.uid,

@@ -14,7 +14,6 @@ import { LIMITS } from '../tags/rules.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
 import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../tag-chips/layout.js';
 import { findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
-import { nowMicros } from '../time.js';
 import { findVerification, type VerificationRow } from './repository.js';
 import { textProblem } from '../http/text-rules.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
@@ -137,7 +136,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
   const clientIp = readClientIp(request.client_ip);
   const { tag, chip, sdm } = await locate(ctx, world, scanned);
   const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
-  const at = nowMicros();
+  const at = ctx.clock.nowMicros();
   const base = {
     team_id: world.teamId,
     mode: world.mode,
@@ -179,7 +178,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
   })();
   const decided = await sequence(() => {
     // Timed at its turn, so that one tag's scans carry rising times in the order they are decided.
-    const turn = nowMicros();
+    const turn = ctx.clock.nowMicros();
     if (scan.kind === 'authentic') scan.at = turn;
     scan.row.scanned_at = turn;
     return writer.write(scan);

@@ -1,6 +1,6 @@
 // Operator commands: read a webhook's delivery attempts, resend events.
 import { CliError, output, program, withContext } from '../cli.js';
-import { isoMicros, nowMicros } from '../time.js';
+import { isoMicros } from '../time.js';
 import { findWebhookById, listAttempts, requeue } from './repository.js';
 
 const webhooks = program.command('webhooks').description('inspect webhook deliveries and resend events');
@@ -49,7 +49,7 @@ webhooks
         if (hook.enabled !== 1) throw new CliError(`webhook ${opts.webhook} is disabled (${hook.disabled_reason ?? 'by its team'}); enable it first`);
       }
       const filter = byEvent ? { eventId: opts.event as string } : { webhookId: opts.webhook as string, since: since * 1000 };
-      return requeue(ctx.db.kysely, filter, nowMicros());
+      return requeue(ctx.db.kysely, filter, ctx.clock.nowMicros());
     });
     output(opts.json, { requeued: count }, `${count} deliver${count === 1 ? 'y' : 'ies'} queued again`);
   });

@@ -6,7 +6,6 @@ import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { modeMaster } from '../chip-keys/masters.js';
 import { sealer, type Sealer } from '../secrets/index.js';
-import { nowMicros } from '../time.js';
 import { refusedBecause } from './address.js';
 import { textProblem } from '../http/text-rules.js';
 import {
@@ -105,7 +104,7 @@ export async function createWebhook(ctx: AppContext, world: World, attributes: R
   checkAttributes(attributes, CREATABLE, ctx);
   const secret = newSecret();
   const box = await secretSealer(ctx, world.mode);
-  const at = nowMicros();
+  const at = ctx.clock.nowMicros();
   const row: WebhookRow = {
     id: newId('whk'),
     team_id: world.teamId,
@@ -137,7 +136,7 @@ export async function changeWebhook(ctx: AppContext, world: World, id: string, a
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findWebhook(trx, world, id);
     if (!row) throw new ApiError('NotFound');
-    const at = nowMicros();
+    const at = ctx.clock.nowMicros();
     const changes: WebhookChanges = { updated_at: at };
     if ('url' in attributes) changes.url = attributes.url as string;
     if ('events' in attributes) changes.events = JSON.stringify(attributes.events);

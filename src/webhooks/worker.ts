@@ -8,7 +8,6 @@ import type { AppContext } from '../context.js';
 import { isRetryableConflict, type Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import type { Sealer } from '../secrets/index.js';
-import { nowMicros } from '../time.js';
 import type { BackgroundJob } from '../background-job.js';
 import {
   cancelPending,
@@ -114,7 +113,7 @@ export class DeliveryWorker {
       }
       let claimed: Claimed[] = [];
       try {
-        const now = nowMicros();
+        const now = this.ctx.clock.nowMicros();
         claimed = await claimDue(this.ctx.db, now, now + leaseMicros, room);
         for (const mode of new Set(claimed.map((d) => d.mode))) {
           if (mode && !this.sealers.has(mode)) this.sealers.set(mode, await secretSealer(this.ctx, mode));
@@ -148,7 +147,7 @@ export class DeliveryWorker {
       this.scheduleFlush();
       return;
     }
-    const startedAt = nowMicros();
+    const startedAt = this.ctx.clock.nowMicros();
     let headers: Record<string, string>;
     try {
       headers = this.sign(delivery, startedAt);
@@ -221,7 +220,7 @@ export class DeliveryWorker {
   }
 
   private async recordIn(trx: Executor, outcomes: Outcome[], canceled: number[]): Promise<void> {
-    const now = nowMicros();
+    const now = this.ctx.clock.nowMicros();
     const failed = outcomes.filter((o) => o.result.error !== null);
     const ok = outcomes.filter((o) => o.result.error === null);
     await insertAttempts(

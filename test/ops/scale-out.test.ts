@@ -18,6 +18,7 @@ import { REPO, runCli, startServe, startWorker, type LongRunning, type ServeProc
 import { REDIS_URL, call, freshStorage, randomIp, type ApiResponse, type Storage } from '../harness.js';
 import { parseMetrics } from '../metrics/exposition.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { systemClock } from '../../src/time.js';
 
 const LIMIT = 5;
 const CHIPS = 4;
@@ -94,7 +95,7 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
     };
     // All three at once on the empty schema: one migrates (the others wait on the lock), one bootstraps.
     [a, b, worker] = await Promise.all([startServe({ ...env, ...pick(recipe.serve) }), startServe({ ...env, ...pick(recipe.serve) }), startWorker({ ...env, ...pick(recipe.worker) })]);
-    ctx = { db: storage.open(), config: loadConfig(env) };
+    ctx = { db: storage.open(), config: loadConfig(env), clock: systemClock };
     teamId = (await createTeam(ctx.db.kysely, 'scale-out')).id;
     key = await createKey(ctx.db.kysely, teamId, 'sandbox');
     const hook = await send(a, 'POST', '/webhooks', { body: { data: { type: 'webhooks', attributes: { url: receiver.url('/events') } } } });

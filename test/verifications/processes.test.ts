@@ -15,6 +15,7 @@ import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
 import { runCli, startServe, type ServeProcess } from '../cli/process.js';
 import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+import { systemClock } from '../../src/time.js';
 
 type Running = ServeProcess;
 
@@ -51,7 +52,7 @@ for (const kind of DATABASES) {
       storage = await freshStorage(kind);
       const db = storage.open();
       await migrate(db);
-      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target } };
+      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
       teamId = (await createTeam(db.kysely, 'processes', null)).id;
       key = (await createKey(db.kysely, teamId, 'sandbox')).key;
       [cluster, other] = await Promise.all([startServeOn(storage, ['--processes', '2']), startServeOn(storage, [])]);

@@ -13,6 +13,7 @@ import { revoke } from '../../src/keys/service.js';
 import { importChips } from '../../src/tag-chips/import.js';
 import { DATABASES, call, freshStorage, startServer, type TestServer, type World } from '../harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
+import { systemClock } from '../../src/time.js';
 
 for (const kind of DATABASES) {
   describe(`verification security (${kind})`, () => {
@@ -63,7 +64,7 @@ for (const kind of DATABASES) {
       await migrate(db);
       const lines: string[] = [];
       const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) });
-      const ctx = { db, config: { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env }), database: storage.target } };
+      const ctx = { db, config: { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env }), database: storage.target }, clock: systemClock };
       const app = await buildApp(ctx, { logger: { level: 'trace', stream } });
       await app.listen({ port: 0, host: '127.0.0.1' });
       const server = { base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1` };

@@ -5,8 +5,6 @@ import { describe, test } from 'node:test';
 import { DATABASES, call, sharedServer } from '../harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 for (const kind of DATABASES) {
   describe(`GET /sessions/:id (${kind})`, () => {
     const suite = sharedServer(kind);
@@ -41,7 +39,8 @@ for (const kind of DATABASES) {
     test('expired after session_duration; the next genuine scan opens a new session', async () => {
       const tag = await emulated(suite.server, suite.world.teamId, 'ntag_223_dna', { sessionDuration: 1 });
       const first = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
-      await wait(1100);
+      // Past the 1 s session_duration, without waiting for it.
+      suite.server.clock.advance(1100);
       assert.equal((await session(first.attributes.session_id)).attributes.status, 'expired');
       const next = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
       assert.notEqual(next.attributes.session_id, first.attributes.session_id);

@@ -71,7 +71,7 @@ for (const kind of DATABASES) {
       const url = await tapUrl(suite.server, tag.id);
       const first = await verify(suite.server, suite.world.sandbox.key, url);
       assert.equal(first.body.data.attributes.reason, 'ok');
-      await new Promise((r) => setTimeout(r, 1100));
+      suite.server.clock.advance(1100);
       const later = await verify(suite.server, suite.world.sandbox.key, url);
       assert.notEqual(later.body.data.id, first.body.data.id);
       assert.equal(later.body.data.attributes.reason, 'replayed');

@@ -27,7 +27,7 @@ for (const kind of DATABASES) {
         assert.equal((await call(server, 'POST', '/tags', { key: world.sandbox.key, body: { data } })).status, 201);
       }
       const dbs = [server.storage.open(), server.storage.open(), server.storage.open()];
-      const workers = dbs.map((db) => new DeliveryWorker({ db, config: server.ctx.config }, { idleMs: 10, batch: 50 }));
+      const workers = dbs.map((db) => new DeliveryWorker({ ...server.ctx, db }, { idleMs: 10, batch: 50 }));
       workers.forEach((w) => w.start());
       try {
         await receiver.until(() => receiver.received.length >= 1500);

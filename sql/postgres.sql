@@ -1,0 +1,270 @@
+-- Every SQL statement src/ issues on postgres, as compiled by Kysely while test/house/sql-snapshot.test.ts
+-- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
+
+-- src/app.ts buildApp
+select "name" from "settings" limit $1;
+
+-- src/bootstrap.ts bootstrapIfEmpty
+insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
+select "id" from "teams" limit $1;
+
+-- src/chip-keys/masters.ts confirm
+insert into "master_key_checks" ("mode", "check_value", "recorded_at") values ($1, $2, $3) on conflict ("mode") do nothing;
+
+-- src/chip-keys/masters.ts recordedCheck
+select "check_value" from "master_key_checks" where "mode" = $1;
+
+-- src/chip-keys/masters.ts sandboxMaster
+insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
+select "value" from "settings" where "name" = $1;
+
+-- src/chip-keys/masters.ts sealedUnderAnother
+select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and "sdm_file_read_key_sealed" is not null limit $2;
+select "secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and "secret_sealed" is not null limit $2;
+
+-- src/events/outbox.ts recordTagEvents
+insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
+
+-- src/extension/catalog/repository.ts findProductIn
+select * from "products" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/extension/catalog/repository.ts findTagWorld
+select "team_id", "mode" from "tags" where "id" = $1;
+
+-- src/extension/catalog/repository.ts findToken
+select * from "tokens" where "id" = $1;
+
+-- src/extension/catalog/repository.ts findTokenIn
+select * from "tokens" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/extension/catalog/repository.ts insertProducts
+insert into "products" ("id", "team_id", "mode", "name", "image_url", "description", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
+
+-- src/extension/catalog/repository.ts insertTokens
+insert into "tokens" ("id", "team_id", "mode", "chain", "name", "symbol", "supply", "contract_address", "policy_id", "asset_name", "token_number", "standard", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+
+-- src/extension/catalog/repository.ts upsertTagLinks
+insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values ($1, $2, $3, $4) on conflict ("tag_id") do update set "updated_at" = $5, "product_id" = $6, "token_id" = $7;
+
+-- src/extension/catalog/service.ts linkTag
+select * from "tag_links" where "tag_id" = $1;
+
+-- src/extension/holdings/embedded.ts embeddedProvider
+select "address" from "holdings" where "token_id" = $1 order by "address";
+
+-- src/extension/holdings/embedded.ts setHolding
+insert into "holdings" ("token_id", "address", "quantity", "updated_at") values ($1, $2, $3, $4) on conflict ("token_id", "address") do update set "quantity" = $5, "updated_at" = $6;
+
+-- src/extension/holdings/embedded.ts unsetHolding
+delete from "holdings" where "token_id" = $1 and "address" = $2;
+
+-- src/extension/repository.ts deleteExpiredChallenges
+delete from "challenges" where "expires_at" < $1;
+
+-- src/extension/repository.ts findPublicVerifications
+select "v"."id", "v"."mode", "v"."genuine", "v"."reason", "v"."scanned_at", "v"."country", "p"."id" as "product_id", "p"."name" as "product_name", "p"."image_url" as "product_image_url", "p"."description" as "product_description", "t"."id" as "token_id", "t"."chain" as "token_chain", "t"."name" as "token_name", "t"."symbol" as "token_symbol", "t"."supply" as "token_supply", "t"."contract_address" as "token_contract_address", "t"."policy_id" as "token_policy_id", "t"."asset_name" as "token_asset_name", "t"."token_number" as "token_number", "t"."standard" as "token_standard", "o"."status" as "ownership_status", "o"."wallet_address" as "ownership_wallet_address", "o"."verified_at" as "ownership_verified_at" from "verifications" as "v" left join "tag_links" as "l" on "l"."tag_id" = "v"."tag_id" left join "products" as "p" on "p"."id" = "l"."product_id" left join "tokens" as "t" on "t"."id" = "l"."token_id" left join "ownerships" as "o" on "o"."verification_id" = "v"."id" where "v"."id" in (…);
+
+-- src/extension/repository.ts insertChallenge
+insert into "challenges" ("id", "verification_id", "mode", "token_id", "chain", "address", "message", "issued_at", "expires_at", "used_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+
+-- src/extension/repository.ts insertClaim
+insert into "claims" ("id", "verification_id", "mode", "resource_url", "resource_url_hash", "note", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
+
+-- src/extension/repository.ts listClaims
+select * from "claims" where "mode" = $1 and "resource_url_hash" = $2 and "resource_url" = $3 order by "created_at" desc, "id" desc limit $4;
+
+-- src/keys/repository.ts findKey
+select * from "api_keys" where "id" = $1;
+
+-- src/keys/repository.ts findKeyByHash
+select * from "api_keys" where "key_hash" = $1;
+
+-- src/keys/repository.ts findKeyInWorld
+select * from "api_keys" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/keys/repository.ts insertKey
+insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at") values ($1, $2, $3, $4, $5, $6);
+
+-- src/keys/repository.ts notifyKeyRevoked
+select pg_notify($1, $2);
+
+-- src/keys/repository.ts revokeKey
+update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
+
+-- src/metrics.ts constructor
+select count(*) as "n" from "deliveries" where "status" = $1;
+
+-- src/sessions/repository.ts findSession
+select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/sessions/repository.ts insertSessions
+insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") values ($1, $2, $3, $4, $5, $6);
+
+-- src/sessions/repository.ts sessionVerificationIds
+select "id" from "verifications" where "session_id" = $1 order by "scanned_at", "id";
+
+-- src/tag-chips/repository.ts findEmulatedChip
+select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = $1;
+
+-- src/tag-chips/repository.ts findTagsByUrls
+select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "tags"."session_duration", "tags"."protocol" as "tag_protocol" from "tags" left join "chips" on "chips"."tag_id" = "tags"."id" where "tags"."team_id" = $1 and "tags"."mode" = $2 and "tags"."url" in (…);
+
+-- src/tag-chips/repository.ts incrementEmulatedCounter
+update "emulated_chips" set "counter" = "counter" + $1 where "tag_id" = $2 returning "counter";
+
+-- src/tag-chips/repository.ts insertChips
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+
+-- src/tag-chips/repository.ts insertEmulatedChip
+insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values ($1, $2, $3, $4);
+
+-- src/tag-chips/repository.ts lockChips
+select *, (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id" for update;
+
+-- src/tag-chips/repository.ts saveChipProgress
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) on conflict ("tag_id") do update set "last_counter" = "excluded"."last_counter", "session_id" = "excluded"."session_id", "session_expires_at" = "excluded"."session_expires_at";
+
+-- src/tag-chips/repository.ts setEmulatedTamper
+update "emulated_chips" set "tamper_permanent" = $1, "tamper_current" = $2 where "tag_id" = $3;
+
+-- src/tags/repository.ts adjustTagCount
+insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on conflict ("team_id", "mode") do update set "tag_count" = tag_counts.tag_count + $4;
+
+-- src/tags/repository.ts countFiltered
+select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and ("id" = $3 or strpos(comment_folded, $4) > $5);
+
+-- src/tags/repository.ts countTags
+select "tag_count" from "tag_counts" where "team_id" = $1 and "mode" = $2;
+
+-- src/tags/repository.ts deleteTags
+delete from "tags" where "id" in (…);
+
+-- src/tags/repository.ts findCounterDrift
+select team_id, mode, sum(counter) as counter, sum(n) as rows from ( select team_id, mode, count(*) as n, 0 as counter from tags group by team_id, mode union all select team_id, mode, 0 as n, tag_count as counter from tag_counts ) as worlds group by team_id, mode having sum(counter) <> sum(n);
+
+-- src/tags/repository.ts findTags
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "team_id" = $1 and "mode" = $2 and "id" in (…);
+
+-- src/tags/repository.ts findTagsForUpdate
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "team_id" = $1 and "mode" = $2 and "id" in (…) order by "id" for update;
+
+-- src/tags/repository.ts findUrlOwners
+select "id", "url" from "tags" where "team_id" = $1 and "mode" = $2 and "url" in (…);
+
+-- src/tags/repository.ts insertTags
+insert into "tags" ("id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at", "comment_folded") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- src/tags/repository.ts listTags
+select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "configured_at" asc nulls first, "id" asc limit $3 offset $4;
+select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "updated_at" desc, "id" desc limit $3 offset $4;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "configured_at" asc nulls first, "id" asc limit $3 offset $4) order by "configured_at" asc nulls first, "id" asc;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "updated_at" desc, "id" desc limit $3 offset $4) order by "updated_at" desc, "id" desc;
+
+-- src/tags/repository.ts lockTagCounters
+lock table tag_counts in share row exclusive mode;
+
+-- src/tags/repository.ts setTagCount
+insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on conflict ("team_id", "mode") do update set "tag_count" = $4;
+
+-- src/tags/repository.ts updateTag
+update "tags" set "status" = $1, "configured_at" = $2, "updated_at" = $3 where "id" = $4;
+update "tags" set "url" = $1, "comment" = $2, "session_duration" = $3, "updated_at" = $4, "comment_folded" = $5 where "id" = $6;
+
+-- src/teams/repository.ts findTeam
+select * from "teams" where "id" = $1;
+
+-- src/teams/repository.ts insertTeam
+insert into "teams" ("id", "name", "parent_id", "created_at") values ($1, $2, $3, $4);
+
+-- src/verifications/repository.ts findGenuineByUrlHashes
+select * from "verifications" where "tag_id" in (…) and "url_hash" in (…) and "genuine" = $1 order by "scanned_at";
+
+-- src/verifications/repository.ts findVerification
+select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/verifications/repository.ts insertVerifications
+insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
+
+-- src/webhooks/repository.ts cancelPending
+update "deliveries" set "status" = $1 where "webhook_id" = $2 and "status" = $3;
+
+-- src/webhooks/repository.ts claimDue
+select "d"."id", "d"."attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
+
+-- src/webhooks/repository.ts claimPostgres
+update deliveries set next_attempt_at = $1 where id in ( select id from deliveries where status = 'pending' and next_attempt_at <= $2 order by next_attempt_at limit $3 for update skip locked ) returning id;
+
+-- src/webhooks/repository.ts clearFailing
+update "webhooks" set "failing_since" = $1 where "id" = $2;
+
+-- src/webhooks/repository.ts deleteWebhook
+delete from "webhooks" where "id" = $1;
+
+-- src/webhooks/repository.ts enabledWebhooks
+select "id", "events" from "webhooks" where "team_id" = $1 and "mode" = $2 and "enabled" = $3;
+
+-- src/webhooks/repository.ts findWebhook
+select * from "webhooks" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/webhooks/repository.ts findWebhookById
+select * from "webhooks" where "id" = $1;
+
+-- src/webhooks/repository.ts insertAttempts
+insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error") values ($1, $2, $3, $4, $5, $6, $7, $8);
+
+-- src/webhooks/repository.ts insertDeliveries
+insert into "deliveries" ("event_id", "webhook_id", "status", "attempts", "next_attempt_at", "created_at") values ($1, $2, $3, $4, $5, $6);
+
+-- src/webhooks/repository.ts insertWebhook
+insert into "webhooks" ("id", "team_id", "mode", "url", "events", "enabled", "disabled_reason", "secret_sealed", "previous_secret_sealed", "previous_secret_until", "failing_since", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+
+-- src/webhooks/repository.ts listAttempts
+select * from "delivery_attempts" where "webhook_id" = $1 order by "id" desc limit $2;
+
+-- src/webhooks/repository.ts markDelivered
+update "deliveries" set "status" = $1, "attempts" = attempts + 1 where "id" in (…);
+
+-- src/webhooks/repository.ts markFailed
+update "deliveries" set "next_attempt_at" = $1, "attempts" = attempts + 1 where "id" = $2 and "status" = $3;
+
+-- src/webhooks/repository.ts noteFailing
+update "webhooks" set "failing_since" = coalesce(failing_since, $1) where "id" = $2 returning "failing_since";
+
+-- src/webhooks/repository.ts requeue
+update "deliveries" set "status" = $1, "attempts" = $2, "next_attempt_at" = $3 where "webhook_id" = $4 and "created_at" >= $5 and "status" != $6;
+
+-- src/webhooks/repository.ts updateWebhook
+update "webhooks" set "updated_at" = $1, "enabled" = $2 where "id" = $3;
+
+-- src/writer/service.ts configure
+update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "updated_at" = $4 where "id" = $5;
+
+-- src/writer/service.ts exchange
+update "writer_sessions" set "round_trips" = $1, "step" = $2, "state" = $3, "expires_at" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
+update "writer_sessions" set "round_trips" = $1, "updated_at" = $2 where "id" = $3 and "round_trips" = $4 and "result" is null;
+
+-- src/writer/service.ts expireStale
+select * from "writer_sessions" where "tag_id" = $1 and "result" is null and "expires_at" <= $2;
+
+-- src/writer/service.ts failWrite
+update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" = $4, "updated_at" = $5 where "id" = $6;
+
+-- src/writer/service.ts getWrite
+select * from "writer_sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
+
+-- src/writer/service.ts startTagWrite
+insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- src/writer/service.ts uidOwner
+select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
+
+-- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
+--   src/extension/catalog/repository.ts findTagLink
+--   src/extension/repository.ts findChallenge
+--   src/extension/repository.ts publicVerifications
+--   src/extension/repository.ts saveOwnership
+--   src/extension/repository.ts useChallenge
+--   src/tags/repository.ts filtered
+--   src/tags/repository.ts worldTags
+--   src/webhooks/repository.ts claimSqlite
+--   src/webhooks/repository.ts markCanceled

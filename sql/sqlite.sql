@@ -1,0 +1,266 @@
+-- Every SQL statement src/ issues on sqlite, as compiled by Kysely while test/house/sql-snapshot.test.ts
+-- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
+
+-- src/app.ts buildApp
+select "name" from "settings" limit ?;
+
+-- src/bootstrap.ts bootstrapIfEmpty
+insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
+select "id" from "teams" limit ?;
+
+-- src/chip-keys/masters.ts confirm
+insert into "master_key_checks" ("mode", "check_value", "recorded_at") values (?, ?, ?) on conflict ("mode") do nothing;
+
+-- src/chip-keys/masters.ts recordedCheck
+select "check_value" from "master_key_checks" where "mode" = ?;
+
+-- src/chip-keys/masters.ts sandboxMaster
+insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
+select "value" from "settings" where "name" = ?;
+
+-- src/chip-keys/masters.ts sealedUnderAnother
+select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = ? and "sdm_file_read_key_sealed" is not null limit ?;
+select "secret_sealed" as "sealed" from "webhooks" where "mode" = ? and "secret_sealed" is not null limit ?;
+
+-- src/events/outbox.ts recordTagEvents
+insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values (?, ?, ?, ?, ?, ?, ?);
+
+-- src/extension/catalog/repository.ts findProductIn
+select * from "products" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/extension/catalog/repository.ts findTagWorld
+select "team_id", "mode" from "tags" where "id" = ?;
+
+-- src/extension/catalog/repository.ts findToken
+select * from "tokens" where "id" = ?;
+
+-- src/extension/catalog/repository.ts findTokenIn
+select * from "tokens" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/extension/catalog/repository.ts insertProducts
+insert into "products" ("id", "team_id", "mode", "name", "image_url", "description", "created_at") values (?, ?, ?, ?, ?, ?, ?);
+
+-- src/extension/catalog/repository.ts insertTokens
+insert into "tokens" ("id", "team_id", "mode", "chain", "name", "symbol", "supply", "contract_address", "policy_id", "asset_name", "token_number", "standard", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/extension/catalog/repository.ts upsertTagLinks
+insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values (?, ?, ?, ?) on conflict ("tag_id") do update set "updated_at" = ?, "product_id" = ?, "token_id" = ?;
+
+-- src/extension/catalog/service.ts linkTag
+select * from "tag_links" where "tag_id" = ?;
+
+-- src/extension/holdings/embedded.ts embeddedProvider
+select "address" from "holdings" where "token_id" = ? order by "address";
+
+-- src/extension/holdings/embedded.ts setHolding
+insert into "holdings" ("token_id", "address", "quantity", "updated_at") values (?, ?, ?, ?) on conflict ("token_id", "address") do update set "quantity" = ?, "updated_at" = ?;
+
+-- src/extension/holdings/embedded.ts unsetHolding
+delete from "holdings" where "token_id" = ? and "address" = ?;
+
+-- src/extension/repository.ts deleteExpiredChallenges
+delete from "challenges" where "expires_at" < ?;
+
+-- src/extension/repository.ts findPublicVerifications
+select "v"."id", "v"."mode", "v"."genuine", "v"."reason", "v"."scanned_at", "v"."country", "p"."id" as "product_id", "p"."name" as "product_name", "p"."image_url" as "product_image_url", "p"."description" as "product_description", "t"."id" as "token_id", "t"."chain" as "token_chain", "t"."name" as "token_name", "t"."symbol" as "token_symbol", "t"."supply" as "token_supply", "t"."contract_address" as "token_contract_address", "t"."policy_id" as "token_policy_id", "t"."asset_name" as "token_asset_name", "t"."token_number" as "token_number", "t"."standard" as "token_standard", "o"."status" as "ownership_status", "o"."wallet_address" as "ownership_wallet_address", "o"."verified_at" as "ownership_verified_at" from "verifications" as "v" left join "tag_links" as "l" on "l"."tag_id" = "v"."tag_id" left join "products" as "p" on "p"."id" = "l"."product_id" left join "tokens" as "t" on "t"."id" = "l"."token_id" left join "ownerships" as "o" on "o"."verification_id" = "v"."id" where "v"."id" in (…);
+
+-- src/extension/repository.ts insertChallenge
+insert into "challenges" ("id", "verification_id", "mode", "token_id", "chain", "address", "message", "issued_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/extension/repository.ts insertClaim
+insert into "claims" ("id", "verification_id", "mode", "resource_url", "resource_url_hash", "note", "created_at") values (?, ?, ?, ?, ?, ?, ?);
+
+-- src/extension/repository.ts listClaims
+select * from "claims" where "mode" = ? and "resource_url_hash" = ? and "resource_url" = ? order by "created_at" desc, "id" desc limit ?;
+
+-- src/keys/repository.ts findKey
+select * from "api_keys" where "id" = ?;
+
+-- src/keys/repository.ts findKeyByHash
+select * from "api_keys" where "key_hash" = ?;
+
+-- src/keys/repository.ts findKeyInWorld
+select * from "api_keys" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/keys/repository.ts insertKey
+insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at") values (?, ?, ?, ?, ?, ?);
+
+-- src/keys/repository.ts revokeKey
+update "api_keys" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
+
+-- src/metrics.ts constructor
+select count(*) as "n" from "deliveries" where "status" = ?;
+
+-- src/sessions/repository.ts findSession
+select * from "sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/sessions/repository.ts insertSessions
+insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") values (?, ?, ?, ?, ?, ?);
+
+-- src/sessions/repository.ts sessionVerificationIds
+select "id" from "verifications" where "session_id" = ? order by "scanned_at", "id";
+
+-- src/tag-chips/repository.ts findEmulatedChip
+select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = ?;
+
+-- src/tag-chips/repository.ts findTagsByUrls
+select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "tags"."session_duration", "tags"."protocol" as "tag_protocol" from "tags" left join "chips" on "chips"."tag_id" = "tags"."id" where "tags"."team_id" = ? and "tags"."mode" = ? and "tags"."url" in (…);
+
+-- src/tag-chips/repository.ts incrementEmulatedCounter
+update "emulated_chips" set "counter" = "counter" + ? where "tag_id" = ? returning "counter";
+
+-- src/tag-chips/repository.ts insertChips
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/tag-chips/repository.ts insertEmulatedChip
+insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values (?, ?, ?, ?);
+
+-- src/tag-chips/repository.ts lockChips
+select *, (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id";
+
+-- src/tag-chips/repository.ts saveChipProgress
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("tag_id") do update set "last_counter" = "excluded"."last_counter", "session_id" = "excluded"."session_id", "session_expires_at" = "excluded"."session_expires_at";
+
+-- src/tag-chips/repository.ts setEmulatedTamper
+update "emulated_chips" set "tamper_permanent" = ?, "tamper_current" = ? where "tag_id" = ?;
+
+-- src/tags/repository.ts adjustTagCount
+insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = tag_counts.tag_count + ?;
+
+-- src/tags/repository.ts countFiltered
+select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and ("id" = ? or instr(comment_folded, ?) > ?);
+
+-- src/tags/repository.ts countTags
+select "tag_count" from "tag_counts" where "team_id" = ? and "mode" = ?;
+
+-- src/tags/repository.ts deleteTags
+delete from "tags" where "id" in (…);
+
+-- src/tags/repository.ts findCounterDrift
+select team_id, mode, sum(counter) as counter, sum(n) as rows from ( select team_id, mode, count(*) as n, 0 as counter from tags group by team_id, mode union all select team_id, mode, 0 as n, tag_count as counter from tag_counts ) as worlds group by team_id, mode having sum(counter) <> sum(n);
+
+-- src/tags/repository.ts findTags
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "team_id" = ? and "mode" = ? and "id" in (…);
+
+-- src/tags/repository.ts findTagsForUpdate
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "team_id" = ? and "mode" = ? and "id" in (…) order by "id";
+
+-- src/tags/repository.ts findUrlOwners
+select "id", "url" from "tags" where "team_id" = ? and "mode" = ? and "url" in (…);
+
+-- src/tags/repository.ts insertTags
+insert into "tags" ("id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at", "comment_folded") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/tags/repository.ts listTags
+select "id" from "tags" where "team_id" = ? and "mode" = ? order by "configured_at" asc nulls first, "id" asc limit ? offset ?;
+select "id" from "tags" where "team_id" = ? and "mode" = ? order by "updated_at" desc, "id" desc limit ? offset ?;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? order by "configured_at" asc nulls first, "id" asc limit ? offset ?) order by "configured_at" asc nulls first, "id" asc;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? order by "updated_at" desc, "id" desc limit ? offset ?) order by "updated_at" desc, "id" desc;
+
+-- src/tags/repository.ts setTagCount
+insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = ?;
+
+-- src/tags/repository.ts updateTag
+update "tags" set "status" = ?, "configured_at" = ?, "updated_at" = ? where "id" = ?;
+update "tags" set "url" = ?, "comment" = ?, "session_duration" = ?, "updated_at" = ?, "comment_folded" = ? where "id" = ?;
+
+-- src/teams/repository.ts findTeam
+select * from "teams" where "id" = ?;
+
+-- src/teams/repository.ts insertTeam
+insert into "teams" ("id", "name", "parent_id", "created_at") values (?, ?, ?, ?);
+
+-- src/verifications/repository.ts findGenuineByUrlHashes
+select * from "verifications" where "tag_id" in (…) and "url_hash" in (…) and "genuine" = ? order by "scanned_at";
+
+-- src/verifications/repository.ts findVerification
+select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/verifications/repository.ts insertVerifications
+insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/webhooks/repository.ts cancelPending
+update "deliveries" set "status" = ? where "webhook_id" = ? and "status" = ?;
+
+-- src/webhooks/repository.ts claimDue
+select "d"."id", "d"."attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
+
+-- src/webhooks/repository.ts claimSqlite
+select "id" from "deliveries" where "status" = ? and "next_attempt_at" <= ? order by "next_attempt_at" limit ?;
+update "deliveries" set "next_attempt_at" = ? where "id" in (…) and "status" = ? and "next_attempt_at" <= ? returning "id";
+
+-- src/webhooks/repository.ts clearFailing
+update "webhooks" set "failing_since" = ? where "id" = ?;
+
+-- src/webhooks/repository.ts deleteWebhook
+delete from "webhooks" where "id" = ?;
+
+-- src/webhooks/repository.ts enabledWebhooks
+select "id", "events" from "webhooks" where "team_id" = ? and "mode" = ? and "enabled" = ?;
+
+-- src/webhooks/repository.ts findWebhook
+select * from "webhooks" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/webhooks/repository.ts findWebhookById
+select * from "webhooks" where "id" = ?;
+
+-- src/webhooks/repository.ts insertAttempts
+insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error") values (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/webhooks/repository.ts insertDeliveries
+insert into "deliveries" ("event_id", "webhook_id", "status", "attempts", "next_attempt_at", "created_at") values (?, ?, ?, ?, ?, ?);
+
+-- src/webhooks/repository.ts insertWebhook
+insert into "webhooks" ("id", "team_id", "mode", "url", "events", "enabled", "disabled_reason", "secret_sealed", "previous_secret_sealed", "previous_secret_until", "failing_since", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/webhooks/repository.ts listAttempts
+select * from "delivery_attempts" where "webhook_id" = ? order by "id" desc limit ?;
+
+-- src/webhooks/repository.ts markDelivered
+update "deliveries" set "status" = ?, "attempts" = attempts + 1 where "id" in (…);
+
+-- src/webhooks/repository.ts markFailed
+update "deliveries" set "next_attempt_at" = ?, "attempts" = attempts + 1 where "id" = ? and "status" = ?;
+
+-- src/webhooks/repository.ts noteFailing
+update "webhooks" set "failing_since" = coalesce(failing_since, ?) where "id" = ? returning "failing_since";
+
+-- src/webhooks/repository.ts requeue
+update "deliveries" set "status" = ?, "attempts" = ?, "next_attempt_at" = ? where "webhook_id" = ? and "created_at" >= ? and "status" != ?;
+
+-- src/webhooks/repository.ts updateWebhook
+update "webhooks" set "updated_at" = ?, "enabled" = ? where "id" = ?;
+
+-- src/writer/service.ts configure
+update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "updated_at" = ? where "id" = ?;
+
+-- src/writer/service.ts exchange
+update "writer_sessions" set "round_trips" = ?, "step" = ?, "state" = ?, "expires_at" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
+update "writer_sessions" set "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
+
+-- src/writer/service.ts expireStale
+select * from "writer_sessions" where "tag_id" = ? and "result" is null and "expires_at" <= ?;
+
+-- src/writer/service.ts failWrite
+update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?, "updated_at" = ? where "id" = ?;
+
+-- src/writer/service.ts getWrite
+select * from "writer_sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/writer/service.ts startTagWrite
+insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/writer/service.ts uidOwner
+select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
+
+-- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
+--   src/extension/catalog/repository.ts findTagLink
+--   src/extension/repository.ts findChallenge
+--   src/extension/repository.ts publicVerifications
+--   src/extension/repository.ts saveOwnership
+--   src/extension/repository.ts useChallenge
+--   src/keys/repository.ts notifyKeyRevoked
+--   src/tags/repository.ts filtered
+--   src/tags/repository.ts lockTagCounters
+--   src/tags/repository.ts worldTags
+--   src/webhooks/repository.ts markCanceled
