@@ -103,6 +103,9 @@ insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "session_id" = $1 order by "scanned_at", "id";
 
+-- src/tag-chips/repository.ts chipOwner
+select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
+
 -- src/tag-chips/repository.ts findEmulatedChip
 select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = $1;
 
@@ -129,6 +132,9 @@ update "emulated_chips" set "tamper_permanent" = $1, "tamper_current" = $2 where
 
 -- src/tags/repository.ts adjustTagCount
 insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on conflict ("team_id", "mode") do update set "tag_count" = tag_counts.tag_count + $4;
+
+-- src/tags/repository.ts configureCreatedTag
+update "tags" set "status" = $1, "configured_at" = $2, "updated_at" = $3 where "id" = $4 and "team_id" = $5 and "mode" = $6 and "status" = $7 returning "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at";
 
 -- src/tags/repository.ts countFiltered
 select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and ("id" = $3 or strpos(comment_folded, $4) > $5);
@@ -167,7 +173,6 @@ lock table tag_counts in share row exclusive mode;
 insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on conflict ("team_id", "mode") do update set "tag_count" = $4;
 
 -- src/tags/repository.ts updateTag
-update "tags" set "status" = $1, "configured_at" = $2, "updated_at" = $3 where "id" = $4;
 update "tags" set "url" = $1, "comment" = $2, "session_duration" = $3, "updated_at" = $4, "comment_folded" = $5 where "id" = $6;
 
 -- src/teams/repository.ts findTeam
@@ -236,27 +241,22 @@ update "deliveries" set "status" = $1, "attempts" = $2, "next_attempt_at" = $3 w
 -- src/webhooks/repository.ts updateWebhook
 update "webhooks" set "updated_at" = $1, "enabled" = $2 where "id" = $3;
 
--- src/writer/service.ts configure
-update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "updated_at" = $4 where "id" = $5;
+-- src/writer/repository.ts findTagWithStaleWrite
+select "tags"."id", "tags"."protocol", "tags"."url", "tags"."status", "writer_sessions"."id" as "stale_id", "writer_sessions"."round_trips" as "stale_round_trips" from "tags" left join "writer_sessions" on "writer_sessions"."tag_id" = "tags"."id" and "writer_sessions"."result" is null and "writer_sessions"."expires_at" <= $1 where "tags"."id" = $2 and "tags"."team_id" = $3 and "tags"."mode" = $4;
 
--- src/writer/service.ts exchange
-update "writer_sessions" set "round_trips" = $1, "step" = $2, "state" = $3, "expires_at" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
-update "writer_sessions" set "round_trips" = $1, "updated_at" = $2 where "id" = $3 and "round_trips" = $4 and "result" is null;
+-- src/writer/repository.ts findWrite
+select "writer_sessions".* from "writer_sessions" where "writer_sessions"."id" = $1 and "writer_sessions"."team_id" = $2 and "writer_sessions"."mode" = $3;
 
--- src/writer/service.ts expireStale
-select * from "writer_sessions" where "tag_id" = $1 and "result" is null and "expires_at" <= $2;
+-- src/writer/repository.ts findWriteWithTag
+select "writer_sessions".*, "tags"."protocol" as "tag_protocol", "tags"."url" as "tag_url" from "writer_sessions" left join "tags" on "tags"."id" = "writer_sessions"."tag_id" and "tags"."team_id" = "writer_sessions"."team_id" and "tags"."mode" = "writer_sessions"."mode" where "writer_sessions"."id" = $1 and "writer_sessions"."team_id" = $2 and "writer_sessions"."mode" = $3;
 
--- src/writer/service.ts failWrite
-update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" = $4, "updated_at" = $5 where "id" = $6;
-
--- src/writer/service.ts getWrite
-select * from "writer_sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
-
--- src/writer/service.ts startTagWrite
+-- src/writer/repository.ts insertWrite
 insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
--- src/writer/service.ts uidOwner
-select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
+-- src/writer/repository.ts updateRunningWrite
+update "writer_sessions" set "round_trips" = $1, "step" = $2, "state" = $3, "expires_at" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
+update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" = $4, "round_trips" = $5, "updated_at" = $6 where "id" = $7 and "round_trips" = $8 and "result" is null;
+update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
 --   src/extension/catalog/repository.ts findTagLink
@@ -268,3 +268,5 @@ select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3
 --   src/tags/repository.ts worldTags
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts markCanceled
+--   src/writer/repository.ts setWriteEnd
+--   src/writer/repository.ts worldWrite

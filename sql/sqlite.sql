@@ -100,6 +100,9 @@ insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "session_id" = ? order by "scanned_at", "id";
 
+-- src/tag-chips/repository.ts chipOwner
+select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
+
 -- src/tag-chips/repository.ts findEmulatedChip
 select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = ?;
 
@@ -126,6 +129,9 @@ update "emulated_chips" set "tamper_permanent" = ?, "tamper_current" = ? where "
 
 -- src/tags/repository.ts adjustTagCount
 insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = tag_counts.tag_count + ?;
+
+-- src/tags/repository.ts configureCreatedTag
+update "tags" set "status" = ?, "configured_at" = ?, "updated_at" = ? where "id" = ? and "team_id" = ? and "mode" = ? and "status" = ? returning "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at";
 
 -- src/tags/repository.ts countFiltered
 select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and ("id" = ? or instr(comment_folded, ?) > ?);
@@ -161,7 +167,6 @@ select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration"
 insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = ?;
 
 -- src/tags/repository.ts updateTag
-update "tags" set "status" = ?, "configured_at" = ?, "updated_at" = ? where "id" = ?;
 update "tags" set "url" = ?, "comment" = ?, "session_duration" = ?, "updated_at" = ?, "comment_folded" = ? where "id" = ?;
 
 -- src/teams/repository.ts findTeam
@@ -231,27 +236,22 @@ update "deliveries" set "status" = ?, "attempts" = ?, "next_attempt_at" = ? wher
 -- src/webhooks/repository.ts updateWebhook
 update "webhooks" set "updated_at" = ?, "enabled" = ? where "id" = ?;
 
--- src/writer/service.ts configure
-update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "updated_at" = ? where "id" = ?;
+-- src/writer/repository.ts findTagWithStaleWrite
+select "tags"."id", "tags"."protocol", "tags"."url", "tags"."status", "writer_sessions"."id" as "stale_id", "writer_sessions"."round_trips" as "stale_round_trips" from "tags" left join "writer_sessions" on "writer_sessions"."tag_id" = "tags"."id" and "writer_sessions"."result" is null and "writer_sessions"."expires_at" <= ? where "tags"."id" = ? and "tags"."team_id" = ? and "tags"."mode" = ?;
 
--- src/writer/service.ts exchange
-update "writer_sessions" set "round_trips" = ?, "step" = ?, "state" = ?, "expires_at" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
-update "writer_sessions" set "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
+-- src/writer/repository.ts findWrite
+select "writer_sessions".* from "writer_sessions" where "writer_sessions"."id" = ? and "writer_sessions"."team_id" = ? and "writer_sessions"."mode" = ?;
 
--- src/writer/service.ts expireStale
-select * from "writer_sessions" where "tag_id" = ? and "result" is null and "expires_at" <= ?;
+-- src/writer/repository.ts findWriteWithTag
+select "writer_sessions".*, "tags"."protocol" as "tag_protocol", "tags"."url" as "tag_url" from "writer_sessions" left join "tags" on "tags"."id" = "writer_sessions"."tag_id" and "tags"."team_id" = "writer_sessions"."team_id" and "tags"."mode" = "writer_sessions"."mode" where "writer_sessions"."id" = ? and "writer_sessions"."team_id" = ? and "writer_sessions"."mode" = ?;
 
--- src/writer/service.ts failWrite
-update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?, "updated_at" = ? where "id" = ?;
-
--- src/writer/service.ts getWrite
-select * from "writer_sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
-
--- src/writer/service.ts startTagWrite
+-- src/writer/repository.ts insertWrite
 insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
--- src/writer/service.ts uidOwner
-select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
+-- src/writer/repository.ts updateRunningWrite
+update "writer_sessions" set "round_trips" = ?, "step" = ?, "state" = ?, "expires_at" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
+update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
+update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
 --   src/extension/catalog/repository.ts findTagLink
@@ -264,3 +264,5 @@ select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags
 --   src/webhooks/repository.ts markCanceled
+--   src/writer/repository.ts setWriteEnd
+--   src/writer/repository.ts worldWrite
