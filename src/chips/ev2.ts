@@ -370,6 +370,14 @@ export class LrpSession extends Ev2Session {
     return unpadM2(plaintext!);
   }
 
+  /**
+   * Moves EncCtr past an encrypted answer of `length` plain bytes that another copy of the session
+   * decrypts: a batch of commands built ahead must encrypt at the counter the chip will have reached.
+   */
+  skipEncrypted(length: number): void {
+    this.encCtr = (this.encCtr + padM2(Buffer.alloc(length)).length / 16) >>> 0;
+  }
+
   override encryptCommandData(data: Uint8Array): Buffer {
     return this.#encrypt(data);
   }

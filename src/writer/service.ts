@@ -4,7 +4,7 @@
 // (tag.configuration_failed with the reason; the tag stays `created` and can be written again).
 import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
 import { modeMaster } from '../chip-keys/masters.js';
-import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY } from '../chips/index.js';
+import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
 import type { WriterSessionsTable } from '../db/schema.js';
@@ -26,7 +26,7 @@ export const WRITE_TIMEOUT_SECONDS = 120;
 export type WriteRow = WriterSessionsTable;
 
 interface Stored {
-  /** The step machine's state (EV2 session keys, RndA/RndB), sealed under the mode's master. */
+  /** The step machine's state (EV2 or LRP session keys, RndA/RndB), sealed under the mode's master. */
   sealed?: string;
   /** The batch the writer must send now (hex). */
   apdus?: string[];
@@ -185,12 +185,12 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
     const claimed: WriteRow = { ...row, round_trips: row.round_trips + 1 };
-    return end.kind === 'failed' ? failWrite(trx, world, claimed, end.reason) : configure(trx, world, claimed, end.uid);
+    return end.kind === 'failed' ? failWrite(trx, world, claimed, end.reason) : configure(trx, world, claimed, end.uid, end.crypto);
   });
 }
 
 /** Success: chip row, tag configured and tag.configured, all in the caller's transaction. */
-async function configure(trx: Executor, world: World, row: WriteRow, uid: string): Promise<WriteRow> {
+async function configure(trx: Executor, world: World, row: WriteRow, uid: string, crypto: ChipCrypto): Promise<WriteRow> {
   const tag = await findTag(trx, world, row.tag_id);
   if (!tag) return failWrite(trx, world, row, { code: 'tag_deleted', detail: `tag ${row.tag_id} was deleted during the write` });
   const other = await uidOwner(trx, world, uid, row.tag_id);
@@ -198,7 +198,7 @@ async function configure(trx: Executor, world: World, row: WriteRow, uid: string
   const protocol = tag.protocol as Protocol;
   const layout = defaultLayout(protocol);
   const at = nowMicros();
-  await insertChips(trx, [chipRow(world, tag, { uid, crypto: 'aes', layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+  await insertChips(trx, [chipRow(world, tag, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
   await markConfigured(trx, world, tag.id);
   await trx.updateTable('writer_sessions').set({ step: 'configured', state: '{}', result: 'configured', updated_at: at }).where('id', '=', row.id).execute();
   return { ...row, step: 'configured', state: '{}', result: 'configured', updated_at: at };
