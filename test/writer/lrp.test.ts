@@ -63,6 +63,24 @@ for (const kind of DATABASES) {
       assert.equal(replay.body.data.attributes.reason, 'replayed');
     });
 
+    it('`tapproof emulator create --crypto lrp` writes an LRP software card through the writer: lrp chip row, taps genuine', async () => {
+      const { server, world } = suite;
+      const url = `https://example.com/e/${Math.random().toString(36).slice(2)}`;
+      const created = await cli(server, ['emulator', 'create', '--team', world.teamId, '--url', url, '--protocol', 'ntag_424_dna', '--crypto', 'lrp', '--json']);
+      assert.equal(created.code, 0, created.stderr);
+      const { id } = JSON.parse(created.stdout);
+      const chip = await server.ctx.db.kysely.selectFrom('chips').select(['crypto', 'key_source']).where('tag_id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual(chip, { crypto: 'lrp', key_source: 'derived' });
+      assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      const tapped = await cli(server, ['emulator', 'tap', id, '--json']);
+      assert.equal(tapped.code, 0, tapped.stderr);
+      const { url: scanned } = JSON.parse(tapped.stdout);
+      assert.match(scanned, /\?picc_data=[0-9A-F]{48}&cmac=[0-9A-F]{16}$/);
+      const r = await verify(server, world.sandbox.key, scanned);
+      assert.equal(r.body.data.attributes.genuine, true, r.text);
+      assert.equal(r.body.data.attributes.tag_id, id);
+    });
+
     it('the steps of an LRP write: probe, lrp_probe, auth, personalize; the LRP session is sealed between round trips', async () => {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);
