@@ -10,7 +10,7 @@ import { sealer } from '../../src/secrets/index.js';
 import { saveCard } from '../../src/writer/cards.js';
 import { WriterClient } from '../../src/writer/relay.js';
 import { DATABASES, sharedServer } from '../harness.js';
-import { cardLink, cli, createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
+import { cardLink, cli, createdTag, eventsOf, newCard, tamperTapsVerify, verify, writeTag } from './helpers.js';
 
 // The commands of a write onto a blank LRP 424: the probe (its AuthenticateEV2First answered
 // PERMISSION_DENIED), AuthenticateLRPFirst part 1, part 2, then the personalize batch.
@@ -119,15 +119,7 @@ for (const kind of DATABASES) {
       assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(9, 13), [0x71, 0xaf, 0xf7, 0x8d]);
       const chip = await server.ctx.db.kysely.selectFrom('chips').select('crypto').where('tag_id', '=', id).executeTakeFirstOrThrow();
       assert.equal(chip.crypto, 'lrp');
-      const closed = card.tap();
-      assert.ok(closed.startsWith(`${url}&picc_data=`), closed);
-      const c = await verify(server, world.sandbox.key, closed);
-      assert.equal(c.body.data.attributes.genuine, true, c.text);
-      assert.equal(c.body.data.attributes.tamper.current, 'closed');
-      card.tamper('open');
-      const o = await verify(server, world.sandbox.key, card.tap());
-      assert.equal(o.body.data.attributes.genuine, true, o.text);
-      assert.equal(o.body.data.attributes.tamper.current, 'open');
+      await tamperTapsVerify(server, world.sandbox.key, card, url);
     });
 
     // The LRP authentication's two commands and the last key change, by INS and rank in LRP_WRITE.
