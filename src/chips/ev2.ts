@@ -370,6 +370,15 @@ export class LrpSession extends Ev2Session {
     return unpadM2(plaintext!);
   }
 
+  /**
+   * Moves EncCtr past an encrypted answer of `length` plain bytes that another copy of the session
+   * decrypts: a batch of commands built ahead must encrypt at the counter the chip will have reached.
+   * Empty data is sent in clear and uses no counter.
+   */
+  skipEncrypted(length: number): void {
+    if (length > 0) this.encCtr = (this.encCtr + padM2(Buffer.alloc(length)).length / 16) >>> 0;
+  }
+
   override encryptCommandData(data: Uint8Array): Buffer {
     return this.#encrypt(data);
   }

@@ -50,10 +50,10 @@ emulator
   })
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    // NTAG 424 chips in AES mode: a thin wrapper over the writer (issue #8) — the tag is created like
-    // the API does and written onto a factory-blank software card in the data dir by the same step
-    // machine a remote writer runs. The 223 (not writable) and LRP keep the direct emulation.
-    if (opts.protocol !== 'ntag_223_dna' && opts.crypto !== 'lrp' && (opts.protocol === 'ntag_424_dna' || opts.protocol === 'ntag_424_dna_tag_tamper')) {
+    // NTAG 424 chips: a thin wrapper over the writer (issue #8) — the tag is created like the API does
+    // and written onto a factory-blank software card in the data dir (switched to LRP for --crypto lrp)
+    // by the same step machine a remote writer runs. The 223 (not writable) keeps the direct emulation.
+    if (opts.protocol === 'ntag_424_dna' || opts.protocol === 'ntag_424_dna_tag_tamper') {
       const dataDir = loadConfig().dataDir;
       const id = await withContext(async (ctx) => {
         if (!(await findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
@@ -68,7 +68,7 @@ emulator
           const fields = (error as { fields?: { detail: string }[] }).fields;
           throw new CliError(fields && fields.length > 0 ? fields.map((f) => f.detail).join('; ') : (error as Error).message);
         }
-        const card = new Ntag424Card({ protocol: opts.protocol });
+        const card = new Ntag424Card({ protocol: opts.protocol, lrp: opts.crypto === 'lrp' });
         const outcome = await new WriterClient(new LocalTransport(ctx, world)).write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) });
         saveCard(dataDir, tagId, card);
         if (outcome.status !== 'configured') throw new CliError(`tag ${tagId} was created but the write failed: ${outcome.reason?.detail ?? outcome.refused?.detail}`);

@@ -6,7 +6,7 @@
 // write and tag together, and a round trip is claimed by the same UPDATE that stores its outcome.
 import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
 import { modeMaster } from '../chip-keys/masters.js';
-import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY } from '../chips/index.js';
+import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
@@ -27,7 +27,7 @@ export type { WriteRow } from './repository.js';
 export const WRITE_TIMEOUT_SECONDS = 120;
 
 interface Stored {
-  /** The step machine's state (EV2 session keys, RndA/RndB), sealed under the mode's master. */
+  /** The step machine's state (EV2 or LRP session keys, RndA/RndB), sealed under the mode's master. */
   sealed?: string;
   /** The batch the writer must send now (hex). */
   apdus?: string[];
@@ -171,7 +171,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
   }
   const end = result;
   return db.transaction().execute(async (trx) => {
-    const ended = end.kind === 'failed' ? await failWrite(trx, world, row, end.reason, true) : await configure(trx, world, row, end.uid);
+    const ended = end.kind === 'failed' ? await failWrite(trx, world, row, end.reason, true) : await configure(trx, world, row, end.uid, end.crypto);
     // Only the request that still sees the row as it was read claims this round trip.
     if (!ended) throw new ApiError('WriteEnded');
     return ended;
@@ -183,7 +183,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
  * tag.configured and the chip row, all in the caller's transaction. A chip bound to another tag
  * meanwhile, or a tag deleted meanwhile, ends the write failed instead. Null: another request won.
  */
-async function configure(trx: Executor, world: World, row: WriteRow, uid: string): Promise<WriteRow | null> {
+async function configure(trx: Executor, world: World, row: WriteRow, uid: string, crypto: ChipCrypto): Promise<WriteRow | null> {
   const other = await chipOwner(trx, world, uid, row.tag_id);
   if (other !== null) return failWrite(trx, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
   const at = nowMicros();
@@ -197,6 +197,6 @@ async function configure(trx: Executor, world: World, row: WriteRow, uid: string
     return { ...row, ...end, ...failed };
   }
   const layout = defaultLayout(tag.protocol as Protocol);
-  await insertChips(trx, [chipRow(world, tag, { uid, crypto: 'aes', layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+  await insertChips(trx, [chipRow(world, tag, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
   return { ...row, ...end };
 }

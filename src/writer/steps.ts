@@ -6,6 +6,10 @@
 //   probe        ISOSelectFile, GetVersion ×3, Read_Sig, GetKeyVersion 0..2, AuthenticateEV2First part 1
 //   auth         AuthenticateEV2First part 2
 //   personalize  GetTTStatus (TT), WriteData (NDEF file), ChangeFileSettings (SDM), ChangeKey 1, 2, then 0 last
+// A chip switched to LRP (SetConfiguration option 05) refuses AuthenticateEV2First with
+// PERMISSION_DENIED (NT4H2421Gx 9.2.2); that answer is how the mode is told, and costs LRP chips one
+// more round trip before auth (then AuthenticateLRPFirst part 2, LRP secure messaging, an LRP SDM template):
+//   lrp_probe    AuthenticateLRPFirst part 1
 // Keys are changed last and their versions read first, so a write cut anywhere can be finished by a
 // retry: a key already at our version is known (derived), one at 0 is the factory's.
 // Pure: no I/O; the service (service.ts) keeps the state between round trips.
@@ -24,6 +28,12 @@ import {
   getTtStatusApdu,
   getVersionApdus,
   KEY_SLOTS,
+  lrpAuthFinish,
+  lrpAuthPart1Apdu,
+  lrpAuthPart2,
+  LrpSession,
+  lrpSessionMaster,
+  lrpSessionVector,
   ndefCapacityError,
   NTAG223_WRITE_UNSUPPORTED,
   parseGetKeyVersion,
@@ -37,9 +47,11 @@ import {
   selectNdefApplicationApdu,
   sessionState,
   splitResponse,
+  SW,
   verifyOriginality,
   writeChunks,
   writeDataApdu,
+  type ChipCrypto,
   type CommMode,
   type SessionState,
 } from '../chips/index.js';
@@ -82,27 +94,38 @@ export interface StepEnv {
   uidBoundElsewhere(uidHex: string): Promise<string | null>;
 }
 
-/** An answer the personalize step checks: its MAC in `mode`; `tt` answers also carry the loop status. */
-type Expect = { label: string; mode: CommMode; tt?: true };
+/**
+ * An answer the personalize step checks: its MAC in `mode`; `tt` answers also carry the loop status.
+ * `encCtr`: in an LRP session, the counter an encrypted answer is decrypted at (commands encrypted
+ * ahead in the same batch moved the chip's counter on).
+ */
+type Expect = { label: string; mode: CommMode; tt?: true; encCtr?: number };
+
+type KeyUsed = 'factory' | 'derived';
 
 export type WriteState =
   | { step: 'probe' }
-  | { step: 'auth'; uid: string; versions: number[]; key: 'factory' | 'derived'; rndA: string; rndB: string }
-  | { step: 'personalize'; uid: string; session: SessionState; expect: Expect[] };
+  | { step: 'lrp_probe'; uid: string; versions: number[] }
+  // `crypto` absent: aes (states sealed before LRP writes existed).
+  | { step: 'auth'; uid: string; versions: number[]; key: KeyUsed; crypto?: ChipCrypto; rndA: string; rndB: string }
+  | { step: 'personalize'; uid: string; crypto?: ChipCrypto; session: SessionState; expect: Expect[] };
 
 export type StepResult =
   | { kind: 'apdus'; state: WriteState; apdus: Buffer[] }
-  | { kind: 'configured'; uid: string }
+  /** `crypto`: the chip's mode, recorded on the chip row so that its taps verify with it. */
+  | { kind: 'configured'; uid: string; crypto: ChipCrypto }
   | { kind: 'failed'; reason: FailureReason };
 
 const ZERO_KEY = Buffer.alloc(16);
 const PROBE_LENGTH = 9;
+/** GetTTStatus answers TTPermStatus || TTCurrStatus, encrypted in a session. */
+const TT_STATUS_LENGTH = 2;
 
 const fail = (code: FailureReason['code'], detail: string): StepResult => ({ kind: 'failed', reason: { code, detail } });
 
 function statusText(rapdu: Uint8Array | undefined): string {
   const r = rapdu === undefined ? null : splitResponse(rapdu);
-  return r === null ? 'no answer' : `${r.sw.toString(16).toUpperCase().padStart(4, '0')} (${describeStatus(r.sw)})`;
+  return r === null ? 'no answer' : describeStatus(r.sw);
 }
 
 /** The first step, or a failure before any APDU (a url too long for the chip, an NTAG 223 DNA). */
@@ -119,12 +142,14 @@ export function startWrite(protocol: Protocol, url: string): StepResult {
  * R-APDU per C-APDU sent; fewer when the writer stopped (an error status, or `removed`: the card left).
  */
 export async function advance(state: WriteState, responses: Buffer[], removed: boolean, env: StepEnv): Promise<StepResult> {
-  const expected = state.step === 'probe' ? PROBE_LENGTH : state.step === 'auth' ? 1 : state.expect.length;
+  const expected = state.step === 'probe' ? PROBE_LENGTH : state.step === 'personalize' ? state.expect.length : 1;
   if (responses.length > expected) return fail('malformed_responses', `${responses.length} responses to ${expected} commands`);
   if (removed) return fail('chip_removed', `the chip left the reader during the ${state.step} step (after ${responses.length} of ${expected} commands)`);
   switch (state.step) {
     case 'probe':
       return probe(responses, env);
+    case 'lrp_probe':
+      return lrpProbed(state, responses, env);
     case 'auth':
       return authenticate(state, responses, env);
     case 'personalize':
@@ -156,9 +181,15 @@ async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
   const foreign = versions.findIndex((v) => v !== 0 && v !== keys.version);
   if (foreign >= 0) return fail('authentication_failed', `key ${foreign} of chip ${uid} has version ${versions[foreign]}: the chip was personalized elsewhere`);
   const part1 = r[8] === undefined ? null : splitResponse(r[8]);
+  // An LRP chip refuses AES authentication: ask again in LRP, with the longer LRP template checked first.
+  if (part1 !== null && part1.sw === SW.permissionDenied) {
+    const capacity = ndefCapacityError(env.protocol, env.url, 'lrp');
+    if (capacity !== null) return fail('url_too_long', `chip ${uid} is in LRP mode: ${capacity}`);
+    return { kind: 'apdus', state: { step: 'lrp_probe', uid, versions }, apdus: [lrpAuthPart1Apdu(0, true)] };
+  }
   if (part1 === null || part1.sw !== 0x91af || part1.data.length !== 16) return fail('chip_error', `AuthenticateEV2First failed: ${statusText(r[8])}`);
-  const key = versions[0] === 0 ? 'factory' : 'derived';
-  const challenge = authPart2(key === 'factory' ? ZERO_KEY : keys.appMaster, part1.data);
+  const key = keyUsed(versions);
+  const challenge = authPart2(key0Of(key, keys), part1.data);
   return {
     kind: 'apdus',
     state: { step: 'auth', uid, versions, key, rndA: challenge.rndA.toString('hex'), rndB: challenge.rndB.toString('hex') },
@@ -166,29 +197,63 @@ async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
   };
 }
 
+/** Key 0 is the factory's until a write changed it (then at tapproof's version: derived). */
+const keyUsed = (versions: number[]): KeyUsed => (versions[0] === 0 ? 'factory' : 'derived');
+const key0Of = (key: KeyUsed, keys: ChipKeys): Buffer => (key === 'factory' ? ZERO_KEY : keys.appMaster);
+
+/** AuthenticateLRPFirst part 1 answered (AuthMode 01 || RndB in clear) → part 2. */
+function lrpProbed(state: Extract<WriteState, { step: 'lrp_probe' }>, r: Buffer[], env: StepEnv): StepResult {
+  const part1 = r[0] === undefined ? null : splitResponse(r[0]);
+  const key = keyUsed(state.versions);
+  const challenge = part1 === null || part1.sw !== 0x91af ? null : lrpAuthPart2(key0Of(key, env.keysOf(state.uid)), part1.data);
+  if (challenge === null) return fail('chip_error', `AuthenticateLRPFirst failed: ${statusText(r[0])}`);
+  return {
+    kind: 'apdus',
+    state: { step: 'auth', uid: state.uid, versions: state.versions, key, crypto: 'lrp', rndA: challenge.rndA.toString('hex'), rndB: challenge.rndB.toString('hex') },
+    apdus: [challenge.capdu],
+  };
+}
+
+/** The session the part 2 answer opens, in the chip's mode; null when the answer does not prove the key. */
+function openSession(state: Extract<WriteState, { step: 'auth' }>, key0: Buffer, part2Data: Buffer): Ev2Session | null {
+  const rndA = Buffer.from(state.rndA, 'hex');
+  const rndB = Buffer.from(state.rndB, 'hex');
+  if (state.crypto === 'lrp') {
+    const master = lrpSessionMaster(key0, lrpSessionVector(rndA, rndB));
+    const done = lrpAuthFinish({ capdu: Buffer.alloc(0), rndA, rndB, master }, part2Data, true);
+    return done === null || done.ti === null ? null : LrpSession.first(done);
+  }
+  const auth = authFinish(key0, { capdu: Buffer.alloc(0), rndA, rndB }, part2Data, true);
+  return auth === null || auth.ti === null ? null : new Ev2Session(auth, auth.ti);
+}
+
 function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[], env: StepEnv): StepResult {
   const keys = env.keysOf(state.uid);
-  const key0 = state.key === 'factory' ? ZERO_KEY : keys.appMaster;
+  const crypto = state.crypto ?? 'aes';
   const part2 = r[0] === undefined ? null : splitResponse(r[0]);
-  const which = state.key === 'factory' ? 'the factory key 0' : "tapproof's key 0";
+  const which = `${state.key === 'factory' ? 'the factory key 0' : "tapproof's key 0"}${crypto === 'lrp' ? ' (LRP)' : ''}`;
   if (part2 === null || part2.sw !== 0x9100) return fail('authentication_failed', `the chip refused ${which}: ${statusText(r[0])}`);
-  const auth = authFinish(key0, { capdu: Buffer.alloc(0), rndA: Buffer.from(state.rndA, 'hex'), rndB: Buffer.from(state.rndB, 'hex') }, part2.data, true);
-  if (auth === null || auth.ti === null) return fail('authentication_failed', `the chip's answer to ${which} does not prove the key`);
-  const session = new Ev2Session(auth, auth.ti);
-  // Commands are built ahead on a copy whose CmdCtr advances as the chip's will; the real session
-  // checks the answers later in the same order.
+  const session = openSession(state, key0Of(state.key, keys), part2.data);
+  if (session === null) return fail('authentication_failed', `the chip's answer to ${which} does not prove the key`);
+  // Commands are built ahead on a copy whose CmdCtr (and in LRP EncCtr) advances as the chip's will;
+  // the real session checks the answers later in the same order.
   const b = restoreSession(sessionState(session));
   const apdus: Buffer[] = [];
   const expect: Expect[] = [];
   const add = (label: string, apdu: Buffer, mode: CommMode, tt?: true) => {
     apdus.push(apdu);
-    expect.push(tt ? { label, mode, tt } : { label, mode });
+    const e: Expect = tt ? { label, mode, tt } : { label, mode };
+    if (b instanceof LrpSession && mode === 'full') e.encCtr = b.encCtr;
+    expect.push(e);
     b.cmdCtr = (b.cmdCtr + 1) & 0xffff;
   };
   // A TagTamper chip whose loop was ever opened would report open from its first tap: read the loop
   // first (the answer is checked with the rest; ChangeKey 0 ends the session, so it cannot come last).
-  if (env.protocol === 'ntag_424_dna_tag_tamper') add('GetTTStatus', getTtStatusApdu(b), 'full', true);
-  const template = sdmTemplate(env.protocol, env.url);
+  if (env.protocol === 'ntag_424_dna_tag_tamper') {
+    add('GetTTStatus', getTtStatusApdu(b), 'full', true);
+    if (b instanceof LrpSession) b.skipEncrypted(TT_STATUS_LENGTH);
+  }
+  const template = sdmTemplate(env.protocol, env.url, { crypto });
   for (const chunk of writeChunks(template.file, 'plain')) add(`WriteData at ${chunk.offset}`, writeDataApdu(b, FILES.ndef.no, chunk.offset, chunk.data, 'plain'), 'plain');
   add('ChangeFileSettings', changeFileSettingsApdu(b, FILES.ndef.no, sdmFileConfig(env.protocol, template)), 'mac');
   const targets: [number, Buffer][] = [
@@ -200,19 +265,20 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
     if (state.versions[keyNo] === keys.version) continue;
     add(`ChangeKey ${keyNo}`, changeKeyApdu(b, keyNo, 0, ZERO_KEY, key, keys.version), changeKeyResponseMode(keyNo, 0));
   }
-  return { kind: 'apdus', state: { step: 'personalize', uid: state.uid, session: sessionState(session), expect }, apdus };
+  return { kind: 'apdus', state: { step: 'personalize', uid: state.uid, crypto, session: sessionState(session), expect }, apdus };
 }
 
 function personalized(state: Extract<WriteState, { step: 'personalize' }>, r: Buffer[]): StepResult {
   const session = restoreSession(state.session);
   let loop: { permanent: string; current: string } | null = null;
-  for (const [i, { label, mode, tt }] of state.expect.entries()) {
+  for (const [i, { label, mode, tt, encCtr }] of state.expect.entries()) {
     const rapdu = r[i];
+    if (session instanceof LrpSession && encCtr !== undefined) session.encCtr = encCtr;
     const ok = rapdu !== undefined && (tt ? (loop = parseGetTtStatus(rapdu, session)) !== null : session.checkResponse(rapdu, mode) !== null);
     if (!ok) return fail('chip_error', `${label} failed: ${statusText(rapdu)}`);
   }
   if (loop !== null && (loop.permanent !== 'C' || loop.current !== 'C')) {
     return fail('tamper_open', `the tamper loop of chip ${state.uid} is not intact (permanent ${loop.permanent}, current ${loop.current}): a TagTamper chip must be closed and never opened`);
   }
-  return { kind: 'configured', uid: state.uid };
+  return { kind: 'configured', uid: state.uid, crypto: state.crypto ?? 'aes' };
 }

@@ -1,4 +1,5 @@
 // Shared steps of the writer tests: a created tag, a software card, one write through the relay.
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { TestContext } from 'node:test';
@@ -33,6 +34,22 @@ export async function eventsOf(server: TestServer, tagId: string): Promise<{ typ
 
 export function verify(server: TestServer, key: string, url: string) {
   return call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
+}
+
+/**
+ * A written TagTamper chip whose tag url has a query: the SDM part follows with `&`, the tap verifies
+ * genuine with the loop closed, and genuine with it open after the tamper.
+ */
+export async function tamperTapsVerify(server: TestServer, key: string, card: Ntag424Card, url: string): Promise<void> {
+  const closed = card.tap();
+  assert.ok(closed.startsWith(`${url}&picc_data=`), closed);
+  const c = await verify(server, key, closed);
+  assert.equal(c.body.data.attributes.genuine, true, c.text);
+  assert.equal(c.body.data.attributes.tamper.current, 'closed');
+  card.tamper('open');
+  const o = await verify(server, key, card.tap());
+  assert.equal(o.body.data.attributes.genuine, true, o.text);
+  assert.equal(o.body.data.attributes.tamper.current, 'open');
 }
 
 const run = promisify(execFile);
