@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { sendDocument } from '../http/jsonapi.js';
 import { IdParam, Timestamp, errorResponses, resourceOf } from '../http/schemas.js';
 import { isId } from '../ids.js';
@@ -27,7 +27,7 @@ export function keyRoutes(app: FastifyInstance, { db }: AppContext): void {
     handler: async (request, reply) => {
       const { teamId, mode } = request.principal;
       const key = isId('key', request.params.id) ? await findKeyInWorld(db.kysely, request.params.id, teamId, mode) : undefined;
-      if (!key) throw new ApiError('NotFound');
+      if (!key) throw new DomainError('NotFound');
       return sendDocument(reply, 200, {
         data: { type: 'keys', id: key.id, attributes: { team_id: key.team_id, mode: key.mode, created_at: isoMicros(key.created_at), revoked_at: isoOrNull(key.revoked_at) } },
       });

@@ -2,7 +2,7 @@
 // Every operation is one transaction; a failed batch changes nothing.
 import { isRetryableConflict, isUniqueViolation, type Db, type Executor } from '../db/database.js';
 import { recordTagEvents } from '../events/outbox.js';
-import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
+import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import { nowMicros } from '../time.js';
 import {
@@ -49,21 +49,21 @@ async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promi
 }
 
 export async function createTags(db: Db, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   const firstIndexOfUrl = new Map<string, number>();
   entries.forEach((attributes, index) => {
-    const fieldErrors = checkAttributes(attributes, CREATABLE, `/data/${index}`);
+    const fieldErrors = checkAttributes(attributes, CREATABLE, index);
     errors.push(...fieldErrors);
     const url = attributes.url;
-    if (typeof url === 'string' && !fieldErrors.some((e) => e.pointer.endsWith('/url'))) {
+    if (typeof url === 'string' && !fieldErrors.some((e) => e.path === 'url')) {
       const first = firstIndexOfUrl.get(url);
       if (first === undefined) firstIndexOfUrl.set(url, index);
-      else errors.push({ pointer: `/data/${index}/attributes/url`, detail: `url is the same as in entry ${first}` });
+      else errors.push(problem('url', `url is the same as in entry ${first}`, index));
     }
   });
   if (errors.length > 0) throw validationFailed(errors);
 
-  return atomically(db, (trx) => insertCheckedTags(trx, world, entries, (index) => `/data/${index}/attributes/url`));
+  return atomically(db, (trx) => insertCheckedTags(trx, world, entries));
 }
 
 /**
@@ -71,7 +71,7 @@ export async function createTags(db: Db, world: World, entries: Record<string, u
  * caller's transaction (POST /tags, and chip import which configures them in
  * the same transaction): 422 when a url is already taken in the world.
  */
-export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[], urlPointer: (index: number) => string): Promise<TagRow[]> {
+export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
   const indexOfUrl = new Map(entries.map((a, index) => [a.url as string, index]));
   const taken = await findUrlOwners(trx, world, [...indexOfUrl.keys()]);
   if (taken.size > 0) {
@@ -79,7 +79,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
       [...taken.keys()]
         .map((url) => indexOfUrl.get(url)!)
         .sort((a, b) => a - b)
-        .map((index) => ({ pointer: urlPointer(index), detail: 'url is already used by another tag of this team' })),
+        .map((index) => problem('url', 'url is already used by another tag of this team', index)),
     );
   }
   const at = nowMicros();
@@ -104,7 +104,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
 
 export async function getTag(db: Db, world: World, id: string): Promise<TagRow> {
   const row = await findTag(db.kysely, world, id);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return row;
 }
 
@@ -117,13 +117,13 @@ export interface Update {
  * Applies updates in request order as one transaction. url uniqueness is judged
  * on the final state, so a batch may swap two tags' urls.
  */
-export async function updateTags(db: Db, world: World, updates: Update[], pointerOf: (index: number) => string): Promise<TagRow[]> {
-  const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, pointerOf(i)));
+export async function updateTags(db: Db, world: World, updates: Update[]): Promise<TagRow[]> {
+  const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, i));
   if (errors.length > 0) throw validationFailed(errors);
 
   return atomically(db, async (trx) => {
     const existing = await findTagsForUpdate(trx, world, [...new Set(updates.map((u) => u.id))]);
-    if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new ApiError('NotFound');
+    if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new DomainError('NotFound');
     const state = new Map(existing.map((row) => [row.id, { ...row }]));
     const original = new Map(existing.map((row) => [row.id, row]));
     const lastUrlWriter = new Map<string, number>();
@@ -133,7 +133,7 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
       const a = update.attributes;
       if ('url' in a && a.url !== row.url) {
         if (row.status === 'configured') {
-          errors.push({ pointer: `${pointerOf(index)}/attributes/url`, detail: 'url cannot change once the tag is configured' });
+          errors.push(problem('url', 'url cannot change once the tag is configured', index));
           return;
         }
         row.url = a.url as string;
@@ -154,14 +154,14 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
         continue;
       }
       const blamed = Math.max(lastUrlWriter.get(row.id) ?? -1, lastUrlWriter.get(other) ?? -1);
-      errors.push({ pointer: `${pointerOf(blamed)}/attributes/url`, detail: taken });
+      errors.push(problem('url', taken, blamed));
     }
     const movedUrls = [...lastUrlWriter.keys()].map((id) => state.get(id)!.url);
     const owners = await findUrlOwners(trx, world, movedUrls);
     for (const [url, ownerId] of owners) {
       if (state.has(ownerId)) continue; // owned by a tag of this batch: judged above on its final url
       const writer = [...lastUrlWriter.keys()].find((id) => state.get(id)!.url === url)!;
-      errors.push({ pointer: `${pointerOf(lastUrlWriter.get(writer)!)}/attributes/url`, detail: taken });
+      errors.push(problem('url', taken, lastUrlWriter.get(writer)!));
     }
     if (errors.length > 0) throw validationFailed(dedupe(errors));
 
@@ -185,16 +185,17 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
   });
 }
 
-function dedupe(errors: FieldError[]): FieldError[] {
+function dedupe(errors: FieldProblem[]): FieldProblem[] {
   const seen = new Set<string>();
-  return errors.filter((e) => (seen.has(e.pointer + e.detail) ? false : (seen.add(e.pointer + e.detail), true)));
+  const key = (e: FieldProblem) => `${e.index}/${e.path}/${e.detail}`;
+  return errors.filter((e) => (seen.has(key(e)) ? false : (seen.add(key(e)), true)));
 }
 
 export async function deleteTag(db: Db, world: World, id: string): Promise<void> {
   await atomically(db, async (trx) => {
     const row = await findTagForUpdate(trx, world, id);
-    if (!row) throw new ApiError('NotFound');
-    if (row.status === 'configured') throw new ApiError('ConfiguredTag');
+    if (!row) throw new DomainError('NotFound');
+    if (row.status === 'configured') throw new DomainError('ConfiguredTag');
     await deleteTags(trx, [id]);
     await adjustTagCount(trx, world, -1);
     await recordTagEvents(trx, 'tag.deleted', [row]);
@@ -231,8 +232,8 @@ export async function listWorldTags(db: Db, world: World, list: ListQuery): Prom
  */
 export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
   const row = await findTagForUpdate(trx, world, tagId);
-  if (!row) throw new ApiError('NotFound');
-  if (row.status === 'configured') throw new ApiError('ConfiguredTag');
+  if (!row) throw new DomainError('NotFound');
+  if (row.status === 'configured') throw new DomainError('ConfiguredTag');
   const at = nowMicros();
   const configured: TagRow = { ...row, status: 'configured', configured_at: at, updated_at: at };
   await updateTag(trx, tagId, { status: 'configured', configured_at: at, updated_at: at });
@@ -243,7 +244,7 @@ export async function markConfigured(trx: Executor, world: World, tagId: string)
 /** The chip write failed: the tag stays `created` (it can be written again); `tag.configuration_failed` is recorded. */
 export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string, reason?: { code: string; detail: string }): Promise<TagRow> {
   const row = await findTagForUpdate(trx, world, tagId);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   await recordTagEvents(trx, 'tag.configuration_failed', [row], reason ? { reason } : {});
   return row;
 }

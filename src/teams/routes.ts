@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { sendDocument } from '../http/jsonapi.js';
 import { IdParam, Timestamp, errorResponses, resourceOf } from '../http/schemas.js';
 import { isoMicros } from '../time.js';
@@ -17,7 +17,7 @@ export function teamRoutes(app: FastifyInstance, { db }: AppContext): void {
     handler: async (request, reply) => {
       // A key sees its own team only: parents and subteams are other teams (404).
       const team = request.params.id === request.principal.teamId ? await findTeam(db.kysely, request.params.id) : undefined;
-      if (!team) throw new ApiError('NotFound');
+      if (!team) throw new DomainError('NotFound');
       return sendDocument(reply, 200, {
         data: { type: 'teams', id: team.id, attributes: { name: team.name, parent_id: team.parent_id, created_at: isoMicros(team.created_at) } },
       });

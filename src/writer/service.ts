@@ -8,7 +8,7 @@ import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY } from '../chips/inde
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
 import type { WriterSessionsTable } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import { findTag } from '../tags/repository.js';
@@ -94,11 +94,11 @@ async function expireStale(trx: Executor, world: World, tagId: string, at: numbe
 
 /** POST /writer/writes: a `created` tag → its first batch of APDUs (or a failure before any APDU). */
 export async function startTagWrite(ctx: AppContext, world: World, tagId: unknown): Promise<WriteRow> {
-  if (!isId('tag', tagId)) throw new ApiError('NotFound');
+  if (!isId('tag', tagId)) throw new DomainError('NotFound');
   const db = ctx.db.kysely;
   const tag = await findTag(db, world, tagId);
-  if (!tag) throw new ApiError('NotFound');
-  if (tag.status === 'configured') throw new ApiError('ConfiguredTag');
+  if (!tag) throw new DomainError('NotFound');
+  if (tag.status === 'configured') throw new DomainError('ConfiguredTag');
   const first = startWrite(tag.protocol as Protocol, tag.url);
   const master = await modeMaster(ctx, world.mode);
   try {
@@ -106,8 +106,8 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
       const at = nowMicros();
       await expireStale(trx, world, tagId, at);
       const current = await findTag(trx, world, tagId);
-      if (!current) throw new ApiError('NotFound');
-      if (current.status === 'configured') throw new ApiError('ConfiguredTag');
+      if (!current) throw new DomainError('NotFound');
+      if (current.status === 'configured') throw new DomainError('ConfiguredTag');
       const row: WriteRow = {
         id: newId('wrt'),
         team_id: world.teamId,
@@ -126,15 +126,15 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
       return first.kind === 'failed' ? await failWrite(trx, world, row, first.reason) : row;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError('WriteInProgress');
+    if (isUniqueViolation(error)) throw new DomainError('WriteInProgress');
     throw error;
   }
 }
 
 export async function getWrite(ctx: AppContext, world: World, id: string): Promise<WriteRow> {
-  if (!isId('wrt', id)) throw new ApiError('NotFound');
+  if (!isId('wrt', id)) throw new DomainError('NotFound');
   const row = await ctx.db.kysely.selectFrom('writer_sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return row;
 }
 
@@ -145,7 +145,7 @@ export async function getWrite(ctx: AppContext, world: World, id: string): Promi
  */
 export async function exchange(ctx: AppContext, world: World, id: string, responses: Buffer[], removed: boolean, abort = false, roundTrip: number | null = null): Promise<WriteRow> {
   const row = await getWrite(ctx, world, id);
-  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new ApiError('WriteEnded');
+  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new DomainError('WriteEnded');
   const db = ctx.db.kysely;
   const at = nowMicros();
   const tag = await findTag(db, world, row.tag_id);
@@ -170,7 +170,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
       .where('round_trips', '=', row.round_trips)
       .where('result', 'is', null)
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
+    if (Number(moved.numUpdatedRows) !== 1) throw new DomainError('WriteEnded');
     return next;
   }
   const end = result;
@@ -183,7 +183,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
       .where('round_trips', '=', row.round_trips)
       .where('result', 'is', null)
       .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) throw new ApiError('WriteEnded');
+    if (Number(claim.numUpdatedRows) !== 1) throw new DomainError('WriteEnded');
     const claimed: WriteRow = { ...row, round_trips: row.round_trips + 1 };
     return end.kind === 'failed' ? failWrite(trx, world, claimed, end.reason) : configure(trx, world, claimed, end.uid);
   });
