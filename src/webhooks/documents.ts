@@ -1,5 +1,5 @@
 // Reading the JSON:API request documents of the webhook routes: shape problems
-// are 400, value problems are left to the service (422 with pointers).
+// are 400, value problems are left to the service (422 naming the fields).
 import { DomainError } from '../errors.js';
 import { isObject, type Json } from '../json.js';
 
