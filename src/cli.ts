@@ -14,6 +14,7 @@ import { metricsOf, startMetricsServer } from './metrics.js';
 import pino from 'pino';
 import { verifyMasterKeys } from './chip-keys/masters.js';
 import { KeyMaterialError } from './secrets/index.js';
+import { DomainError } from './errors.js';
 import { checkTagCounters, driftLine } from './tags/doctor.js';
 
 /** A failure the operator caused: printed as one line, exit code 1. */
@@ -153,7 +154,8 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    const known = error instanceof ConfigError || error instanceof CliError || error instanceof KeyMaterialError || (error as Error).constructor?.name?.endsWith('ServiceError');
+    // A domain error's message is its plain line (src/errors.ts); anything else unexpected keeps its stack.
+    const known = error instanceof ConfigError || error instanceof CliError || error instanceof KeyMaterialError || error instanceof DomainError;
     process.stderr.write(`tapproof: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`);
     process.exit(1);
   }

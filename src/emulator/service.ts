@@ -6,15 +6,13 @@ import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-ke
 import { modeMaster } from '../chip-keys/masters.js';
 import { generateSun223, generateSun424, type TamperState } from '../chips/index.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { refusal, validationFailed } from '../errors.js';
 import { findTeam } from '../teams/repository.js';
 import type { World } from '../world.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { appendSdm, defaultLayout, storedLayout, type Params } from '../tag-chips/layout.js';
 import { chipRow, findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
-
-export class EmulatorServiceError extends Error {}
 
 export interface EmulatedChipSpec {
   teamId: string;
@@ -28,38 +26,33 @@ export interface EmulatedChipSpec {
 /** Makes an emulated chip with derived keys and its configured sandbox tag; returns the tag id. */
 export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec): Promise<{ id: string; uid: string }> {
   const world: World = { teamId: spec.teamId, mode: 'sandbox' };
-  if (!(await findTeam(ctx.db.kysely, spec.teamId))) throw new EmulatorServiceError(`no team ${spec.teamId}`);
+  if (!(await findTeam(ctx.db.kysely, spec.teamId))) throw refusal(`no team ${spec.teamId}`);
   const attributes: Record<string, unknown> = { protocol: spec.protocol, url: spec.url };
   if (spec.comment !== undefined) attributes.comment = spec.comment;
   if (spec.sessionDuration !== undefined) attributes.session_duration = spec.sessionDuration;
-  const problems = checkAttributes(attributes, ['protocol', 'url', 'comment', 'session_duration'], '');
-  if (problems.length > 0) throw new EmulatorServiceError(problems.map((p) => p.detail).join('; '));
+  const problems = checkAttributes(attributes, ['protocol', 'url', 'comment', 'session_duration']);
+  if (problems.length > 0) throw validationFailed(problems);
   const protocol = spec.protocol as Protocol;
   const crypto = spec.crypto ?? 'aes';
-  if (crypto !== 'aes' && crypto !== 'lrp') throw new EmulatorServiceError('crypto must be aes or lrp');
-  if (protocol === 'ntag_223_dna' && crypto !== 'aes') throw new EmulatorServiceError('an NTAG 223 DNA uses aes only');
+  if (crypto !== 'aes' && crypto !== 'lrp') throw refusal('crypto must be aes or lrp');
+  if (protocol === 'ntag_223_dna' && crypto !== 'aes') throw refusal('an NTAG 223 DNA uses aes only');
   // NXP UIDs start with the manufacturer code 04.
   const uid = Buffer.concat([Buffer.from([0x04]), randomBytes(6)]).toString('hex').toUpperCase();
   const layout = defaultLayout(protocol);
   const tt = protocol === 'ntag_424_dna_tag_tamper';
-  try {
-    return await ctx.db.kysely.transaction().execute(async (trx) => {
-      const [tag] = await insertCheckedTags(trx, world, [attributes], () => 'url');
-      const at = ctx.clock.nowMicros();
-      await insertChips(trx, [chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
-      await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
-      await markConfigured(trx, world, tag!.id);
-      return { id: tag!.id, uid };
-    });
-  } catch (error) {
-    if (error instanceof ApiError && error.fields.length > 0) throw new EmulatorServiceError(error.fields.map((f) => f.detail).join('; '));
-    throw error;
-  }
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const [tag] = await insertCheckedTags(trx, world, [attributes]);
+    const at = ctx.clock.nowMicros();
+    await insertChips(trx, [chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+    await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
+    await markConfigured(trx, world, tag!.id);
+    return { id: tag!.id, uid };
+  });
 }
 
 async function emulatedChip(ctx: AppContext, tagId: string) {
   const chip = await findEmulatedChip(ctx.db.kysely, tagId);
-  if (!chip || chip.mode !== 'sandbox') throw new EmulatorServiceError(`no emulated sandbox chip for tag ${tagId}`);
+  if (!chip || chip.mode !== 'sandbox') throw refusal(`no emulated sandbox chip for tag ${tagId}`);
   return chip;
 }
 
@@ -67,8 +60,8 @@ async function emulatedChip(ctx: AppContext, tagId: string) {
 export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string; counter: number }> {
   const chip = await emulatedChip(ctx, tagId);
   const counter = await incrementEmulatedCounter(ctx.db.kysely, tagId);
-  if (counter === undefined) throw new EmulatorServiceError(`no emulated sandbox chip for tag ${tagId}`);
-  if (counter > 0xffffff) throw new EmulatorServiceError('the chip counter is exhausted (24 bits)');
+  if (counter === undefined) throw refusal(`no emulated sandbox chip for tag ${tagId}`);
+  if (counter > 0xffffff) throw refusal('the chip counter is exhausted (24 bits)');
   const master = await modeMaster(ctx, 'sandbox');
   const uid = Buffer.from(chip.uid, 'hex');
   const fileKey = deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey;
@@ -97,7 +90,7 @@ export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string
 export async function setTamper(ctx: AppContext, tagId: string, state: 'open' | 'closed'): Promise<{ permanent: TamperState; current: TamperState }> {
   const chip = await emulatedChip(ctx, tagId);
   if (chip.protocol !== 'ntag_424_dna_tag_tamper' || chip.tamper_permanent === null) {
-    throw new EmulatorServiceError(`tag ${tagId} is not an NTAG 424 DNA TagTamper chip`);
+    throw refusal(`tag ${tagId} is not an NTAG 424 DNA TagTamper chip`);
   }
   const permanent = (state === 'open' ? 'open' : chip.tamper_permanent) as TamperState;
   await setEmulatedTamper(ctx.db.kysely, tagId, permanent, state);

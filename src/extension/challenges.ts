@@ -9,7 +9,7 @@ import { createSiweMessage } from 'viem/siwe';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
-import { ApiError, type FieldError } from '../http/errors.js';
+import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { base62 } from '../ids.js';
 import { isoMicros, nowMicros } from '../time.js';
 import { findToken, type TokenRow } from './catalog/repository.js';
@@ -34,7 +34,6 @@ export interface Challenge {
   expected_holders: string[];
 }
 
-const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
 /** 96 random bits in base62 (17 characters; EIP-4361 wants at least 8 alphanumerics). */
 const nonce = () => base62(randomBytes(12), 17);
 const isoSeconds = (micros: number) => new Date(micros / 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -96,18 +95,18 @@ export async function pruneExpiredChallenges(db: Executor, now = nowMicros()): P
 
 export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string, body: unknown, request: { origin?: string; host?: string; log?: { warn(obj: object, msg: string): void } }): Promise<Challenge> {
   const db = ctx.db.kysely;
-  if (body !== undefined && body !== null && !isObject(body)) throw new ApiError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
+  if (body !== undefined && body !== null && !isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
   const fields = (body ?? {}) as Record<string, unknown>;
   const verification = await findShownVerification(db, mode, pathId);
   const uuid = verificationUuid(verification.id);
   const verificationId = publicVerificationId(verification.id);
-  const problems: FieldError[] = [];
+  const problems: FieldProblem[] = [];
   for (const name of Object.keys(fields)) if (!CHALLENGE_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a challenge request'));
   if (fields.uuid !== undefined && (typeof fields.uuid !== 'string' || fields.uuid.toLowerCase() !== uuid)) problems.push(problem('uuid', 'must be the UUID of the verification in the path'));
   if (fields.verification_id !== undefined && fields.verification_id !== verificationId) problems.push(problem('verification_id', 'must be the verification_id of the verification in the path'));
   if (verification.token_id === null || verification.ownership_status !== null) {
-    if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
-    throw new ApiError(verification.token_id === null ? 'ExtNoToken' : 'ExtOwnershipVerified');
+    if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
+    throw new DomainError(verification.token_id === null ? 'ExtNoToken' : 'ExtOwnershipVerified');
   }
   const token = (await findToken(db, verification.token_id))!;
   let address: string | null = null;
@@ -118,7 +117,7 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
   } else if (fields.address !== undefined && typeof fields.address !== 'string') {
     problems.push(problem('address', 'must be a string'));
   }
-  if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+  if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
 
   const checks = ownershipChecks(ctx);
   // Whole seconds: the message's times and expires_at say the same instant.

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
-import { ApiError, type FieldError } from '../http/errors.js';
+import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { nowMicros } from '../time.js';
 import { isHttpUrl } from './catalog/rules.js';
 import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
@@ -16,7 +16,6 @@ const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'];
 
 const characters = (s: string) => [...s].length;
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
-const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
 
 function resourceUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
@@ -26,9 +25,9 @@ function resourceUrlProblem(value: unknown): string | null {
 
 /** GET /claims?resource_url=…: newest first, at most 100. */
 export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): Promise<PublicVerification[]> {
-  if (resourceUrl === undefined || resourceUrl === '') throw new ApiError('ExtResourceUrlRequired');
+  if (resourceUrl === undefined || resourceUrl === '') throw new DomainError('ExtResourceUrlRequired');
   // A repeated parameter (an array) is not one URL.
-  if (resourceUrlProblem(resourceUrl) !== null) throw new ApiError('ExtInvalidResourceUrl');
+  if (resourceUrlProblem(resourceUrl) !== null) throw new DomainError('ExtInvalidResourceUrl');
   const url = resourceUrl as string;
   const rows = await listClaims(db, mode, url, urlHash(url), CLAIM_LIMITS.listed);
   return rows.map(({ claim, verification }) => renderPublicVerification(verification, claim));
@@ -36,8 +35,8 @@ export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): 
 
 /** POST /claims: every problem of the body in one `Validation failed`, then the verification. */
 export async function createClaim(db: Executor, mode: Mode, body: unknown): Promise<{ id: string; verification_id: string }> {
-  if (!isObject(body)) throw new ApiError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
-  const problems: FieldError[] = [];
+  if (!isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
+  const problems: FieldProblem[] = [];
   for (const name of Object.keys(body)) if (!CLAIM_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a claim'));
   if (!('resource_url' in body)) problems.push(problem('resource_url', 'is required'));
   else {
@@ -52,14 +51,14 @@ export async function createClaim(db: Executor, mode: Mode, body: unknown): Prom
     else if (characters(note) > CLAIM_LIMITS.note) problems.push(problem('note', `must be at most ${CLAIM_LIMITS.note} characters`));
     else if (note.includes('\u0000')) problems.push(problem('note', 'must not contain the NUL character'));
   }
-  if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+  if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
 
   const verificationId = body.verification_id as string;
   const platformId = verificationId.length === 26 ? `vrf_${verificationId.slice(4)}` : null;
   const [verification] = platformId ? (await findPublicVerifications(db, [platformId])).filter((v) => v.mode === mode) : [];
-  if (!verification) throw new ApiError('ExtClaimVerificationNotFound');
+  if (!verification) throw new DomainError('ExtClaimVerificationNotFound');
   if (verification.genuine !== 1) {
-    throw new ApiError('ExtVerificationNotValid', [problem('verification_id', `the scan was not genuine (${verification.reason})`)]);
+    throw new DomainError('ExtVerificationNotValid', [problem('verification_id', `the scan was not genuine (${verification.reason})`)]);
   }
   const id = randomUUID();
   const resourceUrl = body.resource_url as string;

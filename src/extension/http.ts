@@ -2,7 +2,7 @@
 // (application/json, or no Content-Type), CORS for browsers without
 // credentials, and a small body cap.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 
 /** The largest extension body: a claim with a 2048-character URL and a 280-character note in 4-byte UTF-8 is under 10 kB. */
 export const EXT_BODY_LIMIT = 16 * 1024;
@@ -21,14 +21,14 @@ export function installExtensionHttp(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new ApiError('ExtValidationFailed', [{ pointer: 'body', detail: 'is not valid JSON' }]));
+      done(new DomainError('ExtValidationFailed', [{ path: 'body', detail: 'is not valid JSON' }]));
     }
   };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: EXT_BODY_LIMIT }, parse);
   // No Content-Type: read as JSON; any other media type is refused.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: EXT_BODY_LIMIT }, (request, body, done) => {
-    if (request.headers['content-type'] !== undefined) return done(new ApiError('ExtUnsupportedMediaType'));
+    if (request.headers['content-type'] !== undefined) return done(new DomainError('ExtUnsupportedMediaType'));
     parse(request, body, done);
   });
   app.addHook('onRequest', (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {

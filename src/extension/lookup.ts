@@ -6,15 +6,15 @@
 // never display a sandbox verification.
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { findPublicVerifications, type PublicVerificationRow } from './repository.js';
 import { platformIdsOf } from './verification-ids.js';
 
 /** The genuine verification of `mode` that a path id (VRF_ id or UUID) names; 400 / 404 as the spec says. */
 export async function findShownVerification(db: Executor, mode: Mode, pathId: string): Promise<PublicVerificationRow> {
   const ids = platformIdsOf(pathId);
-  if (ids === null) throw new ApiError('ExtInvalidVerificationId');
+  if (ids === null) throw new DomainError('ExtInvalidVerificationId');
   const found = (await findPublicVerifications(db, ids)).filter((v) => v.mode === mode && v.genuine === 1);
-  if (found.length === 0) throw new ApiError('ExtVerificationNotFound');
+  if (found.length === 0) throw new DomainError('ExtVerificationNotFound');
   return found[0]!;
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Mode } from '../db/schema.js';
-import { ApiError, type FieldError } from '../http/errors.js';
+import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { isoMicros, nowMicros } from '../time.js';
 import { findToken } from './catalog/repository.js';
 import { readEthereumAddress } from './challenges.js';
@@ -24,7 +24,6 @@ export interface ProofResult {
 }
 
 const PROOF_FIELDS = ['session_id', 'address', 'signature', 'key', 'blockchain_type'];
-const problem = (field: string, message: string): FieldError => ({ pointer: field, detail: message });
 
 interface ProofInput {
   sessionId: string;
@@ -35,8 +34,8 @@ interface ProofInput {
 }
 
 function readProof(body: unknown): ProofInput {
-  if (!isObject(body)) throw new ApiError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
-  const problems: FieldError[] = [];
+  if (!isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
+  const problems: FieldProblem[] = [];
   for (const name of Object.keys(body)) if (!PROOF_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a proof'));
   for (const name of ['session_id', 'address', 'signature']) {
     if (!(name in body)) problems.push(problem(name, 'is required'));
@@ -48,7 +47,7 @@ function readProof(body: unknown): ProofInput {
     if (!('key' in body)) problems.push(problem('key', 'is required for cardano'));
     else if (typeof body.key !== 'string') problems.push(problem('key', 'must be a string'));
   } else if (body.key !== undefined && typeof body.key !== 'string') problems.push(problem('key', 'must be a string'));
-  if (problems.length > 0) throw new ApiError('ExtValidationFailed', problems);
+  if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
   return { sessionId: body.session_id as string, address: body.address as string, signature: body.signature as string, key: body.key as string | undefined, chain: chain as ProofInput['chain'] };
 }
 
@@ -62,27 +61,27 @@ export async function proveOwnership(
   const db = ctx.db.kysely;
   const proof = readProof(body);
   const verification = await findShownVerification(db, mode, pathId);
-  if (verification.ownership_status !== null) throw new ApiError('ExtOwnershipVerified');
+  if (verification.ownership_status !== null) throw new DomainError('ExtOwnershipVerified');
   const challenge = isUuid(proof.sessionId) ? await findChallenge(db, proof.sessionId.toLowerCase()) : undefined;
   const now = nowMicros();
   if (!challenge || challenge.verification_id !== verification.id || challenge.mode !== mode || challenge.used_at !== null || challenge.expires_at <= now) {
-    throw new ApiError('ExtInvalidChallenge');
+    throw new DomainError('ExtInvalidChallenge');
   }
   if (proof.chain !== challenge.chain) {
-    throw new ApiError('ExtValidationFailed', [problem('blockchain_type', `must be ${challenge.chain}, the chain of the challenge's token`)]);
+    throw new DomainError('ExtValidationFailed', [problem('blockchain_type', `must be ${challenge.chain}, the chain of the challenge's token`)]);
   }
   const checks = ownershipChecks(ctx);
   // A provider that cannot answer judges nothing: the challenge stays open for a retry.
   const providerDown = (reason: string) => {
     log.warn({ token: challenge.token_id, reason }, 'ownership provider unavailable; challenge left open');
-    return new ApiError('ExtProviderDown');
+    return new DomainError('ExtProviderDown');
   };
   // A refused proof uses the challenge too (a failed proof needs a new one); of
   // concurrent proofs only the one that takes it gets its verdict.
   const refuse = async (code: 'ExtSignatureFailed' | 'ExtNotHolder', reason: string) => {
-    if (!(await useChallenge(db, challenge.id, now))) return new ApiError('ExtInvalidChallenge');
+    if (!(await useChallenge(db, challenge.id, now))) return new DomainError('ExtInvalidChallenge');
     log.info({ verification: verification.id, reason }, 'ownership proof refused');
-    return new ApiError(code);
+    return new DomainError(code);
   };
   let wallet: string;
   let verdict: SignatureVerdict;
@@ -117,7 +116,7 @@ export async function proveOwnership(
   const verifiedAt = nowMicros();
   // Taking the challenge and recording the owner commit together: one commit per proof.
   await db.transaction().execute(async (trx) => {
-    if (!(await useChallenge(trx, challenge.id, now))) throw new ApiError('ExtInvalidChallenge');
+    if (!(await useChallenge(trx, challenge.id, now))) throw new DomainError('ExtInvalidChallenge');
     const saved = await saveOwnership(trx, {
       verification_id: verification.id,
       status: 'verified',
@@ -128,7 +127,7 @@ export async function proveOwnership(
       verified_at: verifiedAt,
     });
     // Two challenges proven at once: the first recorded owner stays.
-    if (!saved) throw new ApiError('ExtOwnershipVerified');
+    if (!saved) throw new DomainError('ExtOwnershipVerified');
   });
   return { success: true, request_id: requestId, ownership: { status: 'verified', wallet_address: wallet, verified_at: isoMicros(verifiedAt) } };
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { principalCache } from '../keys/cache.js';
 import type { Principal } from '../keys/principal.js';
 import { authenticate } from '../keys/service.js';
-import { ApiError } from './errors.js';
+import { DomainError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,7 +21,7 @@ export function installAuth(app: FastifyInstance, { db, config }: AppContext): v
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
     const principal = match ? await authenticate(db, match[1]) : null;
-    if (!principal) throw new ApiError('Unauthorized');
+    if (!principal) throw new DomainError('Unauthorized');
     request.principal = principal;
   });
 }

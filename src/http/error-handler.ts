@@ -1,26 +1,30 @@
 // The one place where an error becomes a response: JSON:API on the platform
-// API, `{error}` on the extension API, plain text for 429 everywhere.
+// API, `{error}` on the extension API, plain text for 429 everywhere. Domain
+// errors name fields relative to the entity (`url`, `events/1`, with the entry's
+// index in a batch); the JSON pointer into the request document is made here.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KeyMaterialError } from '../secrets/index.js';
-import { ApiError, ErrorCodes, type ErrorCode } from './errors.js';
+import { DomainError, type ErrorCode, type FieldProblem } from '../errors.js';
+import { STATUS } from './errors.js';
 import { JSON_API } from './jsonapi.js';
+import { isObject } from '../json.js';
 
-function fromFastify(error: FastifyError): ApiError | null {
+function fromFastify(error: FastifyError): DomainError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('UnsupportedMediaType');
+      return new DomainError('UnsupportedMediaType');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PayloadTooLarge');
+      return new DomainError('PayloadTooLarge');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('MalformedBody');
+      return new DomainError('MalformedBody');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('InvalidJson');
+      return new DomainError('InvalidJson');
   }
-  if (error instanceof SyntaxError || (error as { type?: string }).type === 'entity.parse.failed') return new ApiError('InvalidJson');
-  if (error.validation) return new ApiError(error.validationContext === 'body' ? 'MalformedBody' : 'InvalidQuery');
-  if (error.statusCode === 429) return new ApiError('RateLimited');
-  const known = Object.entries(ErrorCodes).find(([, v]) => v.status === error.statusCode);
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 && known) return new ApiError(known[0] as ErrorCode);
+  if (error instanceof SyntaxError || (error as { type?: string }).type === 'entity.parse.failed') return new DomainError('InvalidJson');
+  if (error.validation) return new DomainError(error.validationContext === 'body' ? 'MalformedBody' : 'InvalidQuery');
+  if (error.statusCode === 429) return new DomainError('RateLimited');
+  const known = Object.entries(STATUS).find(([, status]) => status === error.statusCode);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 && known) return new DomainError(known[0] as ErrorCode);
   return null;
 }
 
@@ -28,23 +32,34 @@ export interface ErrorSurfaces {
   extPrefix: string;
 }
 
-export function renderError(request: FastifyRequest, reply: FastifyReply, error: ApiError, surfaces: ErrorSurfaces) {
-  reply.code(error.status);
+/** Where a field sits in the request document: `/data/3/attributes/url` in a batch, `/data/attributes/url` otherwise. */
+function pointer(field: FieldProblem, batch: boolean): string {
+  return field.index !== undefined && batch ? `/data/${field.index}/attributes/${field.path}` : `/data/attributes/${field.path}`;
+}
+
+/** The JSON:API `errors` of an error (also the in-process writer's answer, writer/local.ts). */
+export function jsonApiErrors(error: DomainError, document: unknown) {
+  const status = String(STATUS[error.code]);
+  if (error.fields.length === 0) return [{ status, title: error.title }];
+  const batch = isObject(document) && Array.isArray(document.data);
+  return error.fields.map((f) => ({ status, title: error.title, detail: f.detail, source: { pointer: pointer(f, batch) } }));
+}
+
+export function renderError(request: FastifyRequest, reply: FastifyReply, error: DomainError, surfaces: ErrorSurfaces) {
+  const status = STATUS[error.code];
+  reply.code(status);
   const ext = request.url.startsWith(surfaces.extPrefix + '/') || request.url === surfaces.extPrefix;
   // Browsers may read the extension API's errors too (CORS, no credentials).
   if (ext) reply.header('access-control-allow-origin', '*');
-  if (error.status === 429) {
+  if (status === 429) {
     return reply.type('text/plain; charset=utf-8').send('Too Many Requests');
   }
   if (ext) {
     // Extension errors carry `details` as {field, message} items (spec: validation errors of POST /claims).
-    const body = error.fields.length > 0 ? { error: error.title, details: error.fields.map((f) => ({ field: f.pointer, message: f.detail })) } : { error: error.title };
+    const body = error.fields.length > 0 ? { error: error.title, details: error.fields.map((f) => ({ field: f.path, message: f.detail })) } : { error: error.title };
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
-  const errors =
-    error.fields.length > 0
-      ? error.fields.map((f) => ({ status: String(error.status), title: error.title, detail: f.detail, source: { pointer: f.pointer } }))
-      : [{ status: String(error.status), title: error.title }];
+  const errors = jsonApiErrors(error, request.body);
   // A Buffer: Fastify appends `; charset=utf-8` to a string's type, and replies made before routing
   // (frameworkErrors) skip the onSend hook that takes it off again.
   return reply.type(JSON_API).send(Buffer.from(JSON.stringify({ errors })));
@@ -58,23 +73,23 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
 export function frameworkErrors(surfaces: ErrorSurfaces) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.code !== 'FST_ERR_BAD_URL') request.log.error({ err: error }, 'framework error');
-    return renderError(request, reply, new ApiError(error.code === 'FST_ERR_BAD_URL' ? 'RouteNotFound' : 'Internal'), surfaces);
+    return renderError(request, reply, new DomainError(error.code === 'FST_ERR_BAD_URL' ? 'RouteNotFound' : 'Internal'), surfaces);
   };
 }
 
 export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurfaces): void {
   app.setErrorHandler((raw: FastifyError, request, reply) => {
-    const error = raw instanceof ApiError ? raw : fromFastify(raw);
+    const error = raw instanceof DomainError ? raw : fromFastify(raw);
     if (error) return renderError(request, reply, error, surfaces);
     // Missing or foreign key material (a value sealed under another master, no
     // production master on PostgreSQL) is the deployment's fault, never the
     // client's and never a verdict on the chip: 503, with the operator's line in the log.
     if (raw instanceof KeyMaterialError) {
       request.log.error({ reason: raw.message }, 'key material unavailable');
-      return renderError(request, reply, new ApiError('Unavailable'), surfaces);
+      return renderError(request, reply, new DomainError('Unavailable'), surfaces);
     }
     request.log.error({ err: raw }, 'unhandled error');
-    return renderError(request, reply, new ApiError('Internal'), surfaces);
+    return renderError(request, reply, new DomainError('Internal'), surfaces);
   });
   // A path that exists under other methods answers 405 with `Allow` (RFC 9110 §15.5.6),
   // not 404: routes are recorded as they are added, and the router only tells "no match".
@@ -93,8 +108,8 @@ export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurface
     const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]));
     if (allowed.size > 0 && !allowed.has(request.method)) {
       reply.header('allow', [...allowed].sort().join(', '));
-      return renderError(request, reply, new ApiError('MethodNotAllowed'), surfaces);
+      return renderError(request, reply, new DomainError('MethodNotAllowed'), surfaces);
     }
-    return renderError(request, reply, new ApiError('RouteNotFound'), surfaces);
+    return renderError(request, reply, new DomainError('RouteNotFound'), surfaces);
   });
 }

@@ -1,7 +1,7 @@
 // JSON:API machinery shared by every platform route: media type negotiation,
 // body parsing, and the document shapes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { DomainError } from '../errors.js';
 
 export const JSON_API = 'application/vnd.api+json';
 
@@ -37,7 +37,7 @@ export function installJsonApi(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(body.toString()));
     } catch {
-      done(new ApiError('InvalidJson'));
+      done(new DomainError('InvalidJson'));
     }
   };
   app.removeAllContentTypeParsers();
@@ -49,9 +49,9 @@ export function installJsonApi(app: FastifyInstance): void {
   // Callback-style hooks: these run on every request and need no promise.
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const accept = request.headers.accept;
-    if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) return done(new ApiError('NotAcceptable'));
+    if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) return done(new DomainError('NotAcceptable'));
     const type = request.headers['content-type'];
-    if (type !== undefined && hasBody(request) && type.trim().toLowerCase() !== JSON_API) return done(new ApiError('UnsupportedMediaType'));
+    if (type !== undefined && hasBody(request) && type.trim().toLowerCase() !== JSON_API) return done(new DomainError('UnsupportedMediaType'));
     done();
   });
 }

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { ApiError } from './errors.js';
+import { DomainError } from '../errors.js';
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -151,7 +151,7 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     addHeadersOnExceeding: noHeaders,
     errorResponseBuilder: () => {
       options.onRejected?.();
-      return new ApiError('RateLimited');
+      return new DomainError('RateLimited');
     },
   });
   app.addHook('onRequest', app.rateLimit());

@@ -8,13 +8,11 @@ import { principalCache } from './cache.js';
 import type { Principal } from './principal.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
 import { findKeyByHash, insertKey, notifyKeyRevoked, revokeKey } from './repository.js';
-
-
-export class KeyServiceError extends Error {}
+import { refusal } from '../errors.js';
 
 /** Creates a key and returns its text, which is never stored nor shown again. */
 export async function createKey(db: Executor, teamId: string, mode: Mode): Promise<{ id: string; key: string }> {
-  if (!(await findTeam(db, teamId))) throw new KeyServiceError(`no team ${teamId}`);
+  if (!(await findTeam(db, teamId))) throw refusal(`no team ${teamId}`);
   const key = newKeyText(mode);
   const id = newId('key');
   await insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: nowMicros(), revoked_at: null });

@@ -5,7 +5,7 @@
 // two scans, and expiry is a matter of time, so the status is derived when
 // read rather than written by a background job.
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { World } from '../world.js';
 import { findSession, sessionVerificationIds, type SessionRow } from './repository.js';
@@ -43,6 +43,6 @@ export function placeGenuineScan(world: World, tag: { id: string; session_durati
 
 export async function getSession(db: Db, world: World, id: string): Promise<{ row: SessionRow; verificationIds: string[] }> {
   const row = await findSession(db.kysely, world, id);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return { row, verificationIds: await sessionVerificationIds(db.kysely, id) };
 }

@@ -61,13 +61,7 @@ emulator
         const attributes: Record<string, unknown> = { protocol: opts.protocol, url: opts.url };
         if (opts.comment !== undefined) attributes.comment = opts.comment;
         if (opts.sessionDuration !== undefined) attributes.session_duration = opts.sessionDuration;
-        let tagId: string;
-        try {
-          tagId = (await createTags(ctx.db, world, [attributes]))[0]!.id;
-        } catch (error) {
-          const fields = (error as { fields?: { detail: string }[] }).fields;
-          throw new CliError(fields && fields.length > 0 ? fields.map((f) => f.detail).join('; ') : (error as Error).message);
-        }
+        const tagId = (await createTags(ctx.db, world, [attributes]))[0]!.id;
         const card = new Ntag424Card({ protocol: opts.protocol, lrp: opts.crypto === 'lrp' });
         const outcome = await new WriterClient(new LocalTransport(ctx, world)).write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) });
         saveCard(dataDir, tagId, card);

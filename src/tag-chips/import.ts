@@ -3,7 +3,7 @@
 // written; one bad entry and nothing is imported. Imported tags are configured
 // at once: tag.created then tag.configured, in one transaction with the chips.
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
 import { findTeam } from '../teams/repository.js';
 import type { World } from '../world.js';
@@ -14,7 +14,12 @@ import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, typ
 import { chipRow, insertChips } from './repository.js';
 import { isObject } from '../json.js';
 
-export class ChipImportServiceError extends Error {}
+/** The import's refusal (a domain error like any other): nothing was written. */
+export class ChipImportServiceError extends DomainError {
+  constructor(fields: FieldProblem[]) {
+    super('ValidationFailed', fields, 'nothing imported');
+  }
+}
 
 const FIELDS = ['url', 'protocol', 'uid', 'comment', 'session_duration', 'crypto', 'sdm_meta_read_key', 'sdm_file_read_key', 'params', 'mac_input_from', 'last_counter', ...CATALOG_FIELDS];
 const MAX_COUNTER = 0xffffff;
@@ -35,11 +40,11 @@ interface CheckedEntry {
 /** Checks one entry; returns its problems as `field: detail`, or the entry ready to import. */
 function checkEntry(entry: unknown): { problems: [string, string][]; checked?: CheckedEntry } {
   const problems: [string, string][] = [];
-  if (!isObject(entry)) return { problems: [['(entry)', 'must be an object']] };
+  if (!isObject(entry)) return { problems: [['', 'must be an object']] };
   for (const name of Object.keys(entry)) if (!FIELDS.includes(name)) problems.push([name, 'is not a field of an import entry']);
   for (const name of ['url', 'protocol', 'uid', 'sdm_file_read_key']) if (!(name in entry)) problems.push([name, 'is required']);
   const tag = Object.fromEntries(CREATABLE.filter((n) => n in entry).map((n) => [n, entry[n]]));
-  for (const e of checkAttributes(tag, CREATABLE, '')) problems.push([e.pointer.replace('/attributes/', ''), e.detail]);
+  for (const e of checkAttributes(tag, CREATABLE)) problems.push([e.path, e.detail]);
   const protocol = entry.protocol as Protocol;
   const is223 = protocol === 'ntag_223_dna';
 
@@ -130,51 +135,45 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
 
 /** Imports the chips of `entries` into a team's world; returns the created tag ids in file order. */
 export async function importChips(ctx: AppContext, world: World, entries: unknown): Promise<string[]> {
-  if (!Array.isArray(entries)) throw new ChipImportServiceError('the file must hold a JSON array of entries');
-  if (entries.length === 0) throw new ChipImportServiceError('the file holds no entries');
-  if (!(await findTeam(ctx.db.kysely, world.teamId))) throw new ChipImportServiceError(`no team ${world.teamId}`);
-  const messages: string[] = [];
+  const refuse = (detail: string) => new ChipImportServiceError([problem('', detail)]);
+  if (!Array.isArray(entries)) throw refuse('the file must hold a JSON array of entries');
+  if (entries.length === 0) throw refuse('the file holds no entries');
+  if (!(await findTeam(ctx.db.kysely, world.teamId))) throw refuse(`no team ${world.teamId}`);
+  const fields: FieldProblem[] = [];
   const checked: CheckedEntry[] = [];
   const firstOfUrl = new Map<string, number>();
   entries.forEach((entry, index) => {
     const { problems, checked: ok } = checkEntry(entry);
-    for (const [field, detail] of problems) messages.push(`entry ${index}, ${field}: ${detail}`);
+    for (const [field, detail] of problems) fields.push(problem(field, detail, index));
     if (!ok) return;
     const url = ok.tag.url as string;
     const first = firstOfUrl.get(url);
-    if (first !== undefined) messages.push(`entry ${index}, url: is the same as in entry ${first}`);
+    if (first !== undefined) fields.push(problem('url', `is the same as in entry ${first}`, index));
     else firstOfUrl.set(url, index);
     checked.push(ok);
   });
-  if (messages.length > 0) throw new ChipImportServiceError(`nothing imported:\n  ${messages.join('\n  ')}`);
+  if (fields.length > 0) throw new ChipImportServiceError(fields);
 
   const box = await chipSealer(ctx, world.mode);
-  try {
-    return await ctx.db.kysely.transaction().execute(async (trx) => {
-      const references = await catalogReferenceProblems(trx, world, checked.map((c) => c.catalog));
-      if (references.length > 0) throw new ChipImportServiceError(`nothing imported:\n  ${references.join('\n  ')}`);
-      const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), (index) => `entry ${index}, url`);
-      const at = ctx.clock.nowMicros();
-      const chips = checked.map((c, i) =>
-        chipRow(world, tags[i]!, {
-          uid: c.uid,
-          crypto: c.crypto,
-          layout: c.layout,
-          keySource: 'imported',
-          keyVersion: 1,
-          sealedKeys: { meta: c.metaKey === null ? null : box.seal(c.metaKey), file: box.seal(c.fileKey) },
-          lastCounter: c.lastCounter,
-        }, at),
-      );
-      await insertChips(trx, chips);
-      for (const tag of tags) await markConfigured(trx, world, tag.id);
-      await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog));
-      return tags.map((t) => t.id);
-    });
-  } catch (error) {
-    if (error instanceof ApiError && error.fields.length > 0) {
-      throw new ChipImportServiceError(`nothing imported:\n  ${error.fields.map((f) => `${f.pointer}: ${f.detail}`).join('\n  ')}`);
-    }
-    throw error;
-  }
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const references = await catalogReferenceProblems(trx, world, checked.map((c) => c.catalog));
+    if (references.length > 0) throw new ChipImportServiceError(references);
+    const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag));
+    const at = ctx.clock.nowMicros();
+    const chips = checked.map((c, i) =>
+      chipRow(world, tags[i]!, {
+        uid: c.uid,
+        crypto: c.crypto,
+        layout: c.layout,
+        keySource: 'imported',
+        keyVersion: 1,
+        sealedKeys: { meta: c.metaKey === null ? null : box.seal(c.metaKey), file: box.seal(c.fileKey) },
+        lastCounter: c.lastCounter,
+      }, at),
+    );
+    await insertChips(trx, chips);
+    for (const tag of tags) await markConfigured(trx, world, tag.id);
+    await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog));
+    return tags.map((t) => t.id);
+  });
 }

@@ -2,7 +2,7 @@
 // reader (400 InvalidQuery) and the OpenAPI parameters, so a generated client
 // is told exactly what the server accepts.
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { ORDER_FIELDS, type ListQuery, type OrderField, type OrderTerm } from './repository.js';
 import { LIMITS } from './rules.js';
 
@@ -45,9 +45,9 @@ function list(query: Json, name: string): string[] {
 
 function pageNumber(raw: unknown, rule: typeof PAGE): number {
   if (raw === undefined) return rule.default;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new ApiError('InvalidQuery');
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new DomainError('InvalidQuery');
   const n = Number(raw);
-  if (n < rule.minimum || n > rule.maximum) throw new ApiError('InvalidQuery');
+  if (n < rule.minimum || n > rule.maximum) throw new DomainError('InvalidQuery');
   return n;
 }
 
@@ -55,14 +55,14 @@ function pageNumber(raw: unknown, rule: typeof PAGE): number {
 export function readListQuery(query: Json): ListQuery & { page: number; pageSize: number } {
   const page = pageNumber(query.page, PAGE);
   const pageSize = Math.min(pageNumber(query.page_size, PAGE_SIZE), LIMITS.pageSize.max);
-  if (query.q !== undefined && (typeof query.q !== 'string' || !new RegExp(NO_NUL).test(query.q))) throw new ApiError('InvalidQuery');
+  if (query.q !== undefined && (typeof query.q !== 'string' || !new RegExp(NO_NUL).test(query.q))) throw new DomainError('InvalidQuery');
   const q = typeof query.q === 'string' && query.q !== '' ? query.q : null;
   const fields = list(query, 'order_by');
   const directions = list(query, 'order_directions');
-  if (directions.length > fields.length) throw new ApiError('InvalidQuery');
-  if (fields.some((f) => !(ORDER_FIELDS as readonly string[]).includes(f))) throw new ApiError('InvalidQuery');
-  if (directions.some((d) => !(DIRECTIONS as readonly string[]).includes(d))) throw new ApiError('InvalidQuery');
-  if (new Set(fields).size !== fields.length) throw new ApiError('InvalidQuery');
+  if (directions.length > fields.length) throw new DomainError('InvalidQuery');
+  if (fields.some((f) => !(ORDER_FIELDS as readonly string[]).includes(f))) throw new DomainError('InvalidQuery');
+  if (directions.some((d) => !(DIRECTIONS as readonly string[]).includes(d))) throw new DomainError('InvalidQuery');
+  if (new Set(fields).size !== fields.length) throw new DomainError('InvalidQuery');
   const order: OrderTerm[] =
     fields.length === 0
       ? [DEFAULT_ORDER]

@@ -1,6 +1,6 @@
 // The value rules of tag attributes (spec: Tag fields, Limits). One table serves
-// validation (422 with a pointer per failed attribute) and the OpenAPI schema.
-import type { FieldError } from '../http/errors.js';
+// validation (422 with a path per failed attribute) and the OpenAPI schema.
+import { problem, type FieldProblem } from '../errors.js';
 import { textProblem } from '../http/text-rules.js';
 
 export const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'] as const;
@@ -53,19 +53,19 @@ export const attributeChecks: Record<(typeof CREATABLE)[number], Check> = {
 
 /**
  * Checks every attribute present in `attributes` against the rules; `allowed`
- * says which names this operation accepts (others are read-only or unknown).
+ * says which names this operation accepts (others are read-only or unknown);
+ * `index` is the entry's place in a batch.
  */
-export function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], pointerBase: string): FieldError[] {
-  const errors: FieldError[] = [];
+export function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], index?: number): FieldProblem[] {
+  const errors: FieldProblem[] = [];
   for (const [name, value] of Object.entries(attributes)) {
-    const pointer = `${pointerBase}/attributes/${name}`;
     if (!allowed.includes(name)) {
       const known = ['id', 'status', 'configured_at', 'inserted_at', 'updated_at', ...CREATABLE].includes(name);
-      errors.push({ pointer, detail: known ? `${name} cannot be changed by this operation` : `${name} is not a tag attribute` });
+      errors.push(problem(name, known ? `${name} cannot be changed by this operation` : `${name} is not a tag attribute`, index));
       continue;
     }
-    const problem = attributeChecks[name as keyof typeof attributeChecks](value);
-    if (problem) errors.push({ pointer, detail: problem });
+    const why = attributeChecks[name as keyof typeof attributeChecks](value);
+    if (why) errors.push(problem(name, why, index));
   }
   return errors;
 }

@@ -2,7 +2,7 @@
 // Every operation is one transaction; a failed batch changes nothing.
 import { isRetryableConflict, isUniqueViolation, type Db, type Executor } from '../db/database.js';
 import { recordTagEvents } from '../events/outbox.js';
-import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
+import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import { nowMicros } from '../time.js';
 import {
@@ -50,21 +50,21 @@ async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promi
 }
 
 export async function createTags(db: Db, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   const firstIndexOfUrl = new Map<string, number>();
   entries.forEach((attributes, index) => {
-    const fieldErrors = checkAttributes(attributes, CREATABLE, `/data/${index}`);
+    const fieldErrors = checkAttributes(attributes, CREATABLE, index);
     errors.push(...fieldErrors);
     const url = attributes.url;
-    if (typeof url === 'string' && !fieldErrors.some((e) => e.pointer.endsWith('/url'))) {
+    if (typeof url === 'string' && !fieldErrors.some((e) => e.path === 'url')) {
       const first = firstIndexOfUrl.get(url);
       if (first === undefined) firstIndexOfUrl.set(url, index);
-      else errors.push({ pointer: `/data/${index}/attributes/url`, detail: `url is the same as in entry ${first}` });
+      else errors.push(problem('url', `url is the same as in entry ${first}`, index));
     }
   });
   if (errors.length > 0) throw validationFailed(errors);
 
-  return atomically(db, (trx) => insertCheckedTags(trx, world, entries, (index) => `/data/${index}/attributes/url`));
+  return atomically(db, (trx) => insertCheckedTags(trx, world, entries));
 }
 
 /**
@@ -72,7 +72,7 @@ export async function createTags(db: Db, world: World, entries: Record<string, u
  * caller's transaction (POST /tags, and chip import which configures them in
  * the same transaction): 422 when a url is already taken in the world.
  */
-export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[], urlPointer: (index: number) => string): Promise<TagRow[]> {
+export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
   const indexOfUrl = new Map(entries.map((a, index) => [a.url as string, index]));
   const taken = await findUrlOwners(trx, world, [...indexOfUrl.keys()]);
   if (taken.size > 0) {
@@ -80,7 +80,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
       [...taken.keys()]
         .map((url) => indexOfUrl.get(url)!)
         .sort((a, b) => a - b)
-        .map((index) => ({ pointer: urlPointer(index), detail: 'url is already used by another tag of this team' })),
+        .map((index) => problem('url', 'url is already used by another tag of this team', index)),
     );
   }
   const at = nowMicros();
@@ -105,7 +105,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
 
 export async function getTag(db: Db, world: World, id: string): Promise<TagRow> {
   const row = await findTag(db.kysely, world, id);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return row;
 }
 
@@ -118,13 +118,13 @@ export interface Update {
  * Applies updates in request order as one transaction. url uniqueness is judged
  * on the final state, so a batch may swap two tags' urls.
  */
-export async function updateTags(db: Db, world: World, updates: Update[], pointerOf: (index: number) => string): Promise<TagRow[]> {
-  const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, pointerOf(i)));
+export async function updateTags(db: Db, world: World, updates: Update[]): Promise<TagRow[]> {
+  const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, i));
   if (errors.length > 0) throw validationFailed(errors);
 
   return atomically(db, async (trx) => {
     const existing = await findTagsForUpdate(trx, world, [...new Set(updates.map((u) => u.id))]);
-    if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new ApiError('NotFound');
+    if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new DomainError('NotFound');
     const state = new Map(existing.map((row) => [row.id, { ...row }]));
     const original = new Map(existing.map((row) => [row.id, row]));
     const lastUrlWriter = new Map<string, number>();
@@ -134,7 +134,7 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
       const a = update.attributes;
       if ('url' in a && a.url !== row.url) {
         if (row.status === 'configured') {
-          errors.push({ pointer: `${pointerOf(index)}/attributes/url`, detail: 'url cannot change once the tag is configured' });
+          errors.push(problem('url', 'url cannot change once the tag is configured', index));
           return;
         }
         row.url = a.url as string;
@@ -155,14 +155,14 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
         continue;
       }
       const blamed = Math.max(lastUrlWriter.get(row.id) ?? -1, lastUrlWriter.get(other) ?? -1);
-      errors.push({ pointer: `${pointerOf(blamed)}/attributes/url`, detail: taken });
+      errors.push(problem('url', taken, blamed));
     }
     const movedUrls = [...lastUrlWriter.keys()].map((id) => state.get(id)!.url);
     const owners = await findUrlOwners(trx, world, movedUrls);
     for (const [url, ownerId] of owners) {
       if (state.has(ownerId)) continue; // owned by a tag of this batch: judged above on its final url
       const writer = [...lastUrlWriter.keys()].find((id) => state.get(id)!.url === url)!;
-      errors.push({ pointer: `${pointerOf(lastUrlWriter.get(writer)!)}/attributes/url`, detail: taken });
+      errors.push(problem('url', taken, lastUrlWriter.get(writer)!));
     }
     if (errors.length > 0) throw validationFailed(dedupe(errors));
 
@@ -186,16 +186,17 @@ export async function updateTags(db: Db, world: World, updates: Update[], pointe
   });
 }
 
-function dedupe(errors: FieldError[]): FieldError[] {
+function dedupe(errors: FieldProblem[]): FieldProblem[] {
   const seen = new Set<string>();
-  return errors.filter((e) => (seen.has(e.pointer + e.detail) ? false : (seen.add(e.pointer + e.detail), true)));
+  const key = (e: FieldProblem) => `${e.index}/${e.path}/${e.detail}`;
+  return errors.filter((e) => (seen.has(key(e)) ? false : (seen.add(key(e)), true)));
 }
 
 export async function deleteTag(db: Db, world: World, id: string): Promise<void> {
   await atomically(db, async (trx) => {
     const row = await findTagForUpdate(trx, world, id);
-    if (!row) throw new ApiError('NotFound');
-    if (row.status === 'configured') throw new ApiError('ConfiguredTag');
+    if (!row) throw new DomainError('NotFound');
+    if (row.status === 'configured') throw new DomainError('ConfiguredTag');
     await deleteTags(trx, [id]);
     await adjustTagCount(trx, world, -1);
     await recordTagEvents(trx, 'tag.deleted', [row]);
@@ -234,7 +235,7 @@ export async function configureTag(trx: Executor, world: World, tagId: string): 
   const configured = await configureCreatedTag(trx, world, tagId, nowMicros());
   if (!configured) {
     // Rare: tell a deleted tag from a configured one only when the update found nothing.
-    if (await findTag(trx, world, tagId)) throw new ApiError('ConfiguredTag');
+    if (await findTag(trx, world, tagId)) throw new DomainError('ConfiguredTag');
     return undefined;
   }
   await recordTagEvents(trx, 'tag.configured', [configured]);
@@ -244,7 +245,7 @@ export async function configureTag(trx: Executor, world: World, tagId: string): 
 /** configureTag for callers that know the tag exists: a missing tag is NotFound. */
 export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
   const configured = await configureTag(trx, world, tagId);
-  if (!configured) throw new ApiError('NotFound');
+  if (!configured) throw new DomainError('NotFound');
   return configured;
 }
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
 import type { AppContext } from '../context.js';
-import { ApiError, validationFailed } from '../http/errors.js';
+import { DomainError, problem, validationFailed } from '../errors.js';
 import { newId } from '../ids.js';
 import type { World } from '../world.js';
 import { LIMITS } from '../tags/rules.js';
@@ -27,8 +27,7 @@ export interface ScanRequest {
   client_ip?: unknown;
 }
 
-const URL_POINTER = '/data/attributes/url';
-const badUrl = (detail: string) => validationFailed([{ pointer: URL_POINTER, detail }]);
+const badUrl = (detail: string) => validationFailed([problem('url', detail)]);
 
 // A chip's NDEF file is 256 bytes; the limit only keeps junk out of the lookup.
 const MAX_SCANNED_URL = LIMITS.urlBytes + 1024;
@@ -77,7 +76,7 @@ async function locate(ctx: AppContext, world: World, scanned: string): Promise<{
   }
   const tags = await findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
   if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
-  if (tags.length === 0) throw new ApiError('NotFound');
+  if (tags.length === 0) throw new DomainError('NotFound');
   const byUrl = new Map(tags.map((t) => [t.url, t]));
   let configuredMatch = false;
   for (const candidate of longestFirst) {
@@ -90,7 +89,7 @@ async function locate(ctx: AppContext, world: World, scanned: string): Promise<{
     if (found) return found;
   }
   // Spec: a scan against a tag that is not configured is 404.
-  if (!configuredMatch) throw new ApiError('NotFound');
+  if (!configuredMatch) throw new DomainError('NotFound');
   throw badUrl("url's SDM parameters are not the ones this tag's chip writes");
 }
 
@@ -114,7 +113,7 @@ async function check(ctx: AppContext, chip: ChipRow, tt: boolean, sdm: SdmValues
 function readClientIp(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || isIP(value) === 0) {
-    throw validationFailed([{ pointer: '/data/attributes/client_ip', detail: 'client_ip must be an IPv4 or IPv6 address' }]);
+    throw validationFailed([problem('client_ip', 'client_ip must be an IPv4 or IPv6 address')]);
   }
   return value;
 }
@@ -191,6 +190,6 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
 
 export async function getVerification(ctx: AppContext, world: World, id: string): Promise<VerificationRow> {
   const row = await findVerification(ctx.db.kysely, world, id);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return row;
 }

@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import { EVENT_TYPES } from '../events/types.js';
-import { ApiError, validationFailed, type FieldError } from '../http/errors.js';
+import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import { modeMaster } from '../chip-keys/masters.js';
 import { sealer, type Sealer } from '../secrets/index.js';
@@ -65,36 +65,34 @@ function checkUrl(value: unknown, ctx: AppContext): string | null {
   return null;
 }
 
-function checkEvents(value: unknown, errors: FieldError[]): void {
-  const pointer = '/data/attributes/events';
+function checkEvents(value: unknown, errors: FieldProblem[]): void {
   if (!Array.isArray(value) || value.length === 0) {
-    errors.push({ pointer, detail: `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}` });
+    errors.push(problem('events', `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}`));
     return;
   }
   value.forEach((kind, i) => {
     if (typeof kind !== 'string' || !(EVENT_TYPES as readonly string[]).includes(kind)) {
-      errors.push({ pointer: `${pointer}/${i}`, detail: `unknown event kind; one of ${EVENT_TYPES.join(', ')}` });
+      errors.push(problem(`events/${i}`, `unknown event kind; one of ${EVENT_TYPES.join(', ')}`));
     } else if (value.indexOf(kind) !== i) {
-      errors.push({ pointer: `${pointer}/${i}`, detail: `${kind} is listed twice` });
+      errors.push(problem(`events/${i}`, `${kind} is listed twice`));
     }
   });
 }
 
 function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], ctx: AppContext): void {
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   for (const [name, value] of Object.entries(attributes)) {
-    const pointer = `/data/attributes/${name}`;
     if (!allowed.includes(name)) {
-      errors.push({ pointer, detail: `${name} cannot be set by this operation` });
+      errors.push(problem(name, `${name} cannot be set by this operation`));
     } else if (name === 'url') {
-      const problem = checkUrl(value, ctx);
-      if (problem) errors.push({ pointer, detail: problem });
+      const why = checkUrl(value, ctx);
+      if (why) errors.push(problem(name, why));
     } else if (name === 'events') {
       checkEvents(value, errors);
     } else if (name === 'enabled' && typeof value !== 'boolean') {
-      errors.push({ pointer, detail: 'enabled must be true or false' });
+      errors.push(problem(name, 'enabled must be true or false'));
     } else if (name === 'rotate_secret' && value !== true && value !== false) {
-      errors.push({ pointer, detail: 'rotate_secret must be true or false' });
+      errors.push(problem(name, 'rotate_secret must be true or false'));
     }
   }
   if (errors.length > 0) throw validationFailed(errors);
@@ -126,7 +124,7 @@ export async function createWebhook(ctx: AppContext, world: World, attributes: R
 
 export async function getWebhook(ctx: AppContext, world: World, id: string): Promise<WebhookRow> {
   const row = await findWebhook(ctx.db.kysely, world, id);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return row;
 }
 
@@ -135,7 +133,7 @@ export async function changeWebhook(ctx: AppContext, world: World, id: string, a
   const box = attributes.rotate_secret === true ? await secretSealer(ctx, world.mode) : null;
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findWebhook(trx, world, id);
-    if (!row) throw new ApiError('NotFound');
+    if (!row) throw new DomainError('NotFound');
     const at = ctx.clock.nowMicros();
     const changes: WebhookChanges = { updated_at: at };
     if ('url' in attributes) changes.url = attributes.url as string;
@@ -159,7 +157,7 @@ export async function changeWebhook(ctx: AppContext, world: World, id: string, a
 export async function removeWebhook(ctx: AppContext, world: World, id: string): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findWebhook(trx, world, id);
-    if (!row) throw new ApiError('NotFound');
+    if (!row) throw new DomainError('NotFound');
     await deleteWebhook(trx, id);
     await cancelPending(trx, id);
   });

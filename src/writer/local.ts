@@ -1,7 +1,9 @@
 // The writer routes called in-process: `tapproof emulator create` runs the very same step machine
 // and service as a remote writer, without a server or an API key (the operator's CLI).
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
+import { jsonApiErrors } from '../http/error-handler.js';
+import { STATUS } from '../http/errors.js';
 import type { World } from '../world.js';
 import { readResponsesDocument, readStartDocument } from './documents.js';
 import type { Transport } from './relay.js';
@@ -22,7 +24,7 @@ export class LocalTransport implements Transport {
       const r = readResponsesDocument(body, id);
       return { status: 200, body: { data: renderWrite(await exchange(this.ctx, this.world, id, r.responses, r.removed, r.abort, r.roundTrip)) } };
     } catch (error) {
-      if (error instanceof ApiError) return { status: error.status, body: { errors: [{ status: String(error.status), title: error.title }] } };
+      if (error instanceof DomainError) return { status: STATUS[error.code], body: { errors: jsonApiErrors(error, body) } };
       throw error;
     }
   }

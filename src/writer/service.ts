@@ -9,7 +9,7 @@ import { modeMaster } from '../chip-keys/masters.js';
 import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import type { World } from '../world.js';
@@ -94,17 +94,17 @@ async function failWrite(trx: Executor, world: World, row: WriteRow, reason: Fai
  * timeout first); the partial unique index turns a second running write into 409 WriteInProgress.
  */
 export async function startTagWrite(ctx: AppContext, world: World, tagId: unknown): Promise<WriteRow> {
-  if (!isId('tag', tagId)) throw new ApiError('NotFound');
+  if (!isId('tag', tagId)) throw new DomainError('NotFound');
   const master = await modeMaster(ctx, world.mode);
   try {
     return await ctx.db.kysely.transaction().execute(async (trx) => {
       const at = nowMicros();
       const tag = await findTagWithStaleWrite(trx, world, tagId, at);
-      if (!tag) throw new ApiError('NotFound');
+      if (!tag) throw new DomainError('NotFound');
       if (tag.stale_id !== null && tag.stale_round_trips !== null) {
         await failWrite(trx, world, { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId } as WriteRow, TIMEOUT);
       }
-      if (tag.status === 'configured') throw new ApiError('ConfiguredTag');
+      if (tag.status === 'configured') throw new DomainError('ConfiguredTag');
       const first = startWrite(tag.protocol as Protocol, tag.url);
       const failure = first.kind === 'failed' ? first.reason : null;
       const row: WriteRow = {
@@ -127,15 +127,15 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
       return row;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError('WriteInProgress');
+    if (isUniqueViolation(error)) throw new DomainError('WriteInProgress');
     throw error;
   }
 }
 
 export async function getWrite(ctx: AppContext, world: World, id: string): Promise<WriteRow> {
-  if (!isId('wrt', id)) throw new ApiError('NotFound');
+  if (!isId('wrt', id)) throw new DomainError('NotFound');
   const row = await findWrite(ctx.db.kysely, world, id);
-  if (!row) throw new ApiError('NotFound');
+  if (!row) throw new DomainError('NotFound');
   return row;
 }
 
@@ -145,12 +145,12 @@ export async function getWrite(ctx: AppContext, world: World, id: string): Promi
  * round trip: the first one wins, the other gets 409 WriteEnded.
  */
 export async function exchange(ctx: AppContext, world: World, id: string, responses: Buffer[], removed: boolean, abort = false, roundTrip: number | null = null): Promise<WriteRow> {
-  if (!isId('wrt', id)) throw new ApiError('NotFound');
+  if (!isId('wrt', id)) throw new DomainError('NotFound');
   const db = ctx.db.kysely;
   const found = await findWriteWithTag(db, world, id);
-  if (!found) throw new ApiError('NotFound');
+  if (!found) throw new DomainError('NotFound');
   const { tag, ...row } = found;
-  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new ApiError('WriteEnded');
+  if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new DomainError('WriteEnded');
   let result: StepResult;
   if (row.expires_at <= nowMicros()) result = { kind: 'failed', reason: TIMEOUT };
   else if (!tag) result = { kind: 'failed', reason: tagDeleted(row.tag_id) };
@@ -166,14 +166,14 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
     const now = nowMicros();
     const next: WriteRow = { ...row, round_trips: row.round_trips + 1, step: result.state.step, state, expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000, updated_at: now };
     const { round_trips, step, expires_at, updated_at } = next;
-    if (!(await updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at }))) throw new ApiError('WriteEnded');
+    if (!(await updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at }))) throw new DomainError('WriteEnded');
     return next;
   }
   const end = result;
   return db.transaction().execute(async (trx) => {
     const ended = end.kind === 'failed' ? await failWrite(trx, world, row, end.reason, true) : await configure(trx, world, row, end.uid, end.crypto);
     // Only the request that still sees the row as it was read claims this round trip.
-    if (!ended) throw new ApiError('WriteEnded');
+    if (!ended) throw new DomainError('WriteEnded');
     return ended;
   });
 }

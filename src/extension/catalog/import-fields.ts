@@ -3,6 +3,7 @@
 // same team and mode, or an object with the fields of `products create` /
 // `tokens create` (a new entry made with the import, in its transaction).
 import type { Executor } from '../../db/database.js';
+import { problem, type FieldProblem } from '../../errors.js';
 import type { World } from '../../world.js';
 import { nowMicros } from '../../time.js';
 import { insertProducts, insertTokens, upsertTagLinks } from './repository.js';
@@ -37,14 +38,14 @@ export function checkCatalogFields(entry: Record<string, unknown>): { problems: 
   return { problems, plan };
 }
 
-/** Problems with referenced ids (another world's or unknown), as import messages; run before any write. */
-export async function catalogReferenceProblems(db: Executor, world: World, plans: CatalogPlan[]): Promise<string[]> {
-  const messages: string[] = [];
+/** Problems with referenced ids (another world's or unknown), per import entry; run before any write. */
+export async function catalogReferenceProblems(db: Executor, world: World, plans: CatalogPlan[]): Promise<FieldProblem[]> {
+  const fields: FieldProblem[] = [];
   for (const [index, plan] of plans.entries()) {
     const problems = await catalogProblems(db, world, typeof plan.product === 'string' ? plan.product : undefined, typeof plan.token === 'string' ? plan.token : undefined);
-    for (const p of problems) messages.push(`entry ${index}, ${p.startsWith('no product') ? 'product' : 'token'}: ${p}`);
+    for (const p of problems) fields.push(problem(p.startsWith('no product') ? 'product' : 'token', p, index));
   }
-  return messages;
+  return fields;
 }
 
 /** Creates the inline catalog entries and links each imported tag (same order as `plans`). */

@@ -2,6 +2,7 @@
 // team and mode, and a tag links only to its own world's catalog. Every check
 // runs before the first write; a refusal is one line for the operator.
 import type { Executor } from '../../db/database.js';
+import { DomainError, problem, refusal } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { World } from '../../world.js';
 import { findTeam } from '../../teams/repository.js';
@@ -9,12 +10,10 @@ import { nowMicros } from '../../time.js';
 import { findProductIn, findTagWorld, findTokenIn, insertProducts, insertTokens, upsertTagLinks, type ProductRow, type TokenRow } from './repository.js';
 import { checkProduct, checkToken, type ProductInput, type TokenInput } from './rules.js';
 
-export class CatalogServiceError extends Error {}
-
-const refuse = (what: string, problems: string[]) => new CatalogServiceError(`${what}: ${problems.join('; ')}`);
+const refuse = (what: string, problems: string[]) => new DomainError('ValidationFailed', problems.map((p) => problem('', p)), what);
 
 async function requireTeam(db: Executor, world: World): Promise<void> {
-  if (!(await findTeam(db, world.teamId))) throw new CatalogServiceError(`no team ${world.teamId}`);
+  if (!(await findTeam(db, world.teamId))) throw refusal(`no team ${world.teamId}`);
 }
 
 export function productRow(world: World, product: ProductInput, at: number): ProductRow {
@@ -53,9 +52,9 @@ export async function catalogProblems(db: Executor, world: World, productId: str
 
 /** `tapproof tags link`: the tag's verifications show this product and prove this token. */
 export async function linkTag(db: Executor, tagId: string, links: { product?: string; token?: string }): Promise<{ id: string; product_id: string | null; token_id: string | null }> {
-  if (links.product === undefined && links.token === undefined) throw new CatalogServiceError('tag not linked: give --product, --token or both');
+  if (links.product === undefined && links.token === undefined) throw refusal('tag not linked: give --product, --token or both');
   const world = isId('tag', tagId) ? await findTagWorld(db, tagId) : undefined;
-  if (!world) throw new CatalogServiceError(`no tag ${tagId}`);
+  if (!world) throw refusal(`no tag ${tagId}`);
   const problems = await catalogProblems(db, world, links.product, links.token);
   if (problems.length > 0) throw refuse('tag not linked', problems);
   await upsertTagLinks(db, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: nowMicros() }]);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { isId } from '../../ids.js';
@@ -14,7 +14,7 @@ export default function getKeyRoute(app: FastifyInstance, { db }: AppContext): v
     handler: async (request, reply) => {
       const { teamId, mode } = request.principal;
       const key = isId('key', request.params.id) ? await findKeyInWorld(db.kysely, request.params.id, teamId, mode) : undefined;
-      if (!key) throw new ApiError('NotFound');
+      if (!key) throw new DomainError('NotFound');
       return sendDocument(reply, 200, { data: renderKey(key) });
     },
   });

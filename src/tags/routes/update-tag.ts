@@ -18,7 +18,7 @@ export default function updateTagRoute(app: FastifyInstance, { db }: AppContext)
     },
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.params.id);
-      const [row] = await updateTags(db, request.principal, [{ id: request.params.id, attributes }], () => '/data');
+      const [row] = await updateTags(db, request.principal, [{ id: request.params.id, attributes }]);
       return sendDocument(reply, 200, { data: renderTag(row) });
     },
   });

@@ -16,7 +16,7 @@ export default function updateTagsRoute(app: FastifyInstance, { db }: AppContext
       response: { 200: TagsDocument, ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
-      const rows = await updateTags(db, request.principal, readBatchUpdateDocument(request.body), (i) => `/data/${i}`);
+      const rows = await updateTags(db, request.principal, readBatchUpdateDocument(request.body));
       return sendDocument(reply, 200, { data: rows.map(renderTag) });
     },
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { findTeam } from '../repository.js';
@@ -13,7 +13,7 @@ export default function getTeamRoute(app: FastifyInstance, { db }: AppContext): 
     handler: async (request, reply) => {
       // A key sees its own team only: parents and subteams are other teams (404).
       const team = request.params.id === request.principal.teamId ? await findTeam(db.kysely, request.params.id) : undefined;
-      if (!team) throw new ApiError('NotFound');
+      if (!team) throw new DomainError('NotFound');
       return sendDocument(reply, 200, { data: renderTeam(team) });
     },
   });
