@@ -3,7 +3,8 @@
 // commit's fsync off the event loop and the writes of concurrent requests share
 // one commit (issue #9). Plain data, so that a write can cross to that thread;
 // each is answered after its commit, as before.
-import type { Executor } from '../db/database.js';
+import { sql } from 'kysely';
+import { onPostgres, type Executor } from '../db/database.js';
 import { deleteExpiredChallenges, insertChallenge, saveOwnership, unuseChallenge, useChallenge, type ChallengeRow, type OwnershipRow } from './repository.js';
 
 export type ExtensionWrite =
@@ -29,13 +30,37 @@ export async function applyExtensionWrite(trx: Executor, write: ExtensionWrite):
       return 'done';
     case 'use-challenge':
       return (await useChallenge(trx, write.challengeId, write.now)) ? 'done' : 'challenge-used';
-    case 'ownership':
-      if (!(await useChallenge(trx, write.challengeId, write.now))) return 'challenge-used';
-      if (await saveOwnership(trx, write.row)) return 'done';
+    case 'ownership': {
+      const { used, saved } = onPostgres(trx) ? await useAndSave(trx, write) : await useThenSave(trx, write);
+      if (!used) return 'challenge-used';
+      if (saved) return 'done';
       // Two challenges proven at once: the first recorded owner stays, and this
       // challenge stays open as if the proof had not been made (its own
       // transaction used to roll back; here it shares the batch's).
       await unuseChallenge(trx, write.challengeId);
       return 'owned';
+    }
   }
+}
+
+type OwnershipWrite = Extract<ExtensionWrite, { kind: 'ownership' }>;
+
+async function useThenSave(trx: Executor, write: OwnershipWrite): Promise<{ used: boolean; saved: boolean }> {
+  if (!(await useChallenge(trx, write.challengeId, write.now))) return { used: false, saved: false };
+  return { used: true, saved: await saveOwnership(trx, write.row) };
+}
+
+/** PostgreSQL: the compare-and-set and the insert in one statement (one round trip instead of two). */
+async function useAndSave(trx: Executor, write: OwnershipWrite): Promise<{ used: boolean; saved: boolean }> {
+  const r = write.row;
+  const { rows } = await sql<{ used: boolean; saved: boolean }>`
+    with used as (
+      update challenges set used_at = ${write.now} where id = ${write.challengeId} and used_at is null and expires_at > ${write.now} returning id
+    ), saved as (
+      insert into ownerships (verification_id, status, chain, wallet_address, token_id, request_id, verified_at)
+      select ${r.verification_id}::text, ${r.status}::text, ${r.chain}::text, ${r.wallet_address}::text, ${r.token_id}::text, ${r.request_id}::text, ${r.verified_at}::bigint from used
+      on conflict (verification_id) do nothing returning verification_id
+    )
+    select exists (select 1 from used) as used, exists (select 1 from saved) as saved`.execute(trx);
+  return rows[0]!;
 }
