@@ -4,7 +4,9 @@
 // personal_sign, embedded holdings) at 10 connections. Targets: lookup ≥ 0.3 of /healthz on SQLite;
 // proof p99 ≤ 20 ms.
 //
-//   npx tsx bench/ext.ts [--db sqlite|postgres] [--duration 5] [--proofs 400]
+//   npx tsx bench/ext.ts [--db sqlite|postgres] [--duration 5] [--proofs 400] [--cpu-prof DIR]
+//
+// --cpu-prof writes the server's CPU profile (node --cpu-prof) into DIR.
 //
 // Writes bench/RESULTS-ext.md.
 import { randomBytes } from 'node:crypto';
@@ -24,6 +26,7 @@ const KIND = arg('db', 'sqlite') as DatabaseKind;
 const DURATION = Number(arg('duration', '5'));
 const PROOFS = Number(arg('proofs', '200'));
 const CONNECTIONS = 10;
+const PROFILE_DIR = arg('cpu-prof', '');
 const LAUNCH: Launch = { tsx: true };
 
 const storage = await freshStorage(KIND);
@@ -65,7 +68,7 @@ writeFileSync(
 );
 runCli(LAUNCH, env, ['tags', 'import', '--team', team, '--mode', 'production', '--file', chipsFile]);
 
-const server = await startServer(LAUNCH, env);
+const server = await startServer(PROFILE_DIR ? { ...LAUNCH, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : LAUNCH, env);
 const lines: string[] = [];
 try {
   const scanned: Record<string, string> = {};

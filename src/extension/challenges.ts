@@ -15,7 +15,8 @@ import { isoMicros, nowMicros } from '../time.js';
 import { findToken, type TokenRow } from './catalog/repository.js';
 import { findShownVerification } from './lookup.js';
 import { ownershipChecks } from './ownership-checks.js';
-import { deleteExpiredChallenges, insertChallenge } from './repository.js';
+import { deleteExpiredChallenges } from './repository.js';
+import { scanWriter } from '../verifications/scan-writer.js';
 import { publicVerificationId, verificationUuid } from './verification-ids.js';
 import { isObject } from '../json.js';
 
@@ -139,18 +140,13 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
     }
   }
   const sessionId = randomUUID();
-  if (issuedAt - lastPrune > PRUNE_EVERY_MICROS) await pruneExpiredChallenges(db, issuedAt);
-  await insertChallenge(db, {
-    id: sessionId,
-    verification_id: verification.id,
-    mode,
-    token_id: token.id,
-    chain: token.chain,
-    address,
-    message,
-    issued_at: issuedAt,
-    expires_at: expiresAt,
-    used_at: null,
+  const prune = issuedAt - lastPrune > PRUNE_EVERY_MICROS;
+  if (prune) lastPrune = issuedAt;
+  // Through the group commit: committed (durable) before the answer, sharing the commit with concurrent writes.
+  await scanWriter(ctx.db, ctx.config.scanWriterThread).writeExtension({
+    kind: 'challenge',
+    pruneBefore: prune ? issuedAt : null,
+    row: { id: sessionId, verification_id: verification.id, mode, token_id: token.id, chain: token.chain, address, message, issued_at: issuedAt, expires_at: expiresAt, used_at: null },
   });
   return { session_id: sessionId, uuid, message, expires_at: isoMicros(expiresAt), blockchain_type: token.chain, expected_holders: holders };
 }

@@ -3,7 +3,8 @@
 // takes its challenge with an atomic compare-and-set, so a challenge answers one
 // proof whatever the verdict and of concurrent proofs exactly one gets it. A
 // success takes the challenge and records the ownership in one transaction; a
-// provider that cannot answer takes nothing.
+// provider that cannot answer takes nothing. Both writes go through the group
+// commit (src/extension/writes.ts), durable before the answer.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Mode } from '../db/schema.js';
@@ -13,7 +14,8 @@ import { findToken } from './catalog/repository.js';
 import { readEthereumAddress } from './challenges.js';
 import { findShownVerification } from './lookup.js';
 import { HoldingsUnavailable, bech32Address, ownershipChecks, type SignatureVerdict } from './ownership-checks.js';
-import { findChallenge, saveOwnership, useChallenge } from './repository.js';
+import { findChallenge } from './repository.js';
+import { scanWriter } from '../verifications/scan-writer.js';
 import { isUuid } from './verification-ids.js';
 import { isObject } from '../json.js';
 
@@ -59,6 +61,7 @@ export async function proveOwnership(
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
 ): Promise<ProofResult> {
   const db = ctx.db.kysely;
+  const writer = scanWriter(ctx.db, ctx.config.scanWriterThread);
   const proof = readProof(body);
   const verification = await findShownVerification(db, mode, pathId);
   if (verification.ownership_status !== null) throw new DomainError('ExtOwnershipVerified');
@@ -79,7 +82,7 @@ export async function proveOwnership(
   // A refused proof uses the challenge too (a failed proof needs a new one); of
   // concurrent proofs only the one that takes it gets its verdict.
   const refuse = async (code: 'ExtSignatureFailed' | 'ExtNotHolder', reason: string) => {
-    if (!(await useChallenge(db, challenge.id, now))) return new DomainError('ExtInvalidChallenge');
+    if ((await writer.writeExtension({ kind: 'use-challenge', challengeId: challenge.id, now })) !== 'done') return new DomainError('ExtInvalidChallenge');
     log.info({ verification: verification.id, reason }, 'ownership proof refused');
     return new DomainError(code);
   };
@@ -114,10 +117,12 @@ export async function proveOwnership(
 
   const requestId = randomUUID();
   const verifiedAt = nowMicros();
-  // Taking the challenge and recording the owner commit together: one commit per proof.
-  await db.transaction().execute(async (trx) => {
-    if (!(await useChallenge(trx, challenge.id, now))) throw new DomainError('ExtInvalidChallenge');
-    const saved = await saveOwnership(trx, {
+  // Taking the challenge and recording the owner commit together, with the writes of other requests.
+  const outcome = await writer.writeExtension({
+    kind: 'ownership',
+    challengeId: challenge.id,
+    now,
+    row: {
       verification_id: verification.id,
       status: 'verified',
       chain: challenge.chain,
@@ -125,9 +130,10 @@ export async function proveOwnership(
       token_id: challenge.token_id,
       request_id: requestId,
       verified_at: verifiedAt,
-    });
-    // Two challenges proven at once: the first recorded owner stays.
-    if (!saved) throw new DomainError('ExtOwnershipVerified');
+    },
   });
+  if (outcome === 'challenge-used') throw new DomainError('ExtInvalidChallenge');
+  // Two challenges proven at once: the first recorded owner stays.
+  if (outcome === 'owned') throw new DomainError('ExtOwnershipVerified');
   return { success: true, request_id: requestId, ownership: { status: 'verified', wallet_address: wallet, verified_at: isoMicros(verifiedAt) } };
 }

@@ -118,6 +118,11 @@ export async function useChallenge(db: Executor, id: string, now: number): Promi
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Reopens a challenge that `useChallenge` took in the same transaction. */
+export async function unuseChallenge(db: Executor, id: string): Promise<void> {
+  await db.updateTable('challenges').set({ used_at: null }).where('id', '=', id).execute();
+}
+
 /** Deletes challenges that expired before `before`; returns how many. */
 export async function deleteExpiredChallenges(db: Executor, before: number): Promise<number> {
   const result = await db.deleteFrom('challenges').where('expires_at', '<', before).executeTakeFirst();

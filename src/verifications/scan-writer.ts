@@ -7,6 +7,8 @@
 // On a SQLite file the batches are decided and committed by a thread with its
 // own write connection (scan-writer-thread.ts): the commit's fsync and the
 // statements leave the event loop free for HTTP and chip cryptography (issue #10).
+// The extension API's challenge and proof writes (src/extension/writes.ts) go
+// through the same queue, thread and commits (issue #9).
 import { Worker } from 'node:worker_threads';
 import type { Db, Executor } from '../db/database.js';
 import { metricsOf } from '../metrics.js';
@@ -16,6 +18,7 @@ import { insertSessions } from '../sessions/repository.js';
 import type { World } from '../world.js';
 import { lockChips, saveChipProgress, type ChipRow } from '../tag-chips/repository.js';
 import { findGenuineByUrlHashes, insertVerifications, type VerificationRow } from './repository.js';
+import { applyExtensionWrite, isExtensionWrite, type ExtensionOutcome, type ExtensionWrite } from '../extension/writes.js';
 
 /** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Plain data (it may cross to the writer thread). */
 export interface AuthenticScan {
@@ -38,6 +41,10 @@ export interface FailedScan {
 
 export type Scan = AuthenticScan | FailedScan;
 
+/** What one batch commits: scans and extension writes, in any mix. */
+export type Write = Scan | ExtensionWrite;
+export type WriteResult = VerificationRow | ExtensionOutcome;
+
 const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: string | null): VerificationRow => ({
   ...scan.row,
   scanned_at: scan.at,
@@ -47,10 +54,13 @@ const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: stri
 });
 
 interface Pending {
-  scan: Scan;
-  resolve(row: VerificationRow): void;
+  write: Write;
+  resolve(result: WriteResult): void;
   reject(error: unknown): void;
 }
+
+/** The tag whose chip row a write locks, if any. */
+const tagOf = (write: Write): string | null => (write.kind === 'authentic' ? write.tagId : null);
 
 const MAX_BATCH = 500;
 
@@ -115,6 +125,20 @@ export async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolea
   return results as VerificationRow[];
 }
 
+/** Decides and writes one batch of scans and extension writes in the caller's transaction; one result per write. */
+export async function writeMixedBatch(trx: Executor, writes: Write[], forUpdate: boolean): Promise<WriteResult[]> {
+  const scans: Scan[] = [];
+  const results: WriteResult[] = new Array(writes.length);
+  for (const write of writes) if (!isExtensionWrite(write)) scans.push(write);
+  const rows = scans.length > 0 ? await writeBatch(trx, scans, forUpdate) : [];
+  let next = 0;
+  for (let i = 0; i < writes.length; i++) {
+    const write = writes[i]!;
+    results[i] = isExtensionWrite(write) ? await applyExtensionWrite(trx, write) : rows[next++]!;
+  }
+  return results;
+}
+
 // A build runs dist (.js). From the sources (tsx: development, tests, benches)
 // a thread does not inherit tsx's loader, so it registers it before importing.
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
@@ -129,7 +153,7 @@ const newThread = (workerData: unknown) =>
 
 interface ThreadAnswer {
   id: number;
-  rows?: VerificationRow[];
+  rows?: WriteResult[];
   error?: { message: string; code?: string };
 }
 
@@ -137,7 +161,7 @@ interface ThreadAnswer {
 class WriterThread {
   private worker: Worker | null = null;
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve(rows: VerificationRow[]): void; reject(error: unknown): void }>();
+  private readonly waiting = new Map<number, { resolve(rows: WriteResult[]): void; reject(error: unknown): void }>();
 
   constructor(private readonly file: string) {}
 
@@ -161,14 +185,14 @@ class WriterThread {
     return worker;
   }
 
-  commit(scans: Scan[]): Promise<VerificationRow[]> {
+  commit(writes: Write[]): Promise<WriteResult[]> {
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     // Referenced only while a batch is out: an idle thread keeps no process alive.
     if (this.waiting.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, scans });
+      worker.postMessage({ id, writes });
     });
   }
 
@@ -203,8 +227,17 @@ export class ScanWriter {
   private scheduled = false;
 
   write(scan: Scan): Promise<VerificationRow> {
+    return this.enqueue(scan) as Promise<VerificationRow>;
+  }
+
+  /** An extension write (challenge, proof), committed with whatever else is queued. */
+  writeExtension(write: ExtensionWrite): Promise<ExtensionOutcome> {
+    return this.enqueue(write) as Promise<ExtensionOutcome>;
+  }
+
+  private enqueue(write: Write): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ scan, resolve, reject });
+      this.queue.push({ write, resolve, reject });
       // Start after the current turn of the event loop, so that the scans of
       // every request read in this turn share the commit.
       if (!this.scheduled) {
@@ -226,7 +259,10 @@ export class ScanWriter {
       if (batch.length === 0) return;
       this.running++;
       void this.commit(batch).finally(() => {
-        for (const p of batch) if (p.scan.kind === 'authentic') this.release(p.scan.tagId);
+        for (const p of batch) {
+          const tag = tagOf(p.write);
+          if (tag !== null) this.release(tag);
+        }
         this.running--;
         this.pump();
       });
@@ -242,19 +278,27 @@ export class ScanWriter {
   private takeBatch(): Pending[] {
     if (this.inFlight.size === 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
-      for (const p of batch) if (p.scan.kind === 'authentic') this.hold(p.scan.tagId);
+      this.holdAll(batch);
       return batch;
     }
     const batch: Pending[] = [];
     const rest: Pending[] = [];
     const busy = new Set(this.inFlight.keys());
     for (const p of this.queue) {
-      if (batch.length === MAX_BATCH || (p.scan.kind === 'authentic' && busy.has(p.scan.tagId))) rest.push(p);
+      const tag = tagOf(p.write);
+      if (batch.length === MAX_BATCH || (tag !== null && busy.has(tag))) rest.push(p);
       else batch.push(p);
     }
     this.queue = rest;
-    for (const p of batch) if (p.scan.kind === 'authentic') this.hold(p.scan.tagId);
+    this.holdAll(batch);
     return batch;
+  }
+
+  private holdAll(batch: Pending[]): void {
+    for (const p of batch) {
+      const tag = tagOf(p.write);
+      if (tag !== null) this.hold(tag);
+    }
   }
 
   private hold(tagId: string): void {
@@ -270,9 +314,9 @@ export class ScanWriter {
   private async commit(batch: Pending[]): Promise<void> {
     const forUpdate = this.db.dialect === 'postgres';
     try {
-      const scans = batch.map((p) => p.scan);
+      const writes = batch.map((p) => p.write);
       const started = performance.now();
-      const rows = this.thread ? await this.thread.commit(scans) : await this.db.kysely.transaction().execute((trx) => writeBatch(trx, scans, forUpdate));
+      const rows = this.thread ? await this.thread.commit(writes) : await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, forUpdate));
       const metrics = metricsOf(this.db);
       metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
       metrics.scanBatchSize.observe(batch.length);

@@ -140,6 +140,10 @@ for (const kind of DATABASES) {
       const winner = answers.find((r) => r.status === 200)!.body.ownership.wallet_address;
       assert.deepEqual(answers.find((r) => r.status === 400)!.body, { error: 'Ownership is already verified' });
       assert.equal((await ext(server, 'GET', path)).body.ownership.wallet_address, winner);
+      // The refused proof leaves its challenge open, as if it had not been made (the owner check refuses it anyway).
+      const used = await server.ctx.db.kysely.selectFrom('challenges').select(['id', 'used_at']).where('id', 'in', bodies.map((b) => b.session_id)).execute();
+      assert.equal(used.filter((c) => c.used_at !== null).length, 1);
+      assert.equal(used.length, 2);
     });
 
   });
