@@ -263,6 +263,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/extension/repository.ts findChallenge
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts saveOwnership
+--   src/extension/repository.ts unuseChallenge
 --   src/extension/repository.ts useChallenge
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags

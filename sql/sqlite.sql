@@ -258,6 +258,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/extension/repository.ts findChallenge
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts saveOwnership
+--   src/extension/repository.ts unuseChallenge
 --   src/extension/repository.ts useChallenge
 --   src/keys/repository.ts notifyKeyRevoked
 --   src/tags/repository.ts filtered
