@@ -22,20 +22,26 @@ export interface PcscCard extends CardLink {
   close(): Promise<void>;
 }
 
+/**
+ * Closes a pcsclite context and every reader it saw. Closing cancels pcsclite's pending status calls
+ * (reported as errors, silenced here); a reader left open keeps its status thread, and the process, alive.
+ */
+export function closePcsc(pcsc: any): void {
+  pcsc.removeAllListeners('error');
+  pcsc.on('error', () => {});
+  for (const r of Object.values(pcsc.readers) as any[]) {
+    r.removeAllListeners('error');
+    r.on('error', () => {});
+    r.close();
+  }
+  pcsc.close();
+}
+
 /** Waits (up to `waitMs`) for a card in the reader named `name` (or any reader) and connects to it exclusively. */
 export async function connectPcsc(options: { name?: string; waitMs?: number } = {}): Promise<PcscCard> {
   const pcsc = loadPcsc()();
   let timer: NodeJS.Timeout | undefined;
-  const closeAll = () => {
-    pcsc.removeAllListeners('error');
-    pcsc.on('error', () => {});
-    for (const r of Object.values(pcsc.readers) as any[]) {
-      r.removeAllListeners('error');
-      r.on('error', () => {});
-      r.close();
-    }
-    pcsc.close();
-  };
+  const closeAll = () => closePcsc(pcsc);
   try {
     const reader: any = await new Promise((resolve, reject) => {
       timer = setTimeout(() => reject(new Error(`no card appeared in ${options.name ?? 'any PC/SC reader'} within ${(options.waitMs ?? 30_000) / 1000} s`)), options.waitMs ?? 30_000);

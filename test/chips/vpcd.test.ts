@@ -24,6 +24,7 @@ import {
   splitResponse,
 } from '../../src/chips/index.js';
 import { NTAG424_ATR, VpcdLink } from '../../src/chips/card/vpcd.js';
+import { closePcsc } from '../../src/writer/pcsc.js';
 import { defaultLayout, readSdmPart } from '../../src/tag-chips/layout.js';
 import { upper } from './vectors.js';
 
@@ -171,16 +172,7 @@ describe('through the real pcscd (vsmartcard-vpcd)', () => {
     } finally {
       clearTimeout(timer);
       await link.close();
-      // Closing cancels pcsclite's pending status calls (reported as errors); every reader must be
-      // closed as well or its status thread keeps the process alive.
-      pcsc.removeAllListeners('error');
-      pcsc.on('error', () => {});
-      for (const r of Object.values(pcsc.readers) as any[]) {
-        r.removeAllListeners('error');
-        r.on('error', () => {});
-        r.close();
-      }
-      pcsc.close();
+      closePcsc(pcsc);
     }
   });
 });
