@@ -1,11 +1,10 @@
 // Shared steps of the writer tests: a created tag, a software card, one write through the relay.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { TestContext } from 'node:test';
-import { promisify } from 'node:util';
 import { Ntag424Card, VpcdLink, type CardOptions } from '../../src/chips/index.js';
 import { WriterClient, type CardLink } from '../../src/writer/relay.js';
+import { cliResult } from '../cli/process.js';
 import { call, type TestServer } from '../harness.js';
 
 export function cardLink(card: Ntag424Card): CardLink {
@@ -52,18 +51,8 @@ export async function tamperTapsVerify(server: TestServer, key: string, card: Nt
   assert.equal(o.body.data.attributes.tamper.current, 'open');
 }
 
-const run = promisify(execFile);
-
-/** `tapproof ARGS…` as its own process on the server's storage. */
-export async function cli(server: TestServer, args: string[], nodeArgs: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...server.storage.env, LOG_LEVEL: 'silent' } });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+/** `tapproof ARGS…` as its own process on the server's storage, whatever its exit code. */
+export const cli = (server: TestServer, args: string[], nodeArgs: string[] = []) => cliResult(server, args, { nodeArgs });
 
 /** Why a PC/SC test cannot run here (the optional binding is missing), or false. */
 export function pcscSkip(): string | false {
