@@ -85,7 +85,12 @@ program
       await background.stop();
       await ctx.db.close();
       log.info('tapproof worker stopped');
-      log.flush?.();
+      // pino writes stdout asynchronously: exit only once the lines are out, or the exit's synchronous
+      // flush can put 'stopped' ahead of a 'stopping' still being written.
+      await new Promise<void>((resolve) => {
+        log.flush(() => resolve());
+        setTimeout(resolve, 2000).unref();
+      });
       process.exit(0);
     };
     // Before the readiness line: a supervisor may signal as soon as it reads it.
