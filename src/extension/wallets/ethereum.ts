@@ -1,7 +1,7 @@
 // Ethereum proofs: EIP-191 personal_sign by an externally owned account, or by a
 // contract wallet through EIP-1271 `isValidSignature` on the configured chain
 // (recovered locally first; the chain is asked only when that does not match).
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { recover } from 'tiny-secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { BaseError, ContractFunctionRevertedError, createPublicClient, getAddress, hashMessage, http, isAddress, isHex, parseAbi, type Hex, type PublicClient } from 'viem';
 
@@ -56,14 +56,14 @@ function recoveryBit(v: number): number {
 /**
  * The signer of a 65-byte (r, s, v) signature over `hash`, as lowercase 0x hex.
  * The same checks as viem's recoverMessageAddress (r and s in [1, n-1], any s,
- * v as above, a point on the curve), with @noble/curves called directly: viem's
- * path (dynamic import, hex round trips, two checksums) cost ~50 % more per proof.
+ * v as above, a point on the curve). Recovery runs in tiny-secp256k1
+ * (libsecp256k1 compiled to WebAssembly): 0.21 ms against 0.94 ms in
+ * @noble/curves, which made it the largest single cost of an Ethereum proof.
  */
 function recoverAddress(hash: Uint8Array, signature: Hex): string {
   if (Math.ceil((signature.length - 2) / 2) !== 65) throw new Error('invalid signature length');
-  const bytes = Buffer.from(signature.slice(2, 130), 'hex');
-  const sig = secp256k1.Signature.fromBytes(bytes, 'compact').addRecoveryBit(recoveryBit(Number.parseInt(signature.slice(130), 16)));
-  const publicKey = sig.recoverPublicKey(hash).toBytes(false);
+  const publicKey = recover(hash, Buffer.from(signature.slice(2, 130), 'hex'), recoveryBit(Number.parseInt(signature.slice(130), 16)) as 0 | 1, false);
+  if (!publicKey) throw new Error('signature does not recover to a point');
   return `0x${Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex')}`;
 }
 
