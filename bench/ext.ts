@@ -4,7 +4,11 @@
 // personal_sign, embedded holdings) at 10 connections. Targets: lookup ≥ 0.3 of /healthz on SQLite;
 // proof p99 ≤ 20 ms.
 //
-//   npx tsx bench/ext.ts [--db sqlite|postgres] [--duration 5] [--proofs 400] [--cpu-prof DIR]
+//   npx tsx bench/ext.ts [--db sqlite|postgres] [--duration 5] [--proofs 1000] [--warmup 50] [--cpu-prof DIR]
+//
+// Each chain's proofs are sent 10 at a time; the first --warmup of them are the
+// cold start (the server's first proofs of that chain since it started) and are
+// reported apart (their max), so p50/p90/p99 describe the steady state.
 //
 // --cpu-prof writes the server's CPU profile (node --cpu-prof) into DIR.
 //
@@ -24,7 +28,8 @@ import { cardanoWallet } from '../test/extension/wallets.js';
 
 const KIND = arg('db', 'sqlite') as DatabaseKind;
 const DURATION = Number(arg('duration', '5'));
-const PROOFS = Number(arg('proofs', '200'));
+const PROOFS = Number(arg('proofs', '1000'));
+const WARMUP = Number(arg('warmup', '50'));
 const CONNECTIONS = 10;
 const PROFILE_DIR = arg('cpu-prof', '');
 const LAUNCH: Launch = { tsx: true };
@@ -103,7 +108,7 @@ try {
   const proofRows: string[] = [];
   for (const c of chips) {
     const prepared: { path: string; body: string }[] = [];
-    for (let i = 0; i < PROOFS; i++) {
+    for (let i = 0; i < WARMUP + PROOFS; i++) {
       const path = `/ext/verifications/${await scanOnce(c, i + 2)}`;
       const challengeBody = c.chain === 'ethereum' ? JSON.stringify({ address: ethereumOwner.address }) : '{}';
       const ch = (await (await fetch(server.origin + path + '/challenge', { method: 'POST', headers: { 'content-type': 'application/json' }, body: challengeBody })).json()) as { session_id: string; message: string };
@@ -113,28 +118,32 @@ try {
           : { session_id: ch.session_id, address: cardanoOwner.address, ...cardanoOwner.signData(ch.message), blockchain_type: 'cardano' };
       prepared.push({ path: path + '/proof', body: JSON.stringify(body) });
     }
-    const latencies: number[] = [];
     const statuses = new Map<string, number>();
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (next < prepared.length) {
-          const { path, body } = prepared[next++]!;
-          const t = performance.now();
-          const res = await fetch(server.origin + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-          const text = await res.text();
-          latencies.push(performance.now() - t);
-          const label = res.status === 200 ? '200' : `${res.status} ${(JSON.parse(text) as { error: string }).error}`;
-          statuses.set(label, (statuses.get(label) ?? 0) + 1);
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
+    const send = async (batch: typeof prepared) => {
+      const latencies: number[] = [];
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          while (next < batch.length) {
+            const { path, body } = batch[next++]!;
+            const t = performance.now();
+            const res = await fetch(server.origin + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+            const text = await res.text();
+            latencies.push(performance.now() - t);
+            const label = res.status === 200 ? '200' : `${res.status} ${(JSON.parse(text) as { error: string }).error}`;
+            statuses.set(label, (statuses.get(label) ?? 0) + 1);
+          }
+        }),
+      );
+      return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+    };
+    const cold = await send(prepared.slice(0, WARMUP));
+    const { seconds, latencies } = await send(prepared.slice(WARMUP));
     const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    const coldMax = cold.latencies.at(-1);
     proofRows.push(
-      `| ${c.chain} proofs (embedded holdings) | ${(PROOFS / seconds).toFixed(0)} /s, p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms — target p99 ≤ 20 ms: ${verdict(p(0.99), 20, 'lower', ' ms')}; answers ${[...statuses].map(([k, v]) => `${v} × ${k}`).join(', ')} |`,
+      `| ${c.chain} proofs (embedded holdings) | ${(PROOFS / seconds).toFixed(0)} /s, p50 ${p(0.5).toFixed(1)} ms, p90 ${p(0.9).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms — target p99 ≤ 20 ms: ${verdict(p(0.99), 20, 'lower', ' ms')}; cold start (first ${WARMUP}, not counted): max ${coldMax === undefined ? '—' : coldMax.toFixed(1)} ms; answers ${[...statuses].map(([k, v]) => `${v} × ${k}`).join(', ')} |`,
     );
   }
 
@@ -142,7 +151,7 @@ try {
     `# Extension API benchmark (${KIND})`,
     '',
     ...machineLines(),
-    `- Command: \`npx tsx bench/ext.ts --db ${KIND} --duration ${DURATION} --proofs ${PROOFS}\` (server from the sources through tsx, ${CONNECTIONS} connections)`,
+    `- Command: \`npx tsx bench/ext.ts --db ${KIND} --duration ${DURATION} --proofs ${PROOFS} --warmup ${WARMUP}\` (server from the sources through tsx, ${CONNECTIONS} connections)`,
     '',
     '| Measure | Value |',
     '|---|---|',
