@@ -57,8 +57,8 @@ async function prepare(storage: Storage): Promise<{ key: string; chips: Chip[]; 
   const db = storage.open();
   await migrate(db);
   const ctx: AppContext = { db, config: { ...loadConfig({ ...storage.env, TAPPROOF_MASTER_KEY: MASTER }), database: storage.target }, clock: systemClock };
-  const { id: teamId } = await createTeam(db.kysely, 'bench');
-  const { key } = await createKey(db.kysely, teamId, 'production');
+  const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
+  const { key } = await createKey(db.kysely, teamId, 'production', systemClock);
   const chips: Chip[] = Array.from({ length: CHIPS }, (_, i) => ({
     uid: '04' + randomBytes(6).toString('hex').toUpperCase(),
     url: `https://bench.example.com/t/${i}`,

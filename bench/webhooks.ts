@@ -117,7 +117,7 @@ async function setup(kind: DatabaseKind, receiver: Receiver): Promise<Setup> {
   const storage = await freshStorage(kind);
   const db = storage.open();
   await migrate(db);
-  const { id: teamId } = await createTeam(db.kysely, 'bench');
+  const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
   const world = { teamId, mode: 'sandbox' as const };
   const config = { ...loadConfig({ ...storage.env, TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' }), database: storage.target };
   await createWebhook({ db, config, clock: systemClock }, world, { url: `http://127.0.0.1:${receiver.port}/hook` });
@@ -129,7 +129,7 @@ async function backlog(s: Setup, count: number): Promise<number> {
   const started = performance.now();
   for (let done = 0; done < count; done += 500) {
     const n = Math.min(500, count - done);
-    await createTags(s.db, s.world, Array.from({ length: n }, () => ({ protocol: 'ntag_424_dna', url: `https://bench.example/${++serial}` })));
+    await createTags({ db: s.db, clock: systemClock }, s.world, Array.from({ length: n }, () => ({ protocol: 'ntag_424_dna', url: `https://bench.example/${++serial}` })));
   }
   return performance.now() - started;
 }

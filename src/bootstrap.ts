@@ -22,8 +22,8 @@ export async function bootstrapIfEmpty({ db, clock }: Pick<AppContext, 'db' | 'c
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
     const anyTeam = await trx.selectFrom('teams').select('id').limit(1).executeTakeFirst();
     if (anyTeam) return null;
-    const { id: teamId } = await createTeam(trx, 'default');
-    const { id: keyId, key } = await createKey(trx, teamId, 'sandbox');
+    const { id: teamId } = await createTeam(trx, 'default', null, clock);
+    const { id: keyId, key } = await createKey(trx, teamId, 'sandbox', clock);
     return { teamId, keyId, key };
   });
 }

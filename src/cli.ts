@@ -132,7 +132,7 @@ teams
   .option('--parent <team_id>', 'parent team (makes this a subteam)')
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null), { touchesKeys: false });
+    const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null, ctx.clock), { touchesKeys: false });
     output(opts.json, team, `created team ${team.id}`);
   });
 
@@ -143,14 +143,14 @@ keys
   .requiredOption('--mode <mode>', 'sandbox or production', parseMode)
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const key = await withContext((ctx) => createKey(ctx.db.kysely, opts.team, opts.mode), { touchesKeys: false });
+    const key = await withContext((ctx) => createKey(ctx.db.kysely, opts.team, opts.mode, ctx.clock), { touchesKeys: false });
     output(opts.json, key, `created key ${key.id}\n${key.key}\n(the key is shown only now)`);
   });
 keys
   .command('revoke <key_id>')
   .option('--json', 'machine-readable output')
   .action(async (keyId: string, opts) => {
-    const found = await withContext((ctx) => revoke(ctx.db, keyId), { touchesKeys: false });
+    const found = await withContext((ctx) => revoke(ctx, keyId), { touchesKeys: false });
     if (!found) throw new CliError(`no key ${keyId}`);
     output(opts.json, { id: keyId, revoked: true }, `revoked key ${keyId}`);
   });

@@ -111,9 +111,9 @@ export async function startServer(kind: DatabaseKind, env: Record<string, string
     origin,
     base: origin + config.apiPrefix,
     async seedTeam(options = {}) {
-      const { id: teamId } = await createTeam(db.kysely, options.name ?? 'team', options.parent ?? null);
-      const sandbox = await createKey(db.kysely, teamId, 'sandbox' as Mode);
-      const production = await createKey(db.kysely, teamId, 'production' as Mode);
+      const { id: teamId } = await createTeam(db.kysely, options.name ?? 'team', options.parent ?? null, clock);
+      const sandbox = await createKey(db.kysely, teamId, 'sandbox' as Mode, clock);
+      const production = await createKey(db.kysely, teamId, 'production' as Mode, clock);
       return { teamId, sandbox, production };
     },
     async close() {

@@ -40,7 +40,7 @@ emulator
         const attributes: Record<string, unknown> = { protocol: opts.protocol, url: opts.url };
         if (opts.comment !== undefined) attributes.comment = opts.comment;
         if (opts.sessionDuration !== undefined) attributes.session_duration = opts.sessionDuration;
-        const tagId = (await createTags(ctx.db, world, [attributes]))[0]!.id;
+        const tagId = (await createTags(ctx, world, [attributes]))[0]!.id;
         const card = new Ntag424Card({ protocol: opts.protocol, lrp: opts.crypto === 'lrp' });
         const outcome = await new WriterClient(new LocalTransport(ctx, world)).write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) });
         saveCard(dataDir, tagId, card);

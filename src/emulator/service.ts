@@ -41,11 +41,11 @@ export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec
   const layout = defaultLayout(protocol);
   const tt = protocol === 'ntag_424_dna_tag_tamper';
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    const [tag] = await insertCheckedTags(trx, world, [attributes]);
+    const [tag] = await insertCheckedTags(trx, world, [attributes], ctx.clock);
     const at = ctx.clock.nowMicros();
     await insertChips(trx, [chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
     await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
-    await markConfigured(trx, world, tag!.id);
+    await markConfigured(trx, world, tag!.id, ctx.clock);
     return { id: tag!.id, uid };
   });
 }

@@ -6,19 +6,19 @@ import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { renderTag, type TagRow } from '../tags/serializer.js';
 import { enqueueDeliveries } from '../webhooks/fanout.js';
-import { isoMicros, nowMicros } from '../time.js';
+import { isoMicros } from '../time.js';
 import type { EventType } from './types.js';
 import { inChunks } from '../db/chunked.js';
 
 
 /**
  * Writes one event per tag, rendering the tag as the API shows it now: that
- * snapshot is the webhook's `data` (for tag.deleted, the last state).
+ * snapshot is the webhook's `data` (for tag.deleted, the last state). `at` is the
+ * moment of the change (its timestamp); `extra` adds top-level payload members
+ * (tag.configuration_failed carries its `reason`).
  */
-/** `extra` adds top-level payload members (tag.configuration_failed carries its `reason`). */
-export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[], extra: Record<string, unknown> = {}): Promise<void> {
+export async function recordTagEvents(db: Executor, type: EventType, tags: TagRow[], at: number, extra: Record<string, unknown> = {}): Promise<void> {
   if (tags.length === 0) return;
-  const at = nowMicros();
   const timestamp = isoMicros(at);
   const rows = tags.map((tag) => ({
     id: newId('evt'),

@@ -11,7 +11,7 @@ import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { base62 } from '../ids.js';
-import { isoMicros, nowMicros } from '../time.js';
+import { isoMicros } from '../time.js';
 import { findToken, type TokenRow } from './catalog/repository.js';
 import { findShownVerification } from './lookup.js';
 import { ownershipChecks } from './ownership-checks.js';
@@ -89,7 +89,7 @@ export function readEthereumAddress(value: unknown): `0x${string}` | null {
 
 let lastPrune = 0;
 
-export async function pruneExpiredChallenges(db: Executor, now = nowMicros()): Promise<number> {
+export async function pruneExpiredChallenges(db: Executor, now: number): Promise<number> {
   lastPrune = now;
   return deleteExpiredChallenges(db, now);
 }
@@ -122,7 +122,7 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
 
   const checks = ownershipChecks(ctx);
   // Whole seconds: the message's times and expires_at say the same instant.
-  const issuedAt = Math.floor(nowMicros() / 1_000_000) * 1_000_000;
+  const issuedAt = Math.floor(ctx.clock.nowMicros() / 1_000_000) * 1_000_000;
   const expiresAt = issuedAt + CHALLENGE_LIFETIME_MICROS;
   const domain = challengeDomain(request.origin, request.host);
   const parts = { domain, verificationId, nonce: nonce(), issuedAt, expiresAt };

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
-import { nowMicros } from '../time.js';
+import type { Clock } from '../time.js';
 import { isHttpUrl } from './catalog/rules.js';
 import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
 import { renderPublicVerification, type PublicVerification } from './serializer.js';
@@ -34,7 +34,7 @@ export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): 
 }
 
 /** POST /claims: every problem of the body in one `Validation failed`, then the verification. */
-export async function createClaim(db: Executor, mode: Mode, body: unknown): Promise<{ id: string; verification_id: string }> {
+export async function createClaim(db: Executor, mode: Mode, body: unknown, clock: Clock): Promise<{ id: string; verification_id: string }> {
   if (!isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
   const problems: FieldProblem[] = [];
   for (const name of Object.keys(body)) if (!CLAIM_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a claim'));
@@ -69,7 +69,7 @@ export async function createClaim(db: Executor, mode: Mode, body: unknown): Prom
     resource_url: resourceUrl,
     resource_url_hash: urlHash(resourceUrl),
     note: typeof note === 'string' ? note : null,
-    created_at: nowMicros(),
+    created_at: clock.nowMicros(),
   });
   return { id, verification_id: verificationId };
 }

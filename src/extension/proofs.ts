@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Mode } from '../db/schema.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
-import { isoMicros, nowMicros } from '../time.js';
+import { isoMicros } from '../time.js';
 import { findToken } from './catalog/repository.js';
 import { readEthereumAddress } from './challenges.js';
 import { findShownVerification } from './lookup.js';
@@ -66,7 +66,7 @@ export async function proveOwnership(
   const verification = await findShownVerification(db, mode, pathId);
   if (verification.ownership_status !== null) throw new DomainError('ExtOwnershipVerified');
   const challenge = isUuid(proof.sessionId) ? await findChallenge(db, proof.sessionId.toLowerCase()) : undefined;
-  const now = nowMicros();
+  const now = ctx.clock.nowMicros();
   if (!challenge || challenge.verification_id !== verification.id || challenge.mode !== mode || challenge.used_at !== null || challenge.expires_at <= now) {
     throw new DomainError('ExtInvalidChallenge');
   }
@@ -116,7 +116,7 @@ export async function proveOwnership(
   if (!held) throw await refuse('ExtNotHolder', 'not-held');
 
   const requestId = randomUUID();
-  const verifiedAt = nowMicros();
+  const verifiedAt = ctx.clock.nowMicros();
   // Taking the challenge and recording the owner commit together, with the writes of other requests.
   const outcome = await writer.writeExtension({
     kind: 'ownership',

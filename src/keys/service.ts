@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import type { Db, Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { nowMicros } from '../time.js';
+import type { AppContext } from '../context.js';
+import type { Clock } from '../time.js';
 import { findTeam } from '../teams/repository.js';
 import { principalCache } from './cache.js';
 import type { Principal } from './principal.js';
@@ -11,11 +12,11 @@ import { findKeyByHash, insertKey, notifyKeyRevoked, revokeKey } from './reposit
 import { refusal } from '../errors.js';
 
 /** Creates a key and returns its text, which is never stored nor shown again. */
-export async function createKey(db: Executor, teamId: string, mode: Mode): Promise<{ id: string; key: string }> {
+export async function createKey(db: Executor, teamId: string, mode: Mode, clock: Clock): Promise<{ id: string; key: string }> {
   if (!(await findTeam(db, teamId))) throw refusal(`no team ${teamId}`);
   const key = newKeyText(mode);
   const id = newId('key');
-  await insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: nowMicros(), revoked_at: null });
+  await insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: clock.nowMicros(), revoked_at: null });
   return { id, key };
 }
 
@@ -24,16 +25,16 @@ export async function createKey(db: Executor, teamId: string, mode: Mode): Promi
  * cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
  * watched revocations file once the revoke has committed.
  */
-export async function revoke(db: Db, keyId: string): Promise<boolean> {
+export async function revoke({ db, clock }: Pick<AppContext, 'db' | 'clock'>, keyId: string): Promise<boolean> {
   const key = await db.kysely.transaction().execute(async (trx) => {
-    const row = await revokeKey(trx, keyId, nowMicros());
+    const row = await revokeKey(trx, keyId, clock.nowMicros());
     if (row && db.dialect === 'postgres') await notifyKeyRevoked(trx, row.key_hash);
     return row;
   });
   if (key) {
     principalCache(db).evict(key.key_hash);
     // SQLite: servers in other processes watch this file and drop their cached principals.
-    if (db.revocationsFile) writeFileSync(db.revocationsFile, `${nowMicros()}\n`);
+    if (db.revocationsFile) writeFileSync(db.revocationsFile, `${clock.nowMicros()}\n`);
   }
   return key !== undefined;
 }

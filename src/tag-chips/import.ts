@@ -158,7 +158,7 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const references = await catalogReferenceProblems(trx, world, checked.map((c) => c.catalog));
     if (references.length > 0) throw new ChipImportServiceError(references);
-    const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag));
+    const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), ctx.clock);
     const at = ctx.clock.nowMicros();
     const chips = checked.map((c, i) =>
       chipRow(world, tags[i]!, {
@@ -172,8 +172,8 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
       }, at),
     );
     await insertChips(trx, chips);
-    for (const tag of tags) await markConfigured(trx, world, tag.id);
-    await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog));
+    for (const tag of tags) await markConfigured(trx, world, tag.id, ctx.clock);
+    await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog), at);
     return tags.map((t) => t.id);
   });
 }

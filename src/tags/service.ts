@@ -4,7 +4,8 @@ import { isRetryableConflict, isUniqueViolation, type Db, type Executor } from '
 import { recordTagEvents } from '../events/outbox.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
-import { nowMicros } from '../time.js';
+import type { AppContext } from '../context.js';
+import type { Clock } from '../time.js';
 import {
   adjustTagCount,
   countFiltered,
@@ -23,6 +24,9 @@ import {
 import type { World } from '../world.js';
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
+
+/** What the tag operations that run their own transaction need: the database and the clock that stamps changes. */
+export type TagServices = Pick<AppContext, 'db' | 'clock'>;
 
 const CONFLICT_ATTEMPTS = 5;
 
@@ -49,7 +53,7 @@ async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promi
   }
 }
 
-export async function createTags(db: Db, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
+export async function createTags({ db, clock }: TagServices, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
   const errors: FieldProblem[] = [];
   const firstIndexOfUrl = new Map<string, number>();
   entries.forEach((attributes, index) => {
@@ -64,7 +68,7 @@ export async function createTags(db: Db, world: World, entries: Record<string, u
   });
   if (errors.length > 0) throw validationFailed(errors);
 
-  return atomically(db, (trx) => insertCheckedTags(trx, world, entries));
+  return atomically(db, (trx) => insertCheckedTags(trx, world, entries, clock));
 }
 
 /**
@@ -72,7 +76,7 @@ export async function createTags(db: Db, world: World, entries: Record<string, u
  * caller's transaction (POST /tags, and chip import which configures them in
  * the same transaction): 422 when a url is already taken in the world.
  */
-export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
+export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[], clock: Clock): Promise<TagRow[]> {
   const indexOfUrl = new Map(entries.map((a, index) => [a.url as string, index]));
   const taken = await findUrlOwners(trx, world, [...indexOfUrl.keys()]);
   if (taken.size > 0) {
@@ -83,7 +87,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
         .map((index) => problem('url', 'url is already used by another tag of this team', index)),
     );
   }
-  const at = nowMicros();
+  const at = clock.nowMicros();
   const rows: TagRow[] = entries.map((a) => ({
     id: newId('tag'),
     team_id: world.teamId,
@@ -99,7 +103,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
   }));
   await insertTags(trx, rows);
   await adjustTagCount(trx, world, rows.length);
-  await recordTagEvents(trx, 'tag.created', rows);
+  await recordTagEvents(trx, 'tag.created', rows, at);
   return rows;
 }
 
@@ -118,7 +122,7 @@ export interface Update {
  * Applies updates in request order as one transaction. url uniqueness is judged
  * on the final state, so a batch may swap two tags' urls.
  */
-export async function updateTags(db: Db, world: World, updates: Update[]): Promise<TagRow[]> {
+export async function updateTags({ db, clock }: TagServices, world: World, updates: Update[]): Promise<TagRow[]> {
   const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, i));
   if (errors.length > 0) throw validationFailed(errors);
 
@@ -166,7 +170,7 @@ export async function updateTags(db: Db, world: World, updates: Update[]): Promi
     }
     if (errors.length > 0) throw validationFailed(dedupe(errors));
 
-    const at = nowMicros();
+    const at = clock.nowMicros();
     const changed = [...state.values()].filter((row) => {
       const before = original.get(row.id)!;
       return row.url !== before.url || row.comment !== before.comment || row.session_duration !== before.session_duration;
@@ -192,19 +196,19 @@ function dedupe(errors: FieldProblem[]): FieldProblem[] {
   return errors.filter((e) => (seen.has(key(e)) ? false : (seen.add(key(e)), true)));
 }
 
-export async function deleteTag(db: Db, world: World, id: string): Promise<void> {
+export async function deleteTag({ db, clock }: TagServices, world: World, id: string): Promise<void> {
   await atomically(db, async (trx) => {
     const row = await findTagForUpdate(trx, world, id);
     if (!row) throw new DomainError('NotFound');
     if (row.status === 'configured') throw new DomainError('ConfiguredTag');
     await deleteTags(trx, [id]);
     await adjustTagCount(trx, world, -1);
-    await recordTagEvents(trx, 'tag.deleted', [row]);
+    await recordTagEvents(trx, 'tag.deleted', [row], clock.nowMicros());
   });
 }
 
 /** Deletes the world's unconfigured tags among `ids`; configured ones are kept, foreign ids ignored. */
-export async function deleteManyTags(db: Db, world: World, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
+export async function deleteManyTags({ db, clock }: TagServices, world: World, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
   return atomically(db, async (trx) => {
     const rows = await findTagsForUpdate(trx, world, [...new Set(ids)]);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -213,7 +217,7 @@ export async function deleteManyTags(db: Db, world: World, ids: string[]): Promi
     const kept = order.filter((id) => byId.get(id)!.status === 'configured');
     await deleteTags(trx, doomed.map((r) => r.id));
     await adjustTagCount(trx, world, -doomed.length);
-    await recordTagEvents(trx, 'tag.deleted', doomed);
+    await recordTagEvents(trx, 'tag.deleted', doomed, clock.nowMicros());
     return { deleted: doomed.map((r) => r.id), kept };
   });
 }
@@ -231,20 +235,21 @@ export async function listWorldTags(db: Db, world: World, list: ListQuery): Prom
  * recorded. Runs inside the caller's transaction so that key material stored
  * with the write commits together with the status. Undefined when the tag is gone.
  */
-export async function configureTag(trx: Executor, world: World, tagId: string): Promise<TagRow | undefined> {
-  const configured = await configureCreatedTag(trx, world, tagId, nowMicros());
+export async function configureTag(trx: Executor, world: World, tagId: string, clock: Clock): Promise<TagRow | undefined> {
+  const at = clock.nowMicros();
+  const configured = await configureCreatedTag(trx, world, tagId, at);
   if (!configured) {
     // Rare: tell a deleted tag from a configured one only when the update found nothing.
     if (await findTag(trx, world, tagId)) throw new DomainError('ConfiguredTag');
     return undefined;
   }
-  await recordTagEvents(trx, 'tag.configured', [configured]);
+  await recordTagEvents(trx, 'tag.configured', [configured], at);
   return configured;
 }
 
 /** configureTag for callers that know the tag exists: a missing tag is NotFound. */
-export async function markConfigured(trx: Executor, world: World, tagId: string): Promise<TagRow> {
-  const configured = await configureTag(trx, world, tagId);
+export async function markConfigured(trx: Executor, world: World, tagId: string, clock: Clock): Promise<TagRow> {
+  const configured = await configureTag(trx, world, tagId, clock);
   if (!configured) throw new DomainError('NotFound');
   return configured;
 }
@@ -253,8 +258,14 @@ export async function markConfigured(trx: Executor, world: World, tagId: string)
  * The chip write failed: the tag stays `created` (it can be written again); `tag.configuration_failed`
  * is recorded. Nothing is recorded for a tag that is gone (undefined).
  */
-export async function recordConfigurationFailure(trx: Executor, world: World, tagId: string, reason?: { code: string; detail: string }): Promise<TagRow | undefined> {
+export async function recordConfigurationFailure(
+  trx: Executor,
+  world: World,
+  tagId: string,
+  clock: Clock,
+  reason?: { code: string; detail: string },
+): Promise<TagRow | undefined> {
   const row = await findTagForUpdate(trx, world, tagId);
-  if (row) await recordTagEvents(trx, 'tag.configuration_failed', [row], reason ? { reason } : {});
+  if (row) await recordTagEvents(trx, 'tag.configuration_failed', [row], clock.nowMicros(), reason ? { reason } : {});
   return row;
 }

@@ -1,5 +1,5 @@
 import type { ResourceObject } from '../http/jsonapi.js';
-import { isoMicros, isoOrNull, nowMicros } from '../time.js';
+import { isoMicros, isoOrNull } from '../time.js';
 import type { WebhookRow } from './repository.js';
 
 export interface WebhookAttributes {
@@ -15,8 +15,9 @@ export interface WebhookAttributes {
   updated_at: string;
 }
 
-export function renderWebhook(row: WebhookRow, secret?: string): ResourceObject<WebhookAttributes> {
-  const previousLive = row.previous_secret_until !== null && row.previous_secret_until > nowMicros();
+/** `now` decides whether the previous secret still signs (it is shown only while it does). */
+export function renderWebhook(row: WebhookRow, now: number, secret?: string): ResourceObject<WebhookAttributes> {
+  const previousLive = row.previous_secret_until !== null && row.previous_secret_until > now;
   return {
     type: 'webhooks',
     id: row.id,

@@ -17,7 +17,7 @@ import type { Protocol } from '../tags/rules.js';
 import { configureTag, recordConfigurationFailure } from '../tags/service.js';
 import { defaultLayout } from '../tag-chips/layout.js';
 import { chipOwner, chipRow, insertChips } from '../tag-chips/repository.js';
-import { nowMicros } from '../time.js';
+import type { Clock } from '../time.js';
 import { findTagWithStaleWrite, findWrite, findWriteWithTag, insertWrite, setWriteEnd, updateRunningWrite, type WriteRow } from './repository.js';
 import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
 
@@ -81,10 +81,10 @@ const tagDeleted = (tagId: string): FailureReason => ({ code: 'tag_deleted', det
  * one conditional UPDATE that also claims the round trip when `claim` is set. Null when another
  * request changed the write first (nothing done).
  */
-async function failWrite(trx: Executor, world: World, row: WriteRow, reason: FailureReason, claim = false): Promise<WriteRow | null> {
-  const end = { step: 'failed', state: '{}', result: 'failed' as const, reason: JSON.stringify(reason), round_trips: row.round_trips + (claim ? 1 : 0), updated_at: nowMicros() };
+async function failWrite(trx: Executor, clock: Clock, world: World, row: WriteRow, reason: FailureReason, claim = false): Promise<WriteRow | null> {
+  const end = { step: 'failed', state: '{}', result: 'failed' as const, reason: JSON.stringify(reason), round_trips: row.round_trips + (claim ? 1 : 0), updated_at: clock.nowMicros() };
   if (!(await updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
-  await recordConfigurationFailure(trx, world, row.tag_id, reason);
+  await recordConfigurationFailure(trx, world, row.tag_id, clock, reason);
   return { ...row, ...end };
 }
 
@@ -98,11 +98,11 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
   const master = await modeMaster(ctx, world.mode);
   try {
     return await ctx.db.kysely.transaction().execute(async (trx) => {
-      const at = nowMicros();
+      const at = ctx.clock.nowMicros();
       const tag = await findTagWithStaleWrite(trx, world, tagId, at);
       if (!tag) throw new DomainError('NotFound');
       if (tag.stale_id !== null && tag.stale_round_trips !== null) {
-        await failWrite(trx, world, { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId } as WriteRow, TIMEOUT);
+        await failWrite(trx, ctx.clock, world, { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId } as WriteRow, TIMEOUT);
       }
       if (tag.status === 'configured') throw new DomainError('ConfiguredTag');
       const first = startWrite(tag.protocol as Protocol, tag.url);
@@ -123,7 +123,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
         updated_at: at,
       };
       await insertWrite(trx, row);
-      if (failure) await recordConfigurationFailure(trx, world, tagId, failure);
+      if (failure) await recordConfigurationFailure(trx, world, tagId, ctx.clock, failure);
       return row;
     });
   } catch (error) {
@@ -152,7 +152,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
   const { tag, ...row } = found;
   if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new DomainError('WriteEnded');
   let result: StepResult;
-  if (row.expires_at <= nowMicros()) result = { kind: 'failed', reason: TIMEOUT };
+  if (row.expires_at <= ctx.clock.nowMicros()) result = { kind: 'failed', reason: TIMEOUT };
   else if (!tag) result = { kind: 'failed', reason: tagDeleted(row.tag_id) };
   else if (abort) result = { kind: 'failed', reason: { code: 'aborted', detail: 'the writer gave up the write' } };
   else {
@@ -163,7 +163,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
   if (result.kind === 'apdus') {
     // The next batch: one conditional statement claims the round trip and stores the new state.
     const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
-    const now = nowMicros();
+    const now = ctx.clock.nowMicros();
     const next: WriteRow = { ...row, round_trips: row.round_trips + 1, step: result.state.step, state, expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000, updated_at: now };
     const { round_trips, step, expires_at, updated_at } = next;
     if (!(await updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at }))) throw new DomainError('WriteEnded');
@@ -171,7 +171,7 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
   }
   const end = result;
   return db.transaction().execute(async (trx) => {
-    const ended = end.kind === 'failed' ? await failWrite(trx, world, row, end.reason, true) : await configure(trx, world, row, end.uid, end.crypto);
+    const ended = end.kind === 'failed' ? await failWrite(trx, ctx.clock, world, row, end.reason, true) : await configure(trx, ctx.clock, world, row, end.uid, end.crypto);
     // Only the request that still sees the row as it was read claims this round trip.
     if (!ended) throw new DomainError('WriteEnded');
     return ended;
@@ -183,13 +183,13 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
  * tag.configured and the chip row, all in the caller's transaction. A chip bound to another tag
  * meanwhile, or a tag deleted meanwhile, ends the write failed instead. Null: another request won.
  */
-async function configure(trx: Executor, world: World, row: WriteRow, uid: string, crypto: ChipCrypto): Promise<WriteRow | null> {
+async function configure(trx: Executor, clock: Clock, world: World, row: WriteRow, uid: string, crypto: ChipCrypto): Promise<WriteRow | null> {
   const other = await chipOwner(trx, world, uid, row.tag_id);
-  if (other !== null) return failWrite(trx, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
-  const at = nowMicros();
+  if (other !== null) return failWrite(trx, clock, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
+  const at = clock.nowMicros();
   const end = { step: 'configured', state: '{}', result: 'configured' as const, round_trips: row.round_trips + 1, updated_at: at };
   if (!(await updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
-  const tag = await configureTag(trx, world, row.tag_id);
+  const tag = await configureTag(trx, world, row.tag_id, clock);
   if (!tag) {
     // The tag is gone (no event: there is no tag to announce); the claim above stands, as failed.
     const failed = { step: 'failed', result: 'failed' as const, reason: JSON.stringify(tagDeleted(row.tag_id)), updated_at: at };

@@ -99,9 +99,9 @@ for (const kind of DATABASES) {
       }
       // A tag links only to its own team's and mode's catalog.
       const tag = await productionTag(server, world);
-      const sandboxProduct = await createProduct(server.ctx.db.kysely, { teamId: team, mode: 'sandbox' }, { name: 'S' });
+      const sandboxProduct = await createProduct(server.ctx.db.kysely, { teamId: team, mode: 'sandbox' }, { name: 'S' }, server.ctx.clock);
       const other = await server.seedTeam({ name: 'other' });
-      const otherToken = await createToken(server.ctx.db.kysely, { teamId: other.teamId, mode: 'production' }, CARDANO_TOKEN);
+      const otherToken = await createToken(server.ctx.db.kysely, { teamId: other.teamId, mode: 'production' }, CARDANO_TOKEN, server.ctx.clock);
       const stderr = await cliFails(server, ['tags', 'link', tag.id, '--product', sandboxProduct.id, '--token', otherToken.id]);
       assert.match(stderr, new RegExp(`no product ${sandboxProduct.id} in the tag's team and mode; no token ${otherToken.id} in the tag's team and mode`));
       assert.match(await cliFails(server, ['tags', 'link', tag.id]), /give --product, --token or both/);
@@ -111,7 +111,7 @@ for (const kind of DATABASES) {
     test('the chip import file accepts product and token: ids of the same world, or inline entries', async () => {
       const { server, world } = suite;
       const w = { teamId: world.teamId, mode: 'production' as const };
-      const product = await createProduct(server.ctx.db.kysely, w, { name: 'Existing' });
+      const product = await createProduct(server.ctx.db.kysely, w, { name: 'Existing' }, server.ctx.clock);
       const entries = [
         chipEntry({ product: product.id, token: { ...CARDANO_TOKEN, name: 'Inline' } }),
         chipEntry({ product: { name: 'Inline product', description: 'd' } }),
@@ -132,7 +132,7 @@ for (const kind of DATABASES) {
     test('bad catalog fields in the import file: every problem named, nothing imported', async () => {
       const { server, world } = suite;
       const w = { teamId: world.teamId, mode: 'production' as const };
-      const sandboxToken = await createToken(server.ctx.db.kysely, { teamId: world.teamId, mode: 'sandbox' }, CARDANO_TOKEN);
+      const sandboxToken = await createToken(server.ctx.db.kysely, { teamId: world.teamId, mode: 'sandbox' }, CARDANO_TOKEN, server.ctx.clock);
       const before = [await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')];
       const tagsBefore = Number((await server.ctx.db.kysely.selectFrom('tags').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       await assert.rejects(

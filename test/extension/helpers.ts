@@ -59,7 +59,7 @@ export async function scan(server: TestServer, world: World, mode: Mode, url: st
 /** A genuine verification of a new tag of `mode` (linked to a product and token when given). */
 export async function genuineScan(server: TestServer, world: World, mode: Mode = 'production', links: { product?: string; token?: string } = {}) {
   const tag = await scannableTag(server, world, mode);
-  if (links.product || links.token) await linkTag(server.ctx.db.kysely, tag.id, links);
+  if (links.product || links.token) await linkTag(server.ctx.db.kysely, tag.id, links, server.ctx.clock);
   return { ...(await scan(server, world, mode, await tag.nextUrl())), tag };
 }
 
@@ -91,8 +91,8 @@ export const ETHEREUM_TOKEN = {
 };
 
 export async function catalog(server: TestServer, world: World, mode: Mode = 'production', token: Record<string, unknown> = CARDANO_TOKEN) {
-  const product = await createProduct(server.ctx.db.kysely, { teamId: world.teamId, mode }, { name: 'Jacket', image_url: 'https://brand.example/jacket.png', description: 'Waxed cotton' });
-  const tok = await createToken(server.ctx.db.kysely, { teamId: world.teamId, mode }, token);
+  const product = await createProduct(server.ctx.db.kysely, { teamId: world.teamId, mode }, { name: 'Jacket', image_url: 'https://brand.example/jacket.png', description: 'Waxed cotton' }, server.ctx.clock);
+  const tok = await createToken(server.ctx.db.kysely, { teamId: world.teamId, mode }, token, server.ctx.clock);
   return { product: product.id, token: tok.id };
 }
 

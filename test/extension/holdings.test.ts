@@ -191,8 +191,8 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const db = server.ctx.db.kysely;
       const production = { teamId: world.teamId, mode: 'production' as const };
-      const eth = await createToken(db, production, { chain: 'ethereum', name: 'W', symbol: 'W', supply: 1, contract_address: '0x14791697260E4c9A71f18484C9f997B308e59325', token_id: '1', standard: 'erc721' });
-      const ada = await createToken(db, production, { chain: 'cardano', name: 'J', symbol: 'J', supply: 1, policy_id: 'ab'.repeat(28), asset_name: '4a4b' });
+      const eth = await createToken(db, production, { chain: 'ethereum', name: 'W', symbol: 'W', supply: 1, contract_address: '0x14791697260E4c9A71f18484C9f997B308e59325', token_id: '1', standard: 'erc721' }, server.ctx.clock);
+      const ada = await createToken(db, production, { chain: 'cardano', name: 'J', symbol: 'J', supply: 1, policy_id: 'ab'.repeat(28), asset_name: '4a4b' }, server.ctx.clock);
       const wallet = cardanoWallet();
       const lower = HOLDER.address.toLowerCase();
 

@@ -63,7 +63,7 @@ for (const kind of DATABASES) {
         token_id: '7',
         standard: 'erc1155',
       });
-      await linkTag(server.ctx.db.kysely, plain.tagId, { token });
+      await linkTag(server.ctx.db.kysely, plain.tagId, { token }, server.ctx.clock);
       const linked = await ext(server, 'GET', `/verifications/${plain.publicId}`);
       assert.deepEqual(linked.body.token, {
         data: { token_id: '7', standard: 'erc1155' },

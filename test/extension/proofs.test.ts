@@ -75,13 +75,13 @@ for (const kind of DATABASES) {
         assert.equal(r.status, 400, sessionId);
         assert.deepEqual(r.body, INVALID);
       }
-      // Expired: five minutes passed (the row's expiry moved back instead of waiting).
-      await server.ctx.db.kysely.updateTable('challenges').set({ expires_at: Date.now() * 1000 - 1 }).where('id', '=', b.challenge.session_id).execute();
-      assert.deepEqual((await ext(server, 'POST', b.path, { body: await proof(b, b.challenge.session_id) })).body, INVALID);
       // Used: the first proof took it (here with a bad signature); the next one finds it used.
       const bad = { session_id: a.challenge.session_id, address: a.owner.address, signature: '0x00' };
       assert.deepEqual((await ext(server, 'POST', a.path, { body: bad })).body, SIGNATURE);
       assert.deepEqual((await ext(server, 'POST', a.path, { body: await proof(a, a.challenge.session_id) })).body, INVALID);
+      // Expired: the server's clock moved past the challenge's five minutes.
+      server.clock.advance(5 * 60 * 1000);
+      assert.deepEqual((await ext(server, 'POST', b.path, { body: await proof(b, b.challenge.session_id) })).body, INVALID);
     });
 
     test('concurrent proofs with one challenge: exactly one is judged, the others are Invalid or expired challenge', async () => {

@@ -72,8 +72,8 @@ async function drive(server: TestServer): Promise<void> {
     ok(await ext(server, 'POST', '/claims', { body: { resource_url: 'https://brand.example/item/7', verification_id: genuine.publicId, note: 'mine' } }), 201, 'claim');
     ok(await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://brand.example/item/7')}`), 200, 'claims');
     ok(await ext(server, 'POST', `/verifications/${genuine.publicId}/challenge`, { body: {} }), 200, 'challenge');
-    await pruneExpiredChallenges(server.ctx.db.kysely);
-    await setHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot', 1n);
+    await pruneExpiredChallenges(server.ctx.db.kysely, server.ctx.clock.nowMicros());
+    await setHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot', 1n, server.ctx.clock);
     await unsetHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot');
     // Operations: probes and metrics.
     ok(await call({ base: server.origin }, 'GET', '/readyz'), 200, 'readyz');
@@ -102,8 +102,8 @@ async function drive(server: TestServer): Promise<void> {
     await findWebhookById(server.ctx.db.kysely, hook!.id);
     await listAttempts(server.ctx.db.kysely, hook!.id, 10);
     await requeue(server.ctx.db.kysely, { webhookId: hook!.id, since: 0 }, server.clock.nowMicros());
-    const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox');
-    await revoke(server.ctx.db, doomed.id);
+    const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.ctx.clock);
+    await revoke(server.ctx, doomed.id);
     await checkTagCounters(server.ctx.db, { fix: false });
     // A drifted counter, for the doctor to repair.
     await server.ctx.db.kysely.updateTable('tag_counts').set({ tag_count: 1000 }).where('team_id', '=', world.teamId).execute();

@@ -35,7 +35,7 @@ for (const kind of DATABASES) {
         ['other mode', team.production.key],
       ];
       const revoked = await server.seedTeam({ name: 'revoked' });
-      await revoke(server.ctx.db, revoked.sandbox.id);
+      await revoke(server.ctx, revoked.sandbox.id);
       revokedKey = revoked.sandbox.key;
     });
 

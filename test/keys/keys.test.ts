@@ -26,7 +26,7 @@ for (const kind of DATABASES) {
 
     test('a cached key revoked by the CLI while the server runs is refused on the very next request', async () => {
       const { server, world } = suite;
-      const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox');
+      const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.ctx.clock);
       await untilCached(server, doomed.key);
       await untilCached(server, world.sandbox.key);
       const result = await runCli(server.storage.env, 'keys', 'revoke', doomed.id, '--json');
@@ -38,9 +38,9 @@ for (const kind of DATABASES) {
 
     test('a cached key revoked in process is refused on the very next request', async () => {
       const { server, world } = suite;
-      const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'production');
+      const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'production', server.ctx.clock);
       await untilCached(server, doomed.key);
-      await revoke(server.ctx.db, doomed.id);
+      await revoke(server.ctx, doomed.id);
       assertError(await call(server, 'GET', '/tags', { key: doomed.key }), 401);
     });
   });
@@ -50,8 +50,8 @@ for (const kind of DATABASES) {
 
     test('own key and a sibling key of the same world → 200 without the secret or its hash', async () => {
       const { server, world } = suite;
-      const sibling = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox');
-      await revoke(server.ctx.db, sibling.id);
+      const sibling = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.ctx.clock);
+      await revoke(server.ctx, sibling.id);
       for (const target of [world.sandbox, sibling]) {
         const response = await call(server, 'GET', `/keys/${target.id}`, { key: world.sandbox.key });
         assert.equal(response.status, 200, response.text);

@@ -96,8 +96,8 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
     // All three at once on the empty schema: one migrates (the others wait on the lock), one bootstraps.
     [a, b, worker] = await Promise.all([startServe({ ...env, ...pick(recipe.serve) }), startServe({ ...env, ...pick(recipe.serve) }), startWorker({ ...env, ...pick(recipe.worker) })]);
     ctx = { db: storage.open(), config: loadConfig(env), clock: systemClock };
-    teamId = (await createTeam(ctx.db.kysely, 'scale-out')).id;
-    key = await createKey(ctx.db.kysely, teamId, 'sandbox');
+    teamId = (await createTeam(ctx.db.kysely, 'scale-out', null, ctx.clock)).id;
+    key = await createKey(ctx.db.kysely, teamId, 'sandbox', ctx.clock);
     const hook = await send(a, 'POST', '/webhooks', { body: { data: { type: 'webhooks', attributes: { url: receiver.url('/events') } } } });
     assert.equal(hook.status, 201, hook.text);
   });
@@ -195,7 +195,7 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
   });
 
   test('a key revoked while both servers hold it is refused (401) by both on the next request', async () => {
-    const doomed = await createKey(ctx.db.kysely, teamId, 'sandbox');
+    const doomed = await createKey(ctx.db.kysely, teamId, 'sandbox', ctx.clock);
     // Both authenticate it, so both have it cached.
     for (const server of [a, b]) assert.equal((await send(server, 'GET', `/keys/${doomed.id}`, { key: doomed.key })).status, 200);
     // The operator's revoke (the API has none): a third process on the database, whose commit NOTIFYs every server.

@@ -54,7 +54,7 @@ export async function createTag(server: TestServer, key: string, attributes: Att
 
 /** Marks a tag configured the way the chip writer does: markConfigured in a transaction. */
 export async function configure(server: TestServer, world: World, tagId: string, mode: Mode = 'sandbox'): Promise<void> {
-  await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode }, tagId));
+  await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode }, tagId, server.ctx.clock));
 }
 
 /** Outbox rows of `type` (optionally for one team). */

@@ -13,11 +13,11 @@ for (const kind of DATABASES) {
       const db = suite.server.ctx.db.kysely;
       const count = async () => Number((await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       const before = await count();
-      await assert.rejects(createTeam(db, 'Acme\u0000EU'), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
-      await assert.rejects(createTeam(db, 'Acme\nEU'), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
-      await assert.rejects(createTeam(db, 'Acme \ud800'), { message: 'team name must be well-formed Unicode (no lone UTF-16 surrogates)' });
+      await assert.rejects(createTeam(db, 'Acme\u0000EU', null, suite.server.ctx.clock), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
+      await assert.rejects(createTeam(db, 'Acme\nEU', null, suite.server.ctx.clock), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
+      await assert.rejects(createTeam(db, 'Acme \ud800', null, suite.server.ctx.clock), { message: 'team name must be well-formed Unicode (no lone UTF-16 surrogates)' });
       assert.equal(await count(), before);
-      await createTeam(db, 'Acme Café 😀');
+      await createTeam(db, 'Acme Café 😀', null, suite.server.ctx.clock);
       assert.equal(await count(), before + 1);
     });
 

@@ -53,8 +53,8 @@ for (const kind of DATABASES) {
       const db = storage.open();
       await migrate(db);
       ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
-      teamId = (await createTeam(db.kysely, 'processes', null)).id;
-      key = (await createKey(db.kysely, teamId, 'sandbox')).key;
+      teamId = (await createTeam(db.kysely, 'processes', null, systemClock)).id;
+      key = (await createKey(db.kysely, teamId, 'sandbox', systemClock)).key;
       [cluster, other] = await Promise.all([startServeOn(storage, ['--processes', '2']), startServeOn(storage, [])]);
       servers = [cluster, other];
     });

@@ -34,7 +34,7 @@ for (const kind of DATABASES) {
       assert.equal((await verify(server, '', url)).status, 401);
       assert.equal((await verify(server, 'tp_sandbox_' + 'x'.repeat(32), url)).status, 401);
       const revoked = await server.seedTeam({ name: 'revoked' });
-      await revoke(server.ctx.db, revoked.sandbox.id);
+      await revoke(server.ctx, revoked.sandbox.id);
       assert.equal((await verify(server, revoked.sandbox.key, url)).status, 401);
       // None of those touched the counter.
       assert.equal((await verify(server, owner.sandbox.key, url)).body.data.attributes.reason, 'ok');
@@ -71,8 +71,8 @@ for (const kind of DATABASES) {
       try {
         const { createTeam } = await import('../../src/teams/service.js');
         const { createKey } = await import('../../src/keys/service.js');
-        const { id: teamId } = await createTeam(db.kysely, 'secret');
-        const { key } = await createKey(db.kysely, teamId, 'sandbox');
+        const { id: teamId } = await createTeam(db.kysely, 'secret', null, systemClock);
+        const { key } = await createKey(db.kysely, teamId, 'sandbox', systemClock);
         const meta = randomBytes(16);
         const file = randomBytes(16);
         const uid = Buffer.from('04' + randomBytes(6).toString('hex'), 'hex');

@@ -6,6 +6,7 @@ import { startServe } from '../cli/process.js';
 import { after, before, describe, test } from 'node:test';
 import { migrate } from '../../src/db/migrations.js';
 import type { Db } from '../../src/db/database.js';
+import { systemClock } from '../../src/time.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
 import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
@@ -45,8 +46,8 @@ for (const kind of DATABASES) {
     });
 
     test('events pending or in flight when the server dies are delivered after it starts again', async () => {
-      const { id: teamId } = await createTeam(db.kysely, 'crash');
-      const { key } = await createKey(db.kysely, teamId, 'sandbox');
+      const { id: teamId } = await createTeam(db.kysely, 'crash', null, systemClock);
+      const { key } = await createKey(db.kysely, teamId, 'sandbox', systemClock);
       // Slow answers keep deliveries in flight when the process is killed.
       receiver.respond = () => new Promise((resolve) => setTimeout(() => resolve(200), 300));
 

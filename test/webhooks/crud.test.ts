@@ -146,7 +146,7 @@ for (const kind of DATABASES) {
         }
       }
       const revoked = await suite.server.seedTeam({ name: 'revoked' });
-      await revoke(suite.server.ctx.db, revoked.sandbox.id);
+      await revoke(suite.server.ctx, revoked.sandbox.id);
       assert.equal((await create({ url: 'https://a.example/' }, revoked.sandbox.key)).status, 401);
       assert.equal((await call(suite.server, 'GET', `/webhooks/${id}`, { key: suite.world.sandbox.key })).body.data.attributes.enabled, true);
     });

@@ -57,8 +57,8 @@ for (const kind of DATABASES) {
       const production = await webhook('/production', {}, world.production.key);
 
       const [t1, t2, t3] = await createTags(3);
-      await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode: 'sandbox' }, t1.id));
-      await server.ctx.db.kysely.transaction().execute((trx) => recordConfigurationFailure(trx, { teamId: world.teamId, mode: 'sandbox' }, t2.id));
+      await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode: 'sandbox' }, t1.id, server.ctx.clock));
+      await server.ctx.db.kysely.transaction().execute((trx) => recordConfigurationFailure(trx, { teamId: world.teamId, mode: 'sandbox' }, t2.id, server.ctx.clock));
       assert.equal((await call(server, 'DELETE', `/tags/${t3.id}`, { key: world.sandbox.key })).status, 204);
 
       await receiver.until(() => receiver.on('/all').length >= 6 && receiver.on('/only-deleted').length >= 1);

@@ -19,7 +19,7 @@ products
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
     const product = await withContext((ctx) =>
-      createProduct(ctx.db.kysely, { teamId: opts.team, mode: opts.mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }),
+      createProduct(ctx.db.kysely, { teamId: opts.team, mode: opts.mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }, ctx.clock),
     );
     output(opts.json, product, `created product ${product.id}`);
   });
@@ -51,7 +51,7 @@ tokens
       token_id: opts.tokenId,
       standard: opts.standard,
     };
-    const token = await withContext((ctx) => createToken(ctx.db.kysely, { teamId: opts.team, mode: opts.mode }, raw));
+    const token = await withContext((ctx) => createToken(ctx.db.kysely, { teamId: opts.team, mode: opts.mode }, raw, ctx.clock));
     output(opts.json, token, `created token ${token.id}`);
   });
 
@@ -63,6 +63,6 @@ tags
   .option('--token <token_id>', 'tok_… of the same team and mode')
   .option('--json', 'machine-readable output')
   .action(async (tagId: string, opts) => {
-    const link = await withContext((ctx) => linkTag(ctx.db.kysely, tagId, { product: opts.product, token: opts.token }));
+    const link = await withContext((ctx) => linkTag(ctx.db.kysely, tagId, { product: opts.product, token: opts.token }, ctx.clock));
     output(opts.json, { id: link.id }, `linked tag ${link.id}: product ${link.product_id ?? 'none'}, token ${link.token_id ?? 'none'}`);
   });

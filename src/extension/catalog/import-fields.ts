@@ -5,7 +5,6 @@
 import type { Executor } from '../../db/database.js';
 import { problem, type FieldProblem } from '../../errors.js';
 import type { World } from '../../world.js';
-import { nowMicros } from '../../time.js';
 import { insertProducts, insertTokens, upsertTagLinks } from './repository.js';
 import { checkProduct, checkToken, type ProductInput, type TokenInput } from './rules.js';
 import { catalogProblems, productRow, tokenRow } from './service.js';
@@ -49,8 +48,8 @@ export async function catalogReferenceProblems(db: Executor, world: World, plans
 }
 
 /** Creates the inline catalog entries and links each imported tag (same order as `plans`). */
-export async function applyCatalogFields(db: Executor, world: World, tagIds: string[], plans: CatalogPlan[]): Promise<void> {
-  const at = nowMicros();
+/** `at`: the import's moment, stamped on the entries and links it creates. */
+export async function applyCatalogFields(db: Executor, world: World, tagIds: string[], plans: CatalogPlan[], at: number): Promise<void> {
   const links: { tag_id: string; product_id?: string; token_id?: string; updated_at: number }[] = [];
   const products = [];
   const tokens = [];

@@ -6,7 +6,7 @@ import { DomainError, problem, refusal } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { World } from '../../world.js';
 import { findTeam } from '../../teams/repository.js';
-import { nowMicros } from '../../time.js';
+import type { Clock } from '../../time.js';
 import { findProductIn, findTagWorld, findTokenIn, insertProducts, insertTokens, upsertTagLinks, type ProductRow, type TokenRow } from './repository.js';
 import { checkProduct, checkToken, type ProductInput, type TokenInput } from './rules.js';
 
@@ -24,20 +24,20 @@ export function tokenRow(world: World, token: TokenInput, at: number): TokenRow 
   return { id: newId('tok'), team_id: world.teamId, mode: world.mode, ...token, created_at: at };
 }
 
-export async function createProduct(db: Executor, world: World, raw: unknown): Promise<{ id: string }> {
+export async function createProduct(db: Executor, world: World, raw: unknown, clock: Clock): Promise<{ id: string }> {
   const { problems, product } = checkProduct(raw);
   if (!product) throw refuse('product not created', problems);
   await requireTeam(db, world);
-  const row = productRow(world, product, nowMicros());
+  const row = productRow(world, product, clock.nowMicros());
   await insertProducts(db, [row]);
   return { id: row.id };
 }
 
-export async function createToken(db: Executor, world: World, raw: unknown): Promise<{ id: string }> {
+export async function createToken(db: Executor, world: World, raw: unknown, clock: Clock): Promise<{ id: string }> {
   const { problems, token } = checkToken(raw);
   if (!token) throw refuse('token not created', problems);
   await requireTeam(db, world);
-  const row = tokenRow(world, token, nowMicros());
+  const row = tokenRow(world, token, clock.nowMicros());
   await insertTokens(db, [row]);
   return { id: row.id };
 }
@@ -51,13 +51,13 @@ export async function catalogProblems(db: Executor, world: World, productId: str
 }
 
 /** `tapproof tags link`: the tag's verifications show this product and prove this token. */
-export async function linkTag(db: Executor, tagId: string, links: { product?: string; token?: string }): Promise<{ id: string; product_id: string | null; token_id: string | null }> {
+export async function linkTag(db: Executor, tagId: string, links: { product?: string; token?: string }, clock: Clock): Promise<{ id: string; product_id: string | null; token_id: string | null }> {
   if (links.product === undefined && links.token === undefined) throw refusal('tag not linked: give --product, --token or both');
   const world = isId('tag', tagId) ? await findTagWorld(db, tagId) : undefined;
   if (!world) throw refusal(`no tag ${tagId}`);
   const problems = await catalogProblems(db, world, links.product, links.token);
   if (problems.length > 0) throw refuse('tag not linked', problems);
-  await upsertTagLinks(db, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: nowMicros() }]);
+  await upsertTagLinks(db, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: clock.nowMicros() }]);
   const row = await db.selectFrom('tag_links').selectAll().where('tag_id', '=', tagId).executeTakeFirstOrThrow();
   return { id: tagId, product_id: row.product_id, token_id: row.token_id };
 }

@@ -2,6 +2,7 @@
 import { getAddress, isAddress } from 'viem';
 import { CliError, output, program, withContext } from '../../cli.js';
 import type { Executor } from '../../db/database.js';
+import type { Clock } from '../../time.js';
 import { findToken } from '../catalog/repository.js';
 import { parseAddress } from '../wallets/cip19.js';
 import { setHolding, unsetHolding } from './embedded.js';
@@ -27,13 +28,13 @@ function canonicalAddress(chain: string, address: string): string {
   throw new CliError('--chain must be cardano or ethereum');
 }
 
-async function checkedToken<T>(opts: HoldingOptions, work: (db: Executor, tokenId: string, address: string) => Promise<T>): Promise<T> {
+async function checkedToken<T>(opts: HoldingOptions, work: (db: Executor, tokenId: string, address: string, clock: Clock) => Promise<T>): Promise<T> {
   const address = canonicalAddress(opts.chain, opts.address);
   return withContext(async (ctx) => {
     const token = await findToken(ctx.db.kysely, opts.token);
     if (!token) throw new CliError(`no token ${opts.token}`);
     if (token.chain !== opts.chain) throw new CliError(`token ${opts.token} is on ${token.chain}, not ${opts.chain}`);
-    return work(ctx.db.kysely, token.id, address);
+    return work(ctx.db.kysely, token.id, address, ctx.clock);
   });
 }
 
@@ -48,8 +49,8 @@ holdings
   .action(async (opts: HoldingOptions) => {
     if (!/^\d{1,78}$/.test(opts.quantity!) || BigInt(opts.quantity!) < 1n) throw new CliError(`--quantity must be a whole number of at least 1, got "${opts.quantity}"`);
     const quantity = BigInt(opts.quantity!);
-    const address = await checkedToken(opts, async (db, tokenId, address) => {
-      await setHolding(db, tokenId, address, quantity);
+    const address = await checkedToken(opts, async (db, tokenId, address, clock) => {
+      await setHolding(db, tokenId, address, quantity, clock);
       return address;
     });
     output(!!opts.json, { token: opts.token, address, quantity: quantity.toString() }, `${address} holds ${quantity} of ${opts.token}`);

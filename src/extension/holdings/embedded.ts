@@ -2,11 +2,11 @@
 // with `tapproof holdings set|unset`. SQL for holdings lives only here.
 import type { Executor } from '../../db/database.js';
 import type { TokenRow } from '../catalog/repository.js';
-import { nowMicros } from '../../time.js';
+import type { Clock } from '../../time.js';
 import type { HoldingsProvider } from './provider.js';
 
-export async function setHolding(db: Executor, tokenId: string, address: string, quantity: bigint): Promise<void> {
-  const row = { token_id: tokenId, address, quantity: quantity.toString(), updated_at: nowMicros() };
+export async function setHolding(db: Executor, tokenId: string, address: string, quantity: bigint, clock: Clock): Promise<void> {
+  const row = { token_id: tokenId, address, quantity: quantity.toString(), updated_at: clock.nowMicros() };
   await db
     .insertInto('holdings')
     .values(row)

@@ -15,6 +15,6 @@ export default function createClaimRoute(app: FastifyInstance, ctx: AppContext, 
       body: ClaimBody,
       response: { 201: ClaimCreated, ...extErrors(400, 404, 413, 415, 429) },
     },
-    handler: async (request, reply) => reply.code(201).send(await createClaim(ctx.db.kysely, mode, request.body)),
+    handler: async (request, reply) => reply.code(201).send(await createClaim(ctx.db.kysely, mode, request.body, ctx.clock)),
   });
 }

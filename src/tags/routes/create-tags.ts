@@ -7,7 +7,7 @@ import { CreateTagsBody, TagsDocument } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { createTags } from '../service.js';
 
-export default function createTagsRoute(app: FastifyInstance, { db }: AppContext) {
+export default function createTagsRoute(app: FastifyInstance, ctx: AppContext) {
   app.post('/tags', {
     schema: {
       summary: 'Create tags (1 to 500)',
@@ -16,7 +16,7 @@ export default function createTagsRoute(app: FastifyInstance, { db }: AppContext
       response: { 201: TagsDocument, ...errorResponses(400, 401, 406, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
-      const rows = await createTags(db, request.principal, readCreateDocument(request.body));
+      const rows = await createTags(ctx, request.principal, readCreateDocument(request.body));
       return sendDocument(reply, 201, { data: rows.map(renderTag) });
     },
   });

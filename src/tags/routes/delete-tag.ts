@@ -3,11 +3,11 @@ import type { AppContext } from '../../context.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { deleteTag } from '../service.js';
 
-export default function deleteTagRoute(app: FastifyInstance, { db }: AppContext) {
+export default function deleteTagRoute(app: FastifyInstance, ctx: AppContext) {
   app.delete<{ Params: { id: string } }>('/tags/:id', {
     schema: { summary: 'Delete a tag never written to a chip', tags: ['tags'], params: IdParam, response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404, 406, 409, 429) } },
     handler: async (request, reply) => {
-      await deleteTag(db, request.principal, request.params.id);
+      await deleteTag(ctx, request.principal, request.params.id);
       return reply.code(204).send();
     },
   });

@@ -6,7 +6,7 @@ import { readBatchDeleteDocument } from '../documents.js';
 import { DeleteTagsBody, DeleteTagsResult } from '../schemas.js';
 import { deleteManyTags } from '../service.js';
 
-export default function deleteTagsRoute(app: FastifyInstance, { db }: AppContext) {
+export default function deleteTagsRoute(app: FastifyInstance, ctx: AppContext) {
   app.delete('/tags', {
     schema: {
       summary: 'Delete many tags; configured ones are kept',
@@ -15,7 +15,7 @@ export default function deleteTagsRoute(app: FastifyInstance, { db }: AppContext
       response: { 200: DeleteTagsResult, ...errorResponses(400, 401, 406, 413, 415, 429) },
     },
     handler: async (request, reply) => {
-      const meta = await deleteManyTags(db, request.principal, readBatchDeleteDocument(request.body));
+      const meta = await deleteManyTags(ctx, request.principal, readBatchDeleteDocument(request.body));
       return sendDocument(reply, 200, { meta });
     },
   });

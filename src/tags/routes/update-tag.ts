@@ -7,7 +7,7 @@ import { TagDocument, UpdateTagBody } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { updateTags } from '../service.js';
 
-export default function updateTagRoute(app: FastifyInstance, { db }: AppContext) {
+export default function updateTagRoute(app: FastifyInstance, ctx: AppContext) {
   app.patch<{ Params: { id: string } }>('/tags/:id', {
     schema: {
       summary: 'Update a tag (url only while created)',
@@ -18,7 +18,7 @@ export default function updateTagRoute(app: FastifyInstance, { db }: AppContext)
     },
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.params.id);
-      const [row] = await updateTags(db, request.principal, [{ id: request.params.id, attributes }]);
+      const [row] = await updateTags(ctx, request.principal, [{ id: request.params.id, attributes }]);
       return sendDocument(reply, 200, { data: renderTag(row) });
     },
   });

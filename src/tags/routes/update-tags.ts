@@ -7,7 +7,7 @@ import { TagsDocument, UpdateTagsBody } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { updateTags } from '../service.js';
 
-export default function updateTagsRoute(app: FastifyInstance, { db }: AppContext) {
+export default function updateTagsRoute(app: FastifyInstance, ctx: AppContext) {
   app.patch('/tags', {
     schema: {
       summary: 'Update many tags in one transaction',
@@ -16,7 +16,7 @@ export default function updateTagsRoute(app: FastifyInstance, { db }: AppContext
       response: { 200: TagsDocument, ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
-      const rows = await updateTags(db, request.principal, readBatchUpdateDocument(request.body));
+      const rows = await updateTags(ctx, request.principal, readBatchUpdateDocument(request.body));
       return sendDocument(reply, 200, { data: rows.map(renderTag) });
     },
   });

@@ -17,7 +17,7 @@ export default function createWebhookRoute(app: FastifyInstance, ctx: AppContext
     },
     handler: async (request, reply) => {
       const { row, secret } = await createWebhook(ctx, request.principal, readCreateDocument(request.body));
-      return sendDocument(reply, 201, { data: renderWebhook(row, secret) });
+      return sendDocument(reply, 201, { data: renderWebhook(row, ctx.clock.nowMicros(), secret) });
     },
   });
 }

@@ -9,6 +9,6 @@ import { getWebhook } from '../service.js';
 export default function getWebhookRoute(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Params: { id: string } }>('/webhooks/:id', {
     schema: { summary: 'Retrieve a webhook', tags: ['webhooks'], params: IdParam, response: { 200: WebhookDocument, ...errorResponses(401, 404, 406, 429) } },
-    handler: async (request, reply) => sendDocument(reply, 200, { data: renderWebhook(await getWebhook(ctx, request.principal, request.params.id)) }),
+    handler: async (request, reply) => sendDocument(reply, 200, { data: renderWebhook(await getWebhook(ctx, request.principal, request.params.id), ctx.clock.nowMicros()) }),
   });
 }

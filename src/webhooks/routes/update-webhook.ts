@@ -19,7 +19,7 @@ export default function updateWebhookRoute(app: FastifyInstance, ctx: AppContext
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.params.id);
       const { row, secret } = await changeWebhook(ctx, request.principal, request.params.id, attributes);
-      return sendDocument(reply, 200, { data: renderWebhook(row, secret) });
+      return sendDocument(reply, 200, { data: renderWebhook(row, ctx.clock.nowMicros(), secret) });
     },
   });
 }
