@@ -1,7 +1,9 @@
 // JSON schemas shared by the route declarations: they document the API in
 // OpenAPI and let Fastify serialize responses fast. Request bodies are read by
 // the feature's document readers (400 vs 422 is a spec distinction that schema
-// validation alone cannot make), so these schemas never reject a request.
+// validation alone cannot make), so Fastify does not validate with them; the
+// attribute schemas inside them come from field rules (src/http/field-rules.ts),
+// which the readers enforce.
 import { Type, type TSchema } from '@sinclair/typebox';
 
 export const ErrorDocument = Type.Object(

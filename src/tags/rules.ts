@@ -1,6 +1,9 @@
 // The value rules of tag attributes (spec: Tag fields, Limits). One table serves
-// validation (422 with a path per failed attribute) and the OpenAPI schema.
+// validation (422 with a path per failed attribute) and the OpenAPI schema of the
+// request documents (src/tags/schemas.ts composes them from ATTRIBUTES).
+import { Type, type Static } from '@sinclair/typebox';
 import { problem, type FieldProblem } from '../errors.js';
+import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { textProblem } from '../http/text-rules.js';
 
 export const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'] as const;
@@ -20,36 +23,47 @@ export const LIMITS = {
 export const MUTABLE = ['url', 'comment', 'session_duration'] as const;
 export const CREATABLE = ['protocol', ...MUTABLE] as const;
 
-type Check = (value: unknown) => string | null;
-
 const codePoints = (s: string) => {
   let n = 0;
   for (const _ of s) n++;
   return n;
 };
 
-export const attributeChecks: Record<(typeof CREATABLE)[number], Check> = {
-  protocol: (v) => (typeof v === 'string' && (PROTOCOLS as readonly string[]).includes(v) ? null : `protocol must be one of ${PROTOCOLS.join(', ')}`),
-  url: (v) => {
-    if (typeof v !== 'string') return 'url must be a string';
-    if (v.length === 0) return 'url must not be empty';
-    const text = textProblem('url', v);
-    if (text) return text;
-    if (Buffer.byteLength(v) > LIMITS.urlBytes) return `url must be at most ${LIMITS.urlBytes} bytes`;
-    return null;
+const { min, max } = LIMITS.sessionDuration;
+
+export const ATTRIBUTES = {
+  protocol: {
+    schema: Type.Union(PROTOCOLS.map((p) => Type.Literal(p))),
+    explain: (v: unknown) => (typeof v === 'string' && (PROTOCOLS as readonly string[]).includes(v) ? null : `protocol must be one of ${PROTOCOLS.join(', ')}`),
   },
-  comment: (v) => {
-    if (v === null) return null;
-    if (typeof v !== 'string') return 'comment must be a string or null';
-    const text = textProblem('comment', v);
-    if (text) return text;
-    return codePoints(v) > LIMITS.commentLength ? `comment must be at most ${LIMITS.commentLength} characters` : null;
+  url: {
+    schema: Type.String({ minLength: 1, description: `Written to the chip as given; at most ${LIMITS.urlBytes} bytes of UTF-8, no control characters. Unique per team and mode.` }),
+    explain: (v: unknown) => {
+      if (typeof v !== 'string') return 'url must be a string';
+      if (v.length === 0) return 'url must not be empty';
+      const text = textProblem('url', v);
+      if (text) return text;
+      return Buffer.byteLength(v) > LIMITS.urlBytes ? `url must be at most ${LIMITS.urlBytes} bytes` : null;
+    },
   },
-  session_duration: (v) => {
-    const { min, max } = LIMITS.sessionDuration;
-    return Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `session_duration must be an integer from ${min} to ${max}`;
+  comment: {
+    schema: Type.Union([Type.String({ maxLength: LIMITS.commentLength, description: `At most ${LIMITS.commentLength} characters (code points), no control characters` }), Type.Null()]),
+    explain: (v: unknown) => {
+      if (v === null) return null;
+      if (typeof v !== 'string') return 'comment must be a string or null';
+      const text = textProblem('comment', v);
+      if (text) return text;
+      return codePoints(v) > LIMITS.commentLength ? `comment must be at most ${LIMITS.commentLength} characters` : null;
+    },
   },
-};
+  session_duration: {
+    schema: Type.Integer({ minimum: min, maximum: max, default: LIMITS.sessionDuration.default, description: 'Seconds a verification session stays open' }),
+    explain: (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `session_duration must be an integer from ${min} to ${max}`),
+  },
+} satisfies Record<(typeof CREATABLE)[number], FieldRule>;
+
+/** The attributes a create entry may carry, as the API's types see them. */
+export type CreatableAttributes = { [K in keyof typeof ATTRIBUTES]: Static<(typeof ATTRIBUTES)[K]['schema']> };
 
 /**
  * Checks every attribute present in `attributes` against the rules; `allowed`
@@ -64,8 +78,7 @@ export function checkAttributes(attributes: Record<string, unknown>, allowed: re
       errors.push(problem(name, known ? `${name} cannot be changed by this operation` : `${name} is not a tag attribute`, index));
       continue;
     }
-    const why = attributeChecks[name as keyof typeof attributeChecks](value);
-    if (why) errors.push(problem(name, why, index));
+    errors.push(...fieldProblems(name, ATTRIBUTES[name as keyof typeof ATTRIBUTES], value, undefined, index));
   }
   return errors;
 }

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../http/schemas.js';
-import { LIMITS, PROTOCOLS } from './rules.js';
+import { ATTRIBUTES, LIMITS } from './rules.js';
 
-const protocol = Type.Union(PROTOCOLS.map((p) => Type.Literal(p)));
-const url = Type.String({ minLength: 1, description: `Written to the chip as given; at most ${LIMITS.urlBytes} bytes. Unique per team and mode.` });
-const comment = Type.Union([Type.String({ maxLength: LIMITS.commentLength }), Type.Null()]);
-const sessionDuration = Type.Integer({ minimum: LIMITS.sessionDuration.min, maximum: LIMITS.sessionDuration.max, default: LIMITS.sessionDuration.default });
+// The request documents are composed from the rules table, so what OpenAPI publishes is what validates.
+const protocol = ATTRIBUTES.protocol.schema;
+const url = ATTRIBUTES.url.schema;
+const comment = ATTRIBUTES.comment.schema;
+const sessionDuration = ATTRIBUTES.session_duration.schema;
 
 export const Tag = Type.Object(
   {

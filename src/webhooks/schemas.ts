@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/types.js';
 import { Timestamp } from '../http/schemas.js';
+import { ATTRIBUTES } from './rules.js';
 
 const kind = Type.Union(EVENT_TYPES.map((k) => Type.Literal(k)));
-const events = Type.Array(kind, { minItems: 1, uniqueItems: true, description: 'Event kinds to receive; all four when omitted at creation' });
-const url = Type.String({ minLength: 1, maxLength: 2048, description: 'https (http only where the operator allows it); private and loopback targets are refused' });
+// The request documents are composed from the rules table, so what OpenAPI publishes is what validates.
+const { url, events, enabled, rotate_secret: rotateSecret } = ATTRIBUTES;
 
 export const Webhook = Type.Object(
   {
@@ -25,16 +26,16 @@ export const Webhook = Type.Object(
 );
 
 export const WebhookDocument = Type.Object({ data: Webhook });
-export const CreateWebhookBody = Type.Object({ data: Type.Object({ type: Type.Literal('webhooks'), attributes: Type.Object({ url, events: Type.Optional(events) }) }) });
+export const CreateWebhookBody = Type.Object({ data: Type.Object({ type: Type.Literal('webhooks'), attributes: Type.Object({ url: url.schema, events: Type.Optional(events.schema) }) }) });
 export const UpdateWebhookBody = Type.Object({
   data: Type.Object({
     type: Type.Literal('webhooks'),
     id: Type.Optional(Type.String()),
     attributes: Type.Object({
-      url: Type.Optional(url),
-      events: Type.Optional(events),
-      enabled: Type.Optional(Type.Boolean()),
-      rotate_secret: Type.Optional(Type.Boolean({ description: 'true: issue a new secret (returned once); the old one keeps signing for 24 hours' })),
+      url: Type.Optional(url.schema),
+      events: Type.Optional(events.schema),
+      enabled: Type.Optional(enabled.schema),
+      rotate_secret: Type.Optional(rotateSecret.schema),
     }),
   }),
 });

@@ -1,13 +1,12 @@
 // The rules of the webhook resource (docs/decisions.md §6).
-import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import { EVENT_TYPES } from '../events/types.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import { modeMaster } from '../chip-keys/masters.js';
 import { sealer, type Sealer } from '../secrets/index.js';
-import { refusedBecause } from './address.js';
-import { textProblem } from '../http/text-rules.js';
+import { fieldProblems } from '../http/field-rules.js';
+import { ATTRIBUTES, CREATABLE, MUTABLE } from './rules.js';
 import {
   cancelPending,
   deleteWebhook,
@@ -28,10 +27,6 @@ export async function secretSealer(ctx: AppContext, mode: World['mode']): Promis
 }
 /** After a rotation the old secret keeps signing beside the new one this long. */
 const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;
-const URL_MAX = 2048;
-
-const CREATABLE = ['url', 'events'] as const;
-const MUTABLE = ['url', 'events', 'enabled', 'rotate_secret'] as const;
 
 /** A webhook as the API shows it; `secret` only right after creation or rotation. */
 export interface WebhookView {
@@ -39,61 +34,11 @@ export interface WebhookView {
   secret?: string;
 }
 
-function checkUrl(value: unknown, ctx: AppContext): string | null {
-  if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
-  if (value.length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
-  // Before parsing: the URL parser silently drops tab and newline, which would hide them.
-  const text = textProblem('url', value);
-  if (text) return text;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'url must be an absolute URL';
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && ctx.config.allowHttpWebhooks)) {
-    return ctx.config.allowHttpWebhooks ? 'url must use https or http' : 'url must use https';
-  }
-  if (url.username || url.password) return 'url must not contain credentials';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // Names are judged again at every delivery (DNS changes); literals and localhost can be refused now.
-  if (!ctx.config.allowPrivateWebhooks) {
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point to a loopback address';
-    const why = isIP(host) ? refusedBecause(host) : null;
-    if (why) return `url must not point to a ${why} address`;
-  }
-  return null;
-}
-
-function checkEvents(value: unknown, errors: FieldProblem[]): void {
-  if (!Array.isArray(value) || value.length === 0) {
-    errors.push(problem('events', `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}`));
-    return;
-  }
-  value.forEach((kind, i) => {
-    if (typeof kind !== 'string' || !(EVENT_TYPES as readonly string[]).includes(kind)) {
-      errors.push(problem(`events/${i}`, `unknown event kind; one of ${EVENT_TYPES.join(', ')}`));
-    } else if (value.indexOf(kind) !== i) {
-      errors.push(problem(`events/${i}`, `${kind} is listed twice`));
-    }
-  });
-}
-
 function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], ctx: AppContext): void {
   const errors: FieldProblem[] = [];
   for (const [name, value] of Object.entries(attributes)) {
-    if (!allowed.includes(name)) {
-      errors.push(problem(name, `${name} cannot be set by this operation`));
-    } else if (name === 'url') {
-      const why = checkUrl(value, ctx);
-      if (why) errors.push(problem(name, why));
-    } else if (name === 'events') {
-      checkEvents(value, errors);
-    } else if (name === 'enabled' && typeof value !== 'boolean') {
-      errors.push(problem(name, 'enabled must be true or false'));
-    } else if (name === 'rotate_secret' && value !== true && value !== false) {
-      errors.push(problem(name, 'rotate_secret must be true or false'));
-    }
+    if (!allowed.includes(name)) errors.push(problem(name, `${name} cannot be set by this operation`));
+    else errors.push(...fieldProblems(name, ATTRIBUTES[name as keyof typeof ATTRIBUTES], value, ctx.config));
   }
   if (errors.length > 0) throw validationFailed(errors);
 }

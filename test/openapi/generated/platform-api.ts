@@ -99,10 +99,13 @@ export interface paths {
                             type: "tags";
                             attributes: {
                                 protocol: "ntag_424_dna" | "ntag_424_dna_tag_tamper" | "ntag_223_dna";
-                                /** @description Written to the chip as given; at most 2048 bytes. Unique per team and mode. */
+                                /** @description Written to the chip as given; at most 2048 bytes of UTF-8, no control characters. Unique per team and mode. */
                                 url: string;
                                 comment?: string | null;
-                                /** @default 600 */
+                                /**
+                                 * @description Seconds a verification session stays open
+                                 * @default 600
+                                 */
                                 session_duration?: number;
                             };
                         }[];
@@ -294,10 +297,13 @@ export interface paths {
                             type: "tags";
                             id: string;
                             attributes: {
-                                /** @description Written to the chip as given; at most 2048 bytes. Unique per team and mode. */
+                                /** @description Written to the chip as given; at most 2048 bytes of UTF-8, no control characters. Unique per team and mode. */
                                 url?: string;
                                 comment?: string | null;
-                                /** @default 600 */
+                                /**
+                                 * @description Seconds a verification session stays open
+                                 * @default 600
+                                 */
                                 session_duration?: number;
                             };
                         }[];
@@ -548,10 +554,13 @@ export interface paths {
                             type: "tags";
                             id?: string;
                             attributes: {
-                                /** @description Written to the chip as given; at most 2048 bytes. Unique per team and mode. */
+                                /** @description Written to the chip as given; at most 2048 bytes of UTF-8, no control characters. Unique per team and mode. */
                                 url?: string;
                                 comment?: string | null;
-                                /** @default 600 */
+                                /**
+                                 * @description Seconds a verification session stays open
+                                 * @default 600
+                                 */
                                 session_duration?: number;
                             };
                         };

@@ -1,0 +1,71 @@
+// The value rules of webhook attributes (docs/decisions.md §6). One table serves
+// validation (422 with a path per failed attribute) and the OpenAPI schema of the
+// request documents (src/webhooks/schemas.ts composes them from ATTRIBUTES).
+import { isIP } from 'node:net';
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../config.js';
+import { EVENT_TYPES } from '../events/types.js';
+import type { Explanation, FieldRule } from '../http/field-rules.js';
+import { textProblem } from '../http/text-rules.js';
+import { refusedBecause } from './address.js';
+
+export const URL_MAX = 2048;
+
+export const CREATABLE = ['url', 'events'] as const;
+export const MUTABLE = ['url', 'events', 'enabled', 'rotate_secret'] as const;
+
+/** What the url rule depends on: the operator's choices about targets. */
+export type WebhookTargets = Pick<Config, 'allowHttpWebhooks' | 'allowPrivateWebhooks'>;
+
+function explainUrl(value: unknown, targets: WebhookTargets): string | null {
+  if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
+  if ([...value].length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
+  // Before parsing: the URL parser silently drops tab and newline, which would hide them.
+  const text = textProblem('url', value);
+  if (text) return text;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'url must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && targets.allowHttpWebhooks)) {
+    return targets.allowHttpWebhooks ? 'url must use https or http' : 'url must use https';
+  }
+  if (url.username || url.password) return 'url must not contain credentials';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Names are judged again at every delivery (DNS changes); literals and localhost can be refused now.
+  if (!targets.allowPrivateWebhooks) {
+    if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point to a loopback address';
+    const why = isIP(host) ? refusedBecause(host) : null;
+    if (why) return `url must not point to a ${why} address`;
+  }
+  return null;
+}
+
+function explainEvents(value: unknown): Explanation {
+  if (!Array.isArray(value) || value.length === 0) return `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}`;
+  const problems = value.flatMap((kind, i) => {
+    if (typeof kind !== 'string' || !(EVENT_TYPES as readonly string[]).includes(kind)) return [{ path: `events/${i}`, detail: `unknown event kind; one of ${EVENT_TYPES.join(', ')}` }];
+    return value.indexOf(kind) !== i ? [{ path: `events/${i}`, detail: `${kind} is listed twice` }] : [];
+  });
+  return problems.length > 0 ? problems : null;
+}
+
+const flag = (name: string) => (value: unknown) => (typeof value === 'boolean' ? null : `${name} must be true or false`);
+
+export const ATTRIBUTES = {
+  url: {
+    schema: Type.String({ minLength: 1, maxLength: URL_MAX, description: 'https (http only where the operator allows it); private and loopback targets are refused' }),
+    explain: explainUrl,
+  },
+  events: {
+    schema: Type.Array(Type.Union(EVENT_TYPES.map((k) => Type.Literal(k))), { minItems: 1, uniqueItems: true, description: 'Event kinds to receive; all four when omitted at creation' }),
+    explain: explainEvents,
+  },
+  enabled: { schema: Type.Boolean(), explain: flag('enabled') },
+  rotate_secret: {
+    schema: Type.Boolean({ description: 'true: issue a new secret (returned once); the old one keeps signing for 24 hours' }),
+    explain: flag('rotate_secret'),
+  },
+} satisfies Record<(typeof MUTABLE)[number], FieldRule<any, WebhookTargets>>;

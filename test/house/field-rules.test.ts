@@ -1,0 +1,75 @@
+// The request-field rules are the one source of each field's schema: the schema
+// the served OpenAPI document publishes is the rule's, and a value that schema
+// refuses is refused by the API with the rule's sentence (never accepted because
+// a hand-written check forgot a limit).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Ajv } from 'ajv';
+import { fieldProblems, type FieldRule } from '../../src/http/field-rules.js';
+import { ATTRIBUTES as TAG_RULES } from '../../src/tags/rules.js';
+import { ATTRIBUTES as WEBHOOK_RULES } from '../../src/webhooks/rules.js';
+import { DATABASES, call, sharedServer } from '../harness.js';
+
+const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
+/** @fastify/swagger writes `const: x` as the equivalent `enum: [x]`; compare in that form. */
+const published = (schema: unknown): unknown =>
+  JSON.parse(JSON.stringify(schema), (_key, value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !('const' in value)) return value;
+    const { const: only, ...rest } = value;
+    return { ...rest, enum: [only] };
+  });
+const targets = { allowHttpWebhooks: false, allowPrivateWebhooks: false };
+
+// Values around every limit the schemas state, plus wrong types.
+const SAMPLES: unknown[] = [
+  null, true, 0, -1, 1, 600, 3600, 3601, 1.5, '', 'x', 'ntag_424_dna', 'NTAG_424_DNA', 'https://a.example/x',
+  'https://a.example/' + 'a'.repeat(2030), 'https://a.example/' + 'a'.repeat(2031), '😀'.repeat(50), '😀'.repeat(51), 'c'.repeat(50), 'c'.repeat(51),
+  [], ['tag.created'], ['tag.created', 'tag.created'], ['tag.nope'], {}, [1],
+];
+
+function agree<C>(rules: Record<string, FieldRule<any, C>>, context: C) {
+  const ajv = new Ajv({ strict: false });
+  for (const [name, rule] of Object.entries(rules)) {
+    const accepts = ajv.compile(plain(rule.schema));
+    for (const value of SAMPLES) {
+      if (accepts(value)) continue;
+      const problems = fieldProblems(name, rule, value, context);
+      assert.ok(problems.length > 0, `${name}: ${JSON.stringify(value)?.slice(0, 40)} is refused by the schema but accepted`);
+      assert.ok(problems.every((p) => p.path === name || p.path.startsWith(`${name}/`)), `${name}: problems name the field`);
+    }
+  }
+}
+
+test('every value a tag or webhook field schema refuses is refused, with a sentence naming the field', () => {
+  agree(TAG_RULES, undefined);
+  agree(WEBHOOK_RULES, targets);
+});
+
+test('lengths are counted as JSON Schema counts them (code points): a comment of 50 emoji passes, 51 fail', () => {
+  assert.deepEqual(fieldProblems('comment', TAG_RULES.comment, '😀'.repeat(50), undefined), []);
+  assert.deepEqual(fieldProblems('comment', TAG_RULES.comment, '😀'.repeat(51), undefined), [{ path: 'comment', detail: 'comment must be at most 50 characters' }]);
+});
+
+for (const kind of DATABASES) {
+  describe(`the served OpenAPI document publishes the rules' schemas (${kind})`, () => {
+    const suite = sharedServer(kind);
+
+    test('tag and webhook request documents carry each field rule\'s schema as is', async () => {
+      const { server } = suite;
+      const doc = (await call(server, 'GET', '/openapi.json')).body;
+      const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/vnd.api+json'].schema;
+      const createTag = body('/tags', 'post').properties.data.items.properties.attributes.properties;
+      const updateTag = body('/tags/{id}', 'patch').properties.data.properties.attributes.properties;
+      for (const [name, rule] of Object.entries(TAG_RULES)) {
+        assert.deepEqual(createTag[name], published(rule.schema), `POST /tags ${name}`);
+        if (name !== 'protocol') assert.deepEqual(updateTag[name], published(rule.schema), `PATCH /tags/{id} ${name}`);
+      }
+      const createWebhook = body('/webhooks', 'post').properties.data.properties.attributes.properties;
+      const updateWebhook = body('/webhooks/{id}', 'patch').properties.data.properties.attributes.properties;
+      for (const [name, rule] of Object.entries(WEBHOOK_RULES)) {
+        if (name === 'url' || name === 'events') assert.deepEqual(createWebhook[name], published(rule.schema), `POST /webhooks ${name}`);
+        assert.deepEqual(updateWebhook[name], published(rule.schema), `PATCH /webhooks/{id} ${name}`);
+      }
+    });
+  });
+}
