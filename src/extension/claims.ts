@@ -3,7 +3,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
+import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
+import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import type { Clock } from '../time.js';
 import { isHttpUrl } from './catalog/rules.js';
 import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
@@ -12,7 +14,7 @@ import { isVerificationId } from './verification-ids.js';
 import { isObject } from '../json.js';
 
 export const CLAIM_LIMITS = { resourceUrl: 2048, note: 280, listed: 100 } as const;
-const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'];
+const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'] as const;
 
 const characters = (s: string) => [...s].length;
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
@@ -22,6 +24,27 @@ function resourceUrlProblem(value: unknown): string | null {
   if (characters(value) > CLAIM_LIMITS.resourceUrl) return `must be at most ${CLAIM_LIMITS.resourceUrl} characters`;
   return isHttpUrl(value) ? null : 'must be an absolute http or https URL';
 }
+
+/** The fields of POST /claims: published in OpenAPI (ClaimBody) and enforced with these messages. */
+export const CLAIM_RULES = {
+  resource_url: {
+    schema: Type.String({ minLength: 1, maxLength: CLAIM_LIMITS.resourceUrl, description: 'absolute http(s) URL' }),
+    explain: resourceUrlProblem,
+  },
+  verification_id: {
+    schema: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$' }),
+    explain: (v: unknown) => (isVerificationId(v) ? null : 'must be VRF_ followed by 6 to 128 letters or digits'),
+  },
+  note: {
+    schema: Type.Union([Type.String({ maxLength: CLAIM_LIMITS.note, pattern: '^[^\\u0000]*$' }), Type.Null()]),
+    explain: (v: unknown) => {
+      if (v === null) return null;
+      if (typeof v !== 'string') return 'must be a string';
+      if (characters(v) > CLAIM_LIMITS.note) return `must be at most ${CLAIM_LIMITS.note} characters`;
+      return v.includes('\u0000') ? 'must not contain the NUL character' : null;
+    },
+  },
+} satisfies Record<(typeof CLAIM_FIELDS)[number], FieldRule>;
 
 /** GET /claims?resource_url=…: newest first, at most 100. */
 export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): Promise<PublicVerification[]> {
@@ -37,19 +60,13 @@ export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): 
 export async function createClaim(db: Executor, mode: Mode, body: unknown, clock: Clock): Promise<{ id: string; verification_id: string }> {
   if (!isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
   const problems: FieldProblem[] = [];
-  for (const name of Object.keys(body)) if (!CLAIM_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a claim'));
-  if (!('resource_url' in body)) problems.push(problem('resource_url', 'is required'));
-  else {
-    const why = resourceUrlProblem(body.resource_url);
-    if (why) problems.push(problem('resource_url', why));
-  }
-  if (!('verification_id' in body)) problems.push(problem('verification_id', 'is required'));
-  else if (!isVerificationId(body.verification_id)) problems.push(problem('verification_id', 'must be VRF_ followed by 6 to 128 letters or digits'));
-  const note = body.note;
-  if (note !== undefined && note !== null) {
-    if (typeof note !== 'string') problems.push(problem('note', 'must be a string'));
-    else if (characters(note) > CLAIM_LIMITS.note) problems.push(problem('note', `must be at most ${CLAIM_LIMITS.note} characters`));
-    else if (note.includes('\u0000')) problems.push(problem('note', 'must not contain the NUL character'));
+  for (const name of Object.keys(body)) if (!(CLAIM_FIELDS as readonly string[]).includes(name)) problems.push(problem(name, 'is not a field of a claim'));
+  for (const name of CLAIM_FIELDS) {
+    if (!(name in body)) {
+      if (name !== 'note') problems.push(problem(name, 'is required'));
+    } else if (name !== 'note' || body.note !== undefined) {
+      problems.push(...fieldProblems(name, CLAIM_RULES[name], body[name], undefined));
+    }
   }
   if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
 
@@ -68,7 +85,7 @@ export async function createClaim(db: Executor, mode: Mode, body: unknown, clock
     mode,
     resource_url: resourceUrl,
     resource_url_hash: urlHash(resourceUrl),
-    note: typeof note === 'string' ? note : null,
+    note: typeof body.note === 'string' ? body.note : null,
     created_at: clock.nowMicros(),
   });
   return { id, verification_id: verificationId };

@@ -2,7 +2,7 @@
 // serialization. Bodies are read by the services (every problem is reported
 // as the spec words it), so these schemas never reject a request.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CLAIM_LIMITS } from './claims.js';
+import { CLAIM_LIMITS, CLAIM_RULES } from './claims.js';
 
 const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -42,10 +42,11 @@ export const PublicVerification = Type.Object(
 
 export const ClaimList = Type.Object({ claims: Type.Array(PublicVerification) });
 export const ClaimCreated = Type.Object({ id: Type.String({ format: 'uuid' }), verification_id: Type.String() });
+// Composed from the rules that validate it (src/extension/claims.ts).
 export const ClaimBody = Type.Object({
-  resource_url: Type.String({ maxLength: 2048, description: 'absolute http(s) URL' }),
-  verification_id: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$' }),
-  note: Type.Optional(Type.String({ maxLength: 280 })),
+  resource_url: CLAIM_RULES.resource_url.schema,
+  verification_id: CLAIM_RULES.verification_id.schema,
+  note: Type.Optional(CLAIM_RULES.note.schema),
 });
 
 export const Challenge = Type.Object({

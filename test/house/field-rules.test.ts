@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { fieldProblems, type FieldRule } from '../../src/http/field-rules.js';
+import { CLAIM_RULES } from '../../src/extension/claims.js';
 import { ATTRIBUTES as TAG_RULES } from '../../src/tags/rules.js';
 import { ATTRIBUTES as WEBHOOK_RULES } from '../../src/webhooks/rules.js';
 import { DATABASES, call, sharedServer } from '../harness.js';
@@ -23,6 +24,7 @@ const targets = { allowHttpWebhooks: false, allowPrivateWebhooks: false };
 // Values around every limit the schemas state, plus wrong types.
 const SAMPLES: unknown[] = [
   null, true, 0, -1, 1, 600, 3600, 3601, 1.5, '', 'x', 'ntag_424_dna', 'NTAG_424_DNA', 'https://a.example/x',
+  'VRF_abcdef', 'VRF_abcde', 'VRF_' + 'a'.repeat(128), 'VRF_' + 'a'.repeat(129), 'a\u0000b', 'r'.repeat(280), 'r'.repeat(281),
   'https://a.example/' + 'a'.repeat(2030), 'https://a.example/' + 'a'.repeat(2031), '😀'.repeat(50), '😀'.repeat(51), 'c'.repeat(50), 'c'.repeat(51),
   [], ['tag.created'], ['tag.created', 'tag.created'], ['tag.nope'], {}, [1],
 ];
@@ -40,9 +42,10 @@ function agree<C>(rules: Record<string, FieldRule<any, C>>, context: C) {
   }
 }
 
-test('every value a tag or webhook field schema refuses is refused, with a sentence naming the field', () => {
+test('every value a tag, webhook or claim field schema refuses is refused, with a sentence naming the field', () => {
   agree(TAG_RULES, undefined);
   agree(WEBHOOK_RULES, targets);
+  agree(CLAIM_RULES, undefined);
 });
 
 test('lengths are counted as JSON Schema counts them (code points): a comment of 50 emoji passes, 51 fail', () => {
@@ -54,7 +57,7 @@ for (const kind of DATABASES) {
   describe(`the served OpenAPI document publishes the rules' schemas (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    test('tag and webhook request documents carry each field rule\'s schema as is', async () => {
+    test('tag, webhook and claim request documents carry each field rule\'s schema as is', async () => {
       const { server } = suite;
       const doc = (await call(server, 'GET', '/openapi.json')).body;
       const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/vnd.api+json'].schema;
@@ -70,6 +73,8 @@ for (const kind of DATABASES) {
         if (name === 'url' || name === 'events') assert.deepEqual(createWebhook[name], published(rule.schema), `POST /webhooks ${name}`);
         assert.deepEqual(updateWebhook[name], published(rule.schema), `PATCH /webhooks/{id} ${name}`);
       }
+      const claim = doc.paths['/ext/claims'].post.requestBody.content['application/json'].schema.properties;
+      for (const [name, rule] of Object.entries(CLAIM_RULES)) assert.deepEqual(claim[name], published(rule.schema), `POST /ext/claims ${name}`);
     });
   });
 }

@@ -2257,7 +2257,7 @@ export interface paths {
                         /** @description absolute http(s) URL */
                         resource_url: string;
                         verification_id: string;
-                        note?: string;
+                        note?: string | null;
                     };
                 };
             };
