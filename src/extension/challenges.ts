@@ -9,7 +9,9 @@ import { createSiweMessage } from 'viem/siwe';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
+import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
+import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { base62 } from '../ids.js';
 import { isoMicros } from '../time.js';
 import { findToken, type TokenRow } from './catalog/repository.js';
@@ -23,6 +25,32 @@ import { isObject } from '../json.js';
 export const CHALLENGE_LIFETIME_MICROS = 5 * 60 * 1_000_000;
 const CARDANO_MAX_BYTES = 198;
 const CHALLENGE_FIELDS = ['uuid', 'verification_id', 'address'];
+
+/** What a challenge request's fields are judged against: the verification in the path and its token's chain. */
+export interface ChallengeTarget {
+  uuid: string;
+  verificationId: string;
+  chain?: 'cardano' | 'ethereum';
+}
+
+/** The optional fields of a challenge request: published in OpenAPI (ChallengeBody) and enforced with these messages. */
+export const CHALLENGE_RULES = {
+  uuid: {
+    schema: Type.String({ description: "The verification's UUID, if given" }),
+    explain: (v: unknown, target: ChallengeTarget) => (typeof v === 'string' && v.toLowerCase() === target.uuid ? null : 'must be the UUID of the verification in the path'),
+  },
+  verification_id: {
+    schema: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$', description: "The verification's VRF_ id, if given" }),
+    explain: (v: unknown, target: ChallengeTarget) => (v === target.verificationId ? null : 'must be the verification_id of the verification in the path'),
+  },
+  address: {
+    schema: Type.String({ description: 'ethereum: the signing address (EIP-4361 names it); required for ethereum tokens' }),
+    explain: (v: unknown, target: ChallengeTarget) => {
+      if (target.chain === 'ethereum') return readEthereumAddress(v) === null ? 'must be 0x followed by 40 hex characters, with a valid EIP-55 checksum when mixed case' : null;
+      return typeof v === 'string' ? null : 'must be a string';
+    },
+  },
+} satisfies Record<string, FieldRule<any, ChallengeTarget>>;
 /** Expired challenges are deleted at most this often per process, by the next challenge issued. */
 const PRUNE_EVERY_MICROS = 60 * 1_000_000;
 
@@ -99,25 +127,20 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
   if (body !== undefined && body !== null && !isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
   const fields = (body ?? {}) as Record<string, unknown>;
   const verification = await findShownVerification(db, mode, pathId);
-  const uuid = verificationUuid(verification.id);
   const verificationId = publicVerificationId(verification.id);
+  const target: ChallengeTarget = { uuid: verificationUuid(verification.id), verificationId };
   const problems: FieldProblem[] = [];
   for (const name of Object.keys(fields)) if (!CHALLENGE_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a challenge request'));
-  if (fields.uuid !== undefined && (typeof fields.uuid !== 'string' || fields.uuid.toLowerCase() !== uuid)) problems.push(problem('uuid', 'must be the UUID of the verification in the path'));
-  if (fields.verification_id !== undefined && fields.verification_id !== verificationId) problems.push(problem('verification_id', 'must be the verification_id of the verification in the path'));
+  for (const name of ['uuid', 'verification_id'] as const) if (fields[name] !== undefined) problems.push(...fieldProblems(name, CHALLENGE_RULES[name], fields[name], target));
   if (verification.token_id === null || verification.ownership_status !== null) {
     if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
     throw new DomainError(verification.token_id === null ? 'ExtNoToken' : 'ExtOwnershipVerified');
   }
   const token = (await findToken(db, verification.token_id))!;
   let address: string | null = null;
-  if (token.chain === 'ethereum') {
-    address = readEthereumAddress(fields.address);
-    if (fields.address === undefined) problems.push(problem('address', 'is required for ethereum tokens (the EIP-4361 message names the signing address)'));
-    else if (address === null) problems.push(problem('address', 'must be 0x followed by 40 hex characters, with a valid EIP-55 checksum when mixed case'));
-  } else if (fields.address !== undefined && typeof fields.address !== 'string') {
-    problems.push(problem('address', 'must be a string'));
-  }
+  if (token.chain === 'ethereum' && fields.address === undefined) problems.push(problem('address', 'is required for ethereum tokens (the EIP-4361 message names the signing address)'));
+  else if (fields.address !== undefined) problems.push(...fieldProblems('address', CHALLENGE_RULES.address, fields.address, { ...target, chain: token.chain as 'cardano' | 'ethereum' }));
+  if (token.chain === 'ethereum') address = readEthereumAddress(fields.address);
   if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
 
   const checks = ownershipChecks(ctx);
@@ -148,5 +171,5 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
     pruneBefore: prune ? issuedAt : null,
     row: { id: sessionId, verification_id: verification.id, mode, token_id: token.id, chain: token.chain, address, message, issued_at: issuedAt, expires_at: expiresAt, used_at: null },
   });
-  return { session_id: sessionId, uuid, message, expires_at: isoMicros(expiresAt), blockchain_type: token.chain, expected_holders: holders };
+  return { session_id: sessionId, uuid: target.uuid, message, expires_at: isoMicros(expiresAt), blockchain_type: token.chain, expected_holders: holders };
 }

@@ -3,6 +3,8 @@
 // as the spec words it), so these schemas never reject a request.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CLAIM_LIMITS, CLAIM_RULES } from './claims.js';
+import { CHALLENGE_RULES } from './challenges.js';
+import { PROOF_RULES } from './proofs.js';
 
 const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -57,18 +59,20 @@ export const Challenge = Type.Object({
   blockchain_type: Type.String(),
   expected_holders: Type.Array(Type.String()),
 });
+// Composed from the rules that validate it (src/extension/challenges.ts).
 export const ChallengeBody = Type.Object({
-  uuid: Type.Optional(Type.String({ format: 'uuid' })),
-  verification_id: Type.Optional(Type.String()),
-  address: Type.Optional(Type.String({ description: 'ethereum: the signing address (EIP-4361 names it); required for ethereum tokens' })),
+  uuid: Type.Optional(CHALLENGE_RULES.uuid.schema),
+  verification_id: Type.Optional(CHALLENGE_RULES.verification_id.schema),
+  address: Type.Optional(CHALLENGE_RULES.address.schema),
 });
 
+// Composed from the rules that validate it (src/extension/proofs.ts).
 export const ProofBody = Type.Object({
-  session_id: Type.String({ format: 'uuid' }),
-  address: Type.String({ description: 'cardano: bech32 or hex; ethereum: 0x-prefixed' }),
-  signature: Type.String({ description: 'cardano: COSE_Sign1 hex (CIP-30 signData); ethereum: 0x-prefixed personal_sign signature' }),
-  key: Type.Optional(Type.String({ description: 'cardano: COSE_Key hex' })),
-  blockchain_type: Type.Optional(Type.String({ description: 'cardano (required for cardano) or ethereum (the default)' })),
+  session_id: PROOF_RULES.session_id.schema,
+  address: PROOF_RULES.address.schema,
+  signature: PROOF_RULES.signature.schema,
+  key: Type.Optional(PROOF_RULES.key.schema),
+  blockchain_type: Type.Optional(PROOF_RULES.blockchain_type.schema),
 });
 export const ProofResult = Type.Object({
   success: Type.Boolean(),

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { fieldProblems, type FieldRule } from '../../src/http/field-rules.js';
+import { CHALLENGE_RULES } from '../../src/extension/challenges.js';
 import { CLAIM_RULES } from '../../src/extension/claims.js';
+import { PROOF_RULES } from '../../src/extension/proofs.js';
 import { ATTRIBUTES as TAG_RULES } from '../../src/tags/rules.js';
 import { ATTRIBUTES as WEBHOOK_RULES } from '../../src/webhooks/rules.js';
 import { DATABASES, call, sharedServer } from '../harness.js';
@@ -24,7 +26,7 @@ const targets = { allowHttpWebhooks: false, allowPrivateWebhooks: false };
 // Values around every limit the schemas state, plus wrong types.
 const SAMPLES: unknown[] = [
   null, true, 0, -1, 1, 600, 3600, 3601, 1.5, '', 'x', 'ntag_424_dna', 'NTAG_424_DNA', 'https://a.example/x',
-  'VRF_abcdef', 'VRF_abcde', 'VRF_' + 'a'.repeat(128), 'VRF_' + 'a'.repeat(129), 'a\u0000b', 'r'.repeat(280), 'r'.repeat(281),
+  'VRF_abcdef', '0B5C1C1E-2D3F-4A5B-8C9D-0E1F2A3B4C5D', '0x14791697260E4c9A71f18484C9f997B308e59325', 'cardano', 'ethereum', 'VRF_abcde', 'VRF_' + 'a'.repeat(128), 'VRF_' + 'a'.repeat(129), 'a\u0000b', 'r'.repeat(280), 'r'.repeat(281),
   'https://a.example/' + 'a'.repeat(2030), 'https://a.example/' + 'a'.repeat(2031), '😀'.repeat(50), '😀'.repeat(51), 'c'.repeat(50), 'c'.repeat(51),
   [], ['tag.created'], ['tag.created', 'tag.created'], ['tag.nope'], {}, [1],
 ];
@@ -42,10 +44,12 @@ function agree<C>(rules: Record<string, FieldRule<any, C>>, context: C) {
   }
 }
 
-test('every value a tag, webhook or claim field schema refuses is refused, with a sentence naming the field', () => {
+test('every value a tag, webhook, claim, challenge or proof field schema refuses is refused, with a sentence naming the field', () => {
   agree(TAG_RULES, undefined);
   agree(WEBHOOK_RULES, targets);
   agree(CLAIM_RULES, undefined);
+  agree(PROOF_RULES, undefined);
+  for (const chain of ['cardano', 'ethereum'] as const) agree(CHALLENGE_RULES, { uuid: '0b5c1c1e-2d3f-4a5b-8c9d-0e1f2a3b4c5d', verificationId: 'VRF_abcdef', chain });
 });
 
 test('lengths are counted as JSON Schema counts them (code points): a comment of 50 emoji passes, 51 fail', () => {
@@ -57,7 +61,7 @@ for (const kind of DATABASES) {
   describe(`the served OpenAPI document publishes the rules' schemas (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    test('tag, webhook and claim request documents carry each field rule\'s schema as is', async () => {
+    test('tag, webhook, claim, challenge and proof request documents carry each field rule\'s schema as is', async () => {
       const { server } = suite;
       const doc = (await call(server, 'GET', '/openapi.json')).body;
       const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/vnd.api+json'].schema;
@@ -75,6 +79,9 @@ for (const kind of DATABASES) {
       }
       const claim = doc.paths['/ext/claims'].post.requestBody.content['application/json'].schema.properties;
       for (const [name, rule] of Object.entries(CLAIM_RULES)) assert.deepEqual(claim[name], published(rule.schema), `POST /ext/claims ${name}`);
+      const ext = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;
+      for (const [name, rule] of Object.entries(CHALLENGE_RULES)) assert.deepEqual(ext('/ext/verifications/{id}/challenge')[name], published(rule.schema), `challenge ${name}`);
+      for (const [name, rule] of Object.entries(PROOF_RULES)) assert.deepEqual(ext('/ext/verifications/{id}/proof')[name], published(rule.schema), `proof ${name}`);
     });
   });
 }

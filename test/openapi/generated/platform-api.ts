@@ -2382,8 +2382,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: uuid */
+                        /** @description The verification's UUID, if given */
                         uuid?: string;
+                        /** @description The verification's VRF_ id, if given */
                         verification_id?: string;
                         /** @description ethereum: the signing address (EIP-4361 names it); required for ethereum tokens */
                         address?: string;
@@ -2520,16 +2521,16 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: uuid */
+                        /** @description The challenge's session_id */
                         session_id: string;
                         /** @description cardano: bech32 or hex; ethereum: 0x-prefixed */
                         address: string;
                         /** @description cardano: COSE_Sign1 hex (CIP-30 signData); ethereum: 0x-prefixed personal_sign signature */
                         signature: string;
-                        /** @description cardano: COSE_Key hex */
+                        /** @description cardano: COSE_Key hex (required for cardano) */
                         key?: string;
-                        /** @description cardano (required for cardano) or ethereum (the default) */
-                        blockchain_type?: string;
+                        /** @description cardano or ethereum; ethereum when absent or null */
+                        blockchain_type?: "cardano" | "ethereum" | null;
                     };
                 };
             };
