@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp, resourceOf } from '../http/schemas.js';
+import { ATTRIBUTES } from './rules.js';
 
 const TamperState = Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('not_enabled')]);
 
@@ -23,9 +24,7 @@ export const VerificationDocument = Type.Object({
 export const CreateVerificationBody = Type.Object({
   data: Type.Object({
     type: Type.Literal('verifications'),
-    attributes: Type.Object({
-      url: Type.String({ description: 'The URL exactly as the phone opened it, SDM parameters included' }),
-      client_ip: Type.Optional(Type.String({ description: "The scanning phone's IP address" })),
-    }),
+    // Composed from the rules that validate it (src/verifications/rules.ts).
+    attributes: Type.Object({ url: ATTRIBUTES.url.schema, client_ip: Type.Optional(ATTRIBUTES.client_ip.schema) }),
   }),
 });

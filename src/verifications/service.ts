@@ -4,18 +4,17 @@
 // stored, failed ones too; the same URL again within the tag's session_duration
 // is a page reload and answers the original verification.
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
 import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
 import { newId } from '../ids.js';
 import type { World } from '../world.js';
-import { LIMITS } from '../tags/rules.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
 import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../tag-chips/layout.js';
 import { findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
 import { findVerification, type VerificationRow } from './repository.js';
-import { textProblem } from '../http/text-rules.js';
+import { fieldProblems } from '../http/field-rules.js';
+import { ATTRIBUTES } from './rules.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
 import { scanWriter, type Scan } from './scan-writer.js';
 import { metricsOf } from '../metrics.js';
@@ -28,9 +27,6 @@ export interface ScanRequest {
 }
 
 const badUrl = (detail: string) => validationFailed([problem('url', detail)]);
-
-// A chip's NDEF file is 256 bytes; the limit only keeps junk out of the lookup.
-const MAX_SCANNED_URL = LIMITS.urlBytes + 1024;
 
 const layouts = new WeakMap<ChipRow, ChipLayout>();
 function layoutOf(chip: ChipRow): ChipLayout {
@@ -110,12 +106,10 @@ async function check(ctx: AppContext, chip: ChipRow, tt: boolean, sdm: SdmValues
   });
 }
 
-function readClientIp(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || isIP(value) === 0) {
-    throw validationFailed([problem('client_ip', 'client_ip must be an IPv4 or IPv6 address')]);
-  }
-  return value;
+/** The attribute's problems as a 422, one attribute at a time (the url is judged before the client_ip). */
+function check422(name: keyof typeof ATTRIBUTES, value: unknown): void {
+  const problems = fieldProblems(name, ATTRIBUTES[name], value, undefined);
+  if (problems.length > 0) throw validationFailed(problems);
 }
 
 /**
@@ -126,13 +120,10 @@ export type Sequencer = <T>(enqueue: () => T) => Promise<T>;
 const direct: Sequencer = async (enqueue) => enqueue();
 
 export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest, sequence: Sequencer = direct): Promise<VerificationRow> {
-  const scanned = request.url;
-  if (typeof scanned !== 'string' || scanned.length === 0) throw badUrl('url must be a non-empty string');
-  if (Buffer.byteLength(scanned) > MAX_SCANNED_URL) throw badUrl(`url must be at most ${MAX_SCANNED_URL} bytes`);
-  // No tag url holds such characters (same rule as on write), and NUL must not reach PostgreSQL.
-  const text = textProblem('url', scanned);
-  if (text) throw badUrl(text);
-  const clientIp = readClientIp(request.client_ip);
+  check422('url', request.url);
+  if (request.client_ip !== undefined) check422('client_ip', request.client_ip);
+  const scanned = request.url as string;
+  const clientIp = (request.client_ip ?? null) as string | null;
   const { tag, chip, sdm } = await locate(ctx, world, scanned);
   const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
   const at = ctx.clock.nowMicros();

@@ -1307,10 +1307,9 @@ export interface paths {
                             /** @enum {string} */
                             type: "verifications";
                             attributes: {
-                                /** @description The URL exactly as the phone opened it, SDM parameters included */
+                                /** @description The URL exactly as the phone opened it, SDM parameters included; at most 3072 bytes of UTF-8 */
                                 url: string;
-                                /** @description The scanning phone's IP address */
-                                client_ip?: string;
+                                client_ip?: string | null;
                             };
                         };
                     };
