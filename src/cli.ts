@@ -68,7 +68,10 @@ program
   .action(async () => {
     const cfg = config();
     // Structured lines like serve's: starting, ready, stopped (a supervisor's log shows each state).
-    const log = pino({ level: cfg.logLevel, base: { process: 'worker' } });
+    // Written synchronously: these few lines must reach stdout in order before the process exits
+    // (with pino's asynchronous default, its exit-time flush could write 'stopped' ahead of a
+    // 'stopping' still in flight).
+    const log = pino({ level: cfg.logLevel, base: { process: 'worker' } }, pino.destination({ dest: 1, sync: true }));
     log.info({ database: cfg.database.kind }, 'tapproof worker starting');
     const ctx = await openContext(cfg);
     await verifyMasterKeys(ctx);
@@ -85,12 +88,6 @@ program
       await background.stop();
       await ctx.db.close();
       log.info('tapproof worker stopped');
-      // pino writes stdout asynchronously: exit only once the lines are out, or the exit's synchronous
-      // flush can put 'stopped' ahead of a 'stopping' still being written.
-      await new Promise<void>((resolve) => {
-        log.flush(() => resolve());
-        setTimeout(resolve, 2000).unref();
-      });
       process.exit(0);
     };
     // Before the readiness line: a supervisor may signal as soon as it reads it.

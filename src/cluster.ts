@@ -18,7 +18,8 @@ const RESTART_MS = 1_000;
 
 export async function serveProcesses(config: Config, processes: number): Promise<void> {
   if (!cluster.isPrimary) return serve(config);
-  const log = pino({ level: config.logLevel });
+  // Synchronous, like the worker's: its last line ('stopped') is written just before process.exit.
+  const log = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: true }));
 
   const ctx = await openContext(config);
   try {
