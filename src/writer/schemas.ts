@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ATTRIBUTES } from './documents.js';
 
 const Reason = Type.Union([Type.Null(), Type.Object({ code: Type.String(), detail: Type.String() })], { description: 'Why the write failed (also in the tag.configuration_failed payload)' });
 
@@ -18,8 +19,9 @@ export const WriteDocument = Type.Object({
   }),
 });
 
+// Composed from the rules that validate them (src/writer/documents.ts).
 export const StartWriteBody = Type.Object({
-  data: Type.Object({ type: Type.Literal('writes'), attributes: Type.Object({ tag_id: Type.String() }) }),
+  data: Type.Object({ type: Type.Literal('writes'), attributes: Type.Object({ tag_id: ATTRIBUTES.tag_id.schema }) }),
 });
 
 export const ResponsesBody = Type.Object({
@@ -27,10 +29,10 @@ export const ResponsesBody = Type.Object({
     type: Type.Literal('writes'),
     id: Type.Optional(Type.String()),
     attributes: Type.Object({
-      responses: Type.Array(Type.String(), { description: 'R-APDUs (hex), one per C-APDU sent' }),
-      removed: Type.Optional(Type.Boolean({ description: 'the card left the reader: the write fails (chip_removed)' })),
-      round_trip: Type.Optional(Type.Integer({ minimum: 0, description: 'the round_trips value of the write these answers are for: a stale or repeated delivery gets 409' })),
-      abort: Type.Optional(Type.Boolean({ description: 'the writer gives up: the write fails (aborted)' })),
+      responses: ATTRIBUTES.responses.schema,
+      removed: Type.Optional(ATTRIBUTES.removed.schema),
+      round_trip: Type.Optional(ATTRIBUTES.round_trip.schema),
+      abort: Type.Optional(ATTRIBUTES.abort.schema),
     }),
   }),
 });

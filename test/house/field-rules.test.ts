@@ -12,6 +12,7 @@ import { PROOF_RULES } from '../../src/extension/proofs.js';
 import { ATTRIBUTES as TAG_RULES } from '../../src/tags/rules.js';
 import { ATTRIBUTES as VERIFICATION_RULES } from '../../src/verifications/rules.js';
 import { ATTRIBUTES as WEBHOOK_RULES } from '../../src/webhooks/rules.js';
+import { ATTRIBUTES as WRITER_RULES } from '../../src/writer/documents.js';
 import { DATABASES, call, sharedServer } from '../harness.js';
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
@@ -27,7 +28,7 @@ const targets = { allowHttpWebhooks: false, allowPrivateWebhooks: false };
 // Values around every limit the schemas state, plus wrong types.
 const SAMPLES: unknown[] = [
   null, true, 0, -1, 1, 600, 3600, 3601, 1.5, '', 'x', 'ntag_424_dna', 'NTAG_424_DNA', 'https://a.example/x',
-  'VRF_abcdef', '192.0.2.1', '2001:db8::1', '999.1.1.1', 'https://a.example/' + 'b'.repeat(3054), 'https://a.example/' + 'b'.repeat(3055), '0B5C1C1E-2D3F-4A5B-8C9D-0E1F2A3B4C5D', '0x14791697260E4c9A71f18484C9f997B308e59325', 'cardano', 'ethereum', 'VRF_abcde', 'VRF_' + 'a'.repeat(128), 'VRF_' + 'a'.repeat(129), 'a\u0000b', 'r'.repeat(280), 'r'.repeat(281),
+  'VRF_abcdef', ['9000'], ['90'], ['900G'], Array(64).fill('9000'), Array(65).fill('9000'), '192.0.2.1', '2001:db8::1', '999.1.1.1', 'https://a.example/' + 'b'.repeat(3054), 'https://a.example/' + 'b'.repeat(3055), '0B5C1C1E-2D3F-4A5B-8C9D-0E1F2A3B4C5D', '0x14791697260E4c9A71f18484C9f997B308e59325', 'cardano', 'ethereum', 'VRF_abcde', 'VRF_' + 'a'.repeat(128), 'VRF_' + 'a'.repeat(129), 'a\u0000b', 'r'.repeat(280), 'r'.repeat(281),
   'https://a.example/' + 'a'.repeat(2030), 'https://a.example/' + 'a'.repeat(2031), '😀'.repeat(50), '😀'.repeat(51), 'c'.repeat(50), 'c'.repeat(51),
   [], ['tag.created'], ['tag.created', 'tag.created'], ['tag.nope'], {}, [1],
 ];
@@ -45,12 +46,13 @@ function agree<C>(rules: Record<string, FieldRule<any, C>>, context: C) {
   }
 }
 
-test('every value a tag, webhook, verification, claim, challenge or proof field schema refuses is refused, with a sentence naming the field', () => {
+test('every value a tag, webhook, verification, writer, claim, challenge or proof field schema refuses is refused, with a sentence naming the field', () => {
   agree(TAG_RULES, undefined);
   agree(WEBHOOK_RULES, targets);
   agree(CLAIM_RULES, undefined);
   agree(PROOF_RULES, undefined);
   agree(VERIFICATION_RULES, undefined);
+  agree(WRITER_RULES, undefined);
   for (const chain of ['cardano', 'ethereum'] as const) agree(CHALLENGE_RULES, { uuid: '0b5c1c1e-2d3f-4a5b-8c9d-0e1f2a3b4c5d', verificationId: 'VRF_abcdef', chain });
 });
 
@@ -63,7 +65,7 @@ for (const kind of DATABASES) {
   describe(`the served OpenAPI document publishes the rules' schemas (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    test('tag, webhook, verification, claim, challenge and proof request documents carry each field rule\'s schema as is', async () => {
+    test('tag, webhook, verification, writer, claim, challenge and proof request documents carry each field rule\'s schema as is', async () => {
       const { server } = suite;
       const doc = (await call(server, 'GET', '/openapi.json')).body;
       const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/vnd.api+json'].schema;
@@ -81,6 +83,9 @@ for (const kind of DATABASES) {
       }
       const scan = body('/verifications', 'post').properties.data.properties.attributes.properties;
       for (const [name, rule] of Object.entries(VERIFICATION_RULES)) assert.deepEqual(scan[name], published(rule.schema), `POST /verifications ${name}`);
+      const start = body('/writer/writes', 'post').properties.data.properties.attributes.properties;
+      const responses = body('/writer/writes/{id}/responses', 'post').properties.data.properties.attributes.properties;
+      for (const [name, rule] of Object.entries(WRITER_RULES)) assert.deepEqual((name === 'tag_id' ? start : responses)[name], published(rule.schema), `writer ${name}`);
       const claim = doc.paths['/ext/claims'].post.requestBody.content['application/json'].schema.properties;
       for (const [name, rule] of Object.entries(CLAIM_RULES)) assert.deepEqual(claim[name], published(rule.schema), `POST /ext/claims ${name}`);
       const ext = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;

@@ -1654,6 +1654,7 @@ export interface paths {
                             /** @enum {string} */
                             type: "writes";
                             attributes: {
+                                /** @description tag_… of a created tag */
                                 tag_id: string;
                             };
                         };
@@ -1793,7 +1794,7 @@ export interface paths {
                                 /** @description the card left the reader: the write fails (chip_removed) */
                                 removed?: boolean;
                                 /** @description the round_trips value of the write these answers are for: a stale or repeated delivery gets 409 */
-                                round_trip?: number;
+                                round_trip?: number | null;
                                 /** @description the writer gives up: the write fails (aborted) */
                                 abort?: boolean;
                             };
