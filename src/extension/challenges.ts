@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { checksumAddress, isAddress } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import type { AppContext } from '../context.js';
-import type { Executor } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
@@ -115,10 +115,10 @@ export function readEthereumAddress(value: unknown): `0x${string}` | null {
   return checksumAddress(value as `0x${string}`);
 }
 
-let lastPrune = 0;
+/** When each open database last had its expired challenges pruned by an issued challenge. */
+const lastPrunes = new WeakMap<Db, number>();
 
 export async function pruneExpiredChallenges(db: Executor, now: number): Promise<number> {
-  lastPrune = now;
   return deleteExpiredChallenges(db, now);
 }
 
@@ -163,8 +163,8 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
     }
   }
   const sessionId = randomUUID();
-  const prune = issuedAt - lastPrune > PRUNE_EVERY_MICROS;
-  if (prune) lastPrune = issuedAt;
+  const prune = issuedAt - (lastPrunes.get(ctx.db) ?? 0) > PRUNE_EVERY_MICROS;
+  if (prune) lastPrunes.set(ctx.db, issuedAt);
   // Through the group commit: committed (durable) before the answer, sharing the commit with concurrent writes.
   await scanWriter(ctx.db, ctx.config.scanWriterThread).writeExtension({
     kind: 'challenge',

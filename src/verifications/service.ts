@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
 import { newId } from '../ids.js';
 import type { World } from '../world.js';
@@ -40,15 +41,22 @@ function layoutOf(chip: ChipRow): ChipLayout {
 
 // Configured tags never change url nor go away (spec: 409 on delete), and their
 // chip's keys and layout change only with a new write generation, which the
-// counter compare-and-set checks. So a scan's lookup is cached in the process
-// once found; a miss always asks the database (a tag may have just been configured).
+// counter compare-and-set checks. So a scan's lookup is cached, per open database
+// like the other process caches, once found; a miss always asks the database (a tag
+// may have just been configured).
 const LOOKUP_CACHE_LIMIT = 100_000;
-const lookups = new Map<string, TagWithChip>();
+const lookupCaches = new WeakMap<Db, Map<string, TagWithChip>>();
 const lookupKey = (world: World, url: string) => `${world.teamId} ${world.mode} ${url}`;
 
-/** Empties the scan lookup cache (tests: the next scan of every tag asks the database). */
-export function forgetScanLookups(): void {
-  lookups.clear();
+function lookupsOf(db: Db): Map<string, TagWithChip> {
+  let lookups = lookupCaches.get(db);
+  if (!lookups) lookupCaches.set(db, (lookups = new Map()));
+  return lookups;
+}
+
+/** Empties the database's scan lookup cache (tests: the next scan of every tag asks the database). */
+export function forgetScanLookups(db: Db): void {
+  lookupsOf(db).clear();
 }
 
 function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: TagWithChip; chip: ChipRow; sdm: SdmValues } | null {
@@ -65,6 +73,7 @@ async function locate(ctx: AppContext, world: World, scanned: string): Promise<{
   if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
   // The longest matching url is the most specific tag; a tag url may itself have a query.
   const longestFirst = [...candidates].reverse();
+  const lookups = lookupsOf(ctx.db);
   for (const candidate of longestFirst) {
     const cached = lookups.get(lookupKey(world, candidate.url));
     const found = cached && accept(cached, scanned, candidate.sdmStart);

@@ -106,7 +106,7 @@ for (const kind of DATABASES) {
           // while wave 3's (the entry refilled by then) need not.
           if (w === 2) offset += cache.ttlMs + 1;
           // Wave 4: the tag lookups are forgotten: each tag's scan asks the database.
-          if (w === 4) forgetScanLookups();
+          if (w === 4) forgetScanLookups(server.ctx.db);
           // Wave 6: the entry is old enough to be refreshed in the background.
           if (w === 6) offset += cache.refreshMs + 1;
           connections.forEach((connection, c) => {
