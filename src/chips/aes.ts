@@ -2,6 +2,7 @@
 // here because AN10922 diversification is specified for them too.
 import { createCipheriv, createDecipheriv, type Cipher, type Decipher } from 'node:crypto';
 import { asBuffer } from './hex.js';
+import { keyCache } from './key-cache.js';
 
 function ecbName(key: Uint8Array): string {
   switch (key.length) {
@@ -53,25 +54,9 @@ export class AesEcb {
 // Long-lived keys (a team's SDM meta read key, a master key being diversified from) are looked up
 // again and again; a small FIFO cache keeps their cipher objects. Per-chip keys do not belong here:
 // with many chips they are evicted before reuse, and evicted native cipher objects cost the garbage
-// collector more than creating throwaway ones (measured with bench/chips.ts). Bounded so that no
-// input can grow memory.
-const CACHE_LIMIT = 256;
-const cache = new Map<string, AesEcb>();
-
-/** A cached AesEcb for `key` (content-addressed: mutating the caller's array later is harmless). */
-export function aesFor(key: Uint8Array): AesEcb {
-  const id = asBuffer(key).toString('latin1');
-  let c = cache.get(id);
-  if (c === undefined) {
-    c = new AesEcb(key);
-    if (cache.size >= CACHE_LIMIT) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
-    }
-    cache.set(id, c);
-  }
-  return c;
-}
+// collector more than creating throwaway ones (measured with bench/chips.ts).
+/** A cached AesEcb for `key` (at most 256 keys). */
+export const aesFor = keyCache(256, (key) => new AesEcb(key));
 
 /** One-shot AES encryption of whole blocks with a key used once (no cache pollution). */
 export function aesEncryptOnce(key: Uint8Array, data: Uint8Array): Buffer {

@@ -5,6 +5,7 @@
 import { aesDecryptOnce, aesEncryptOnce } from './aes.js';
 import { cmacWith, subkeysFrom, type CmacSubkeys } from './cmac.js';
 import { asBuffer } from './hex.js';
+import { keyCache } from './key-cache.js';
 
 const ZERO_BLOCK = Buffer.alloc(16);
 // Algorithms 1 and 2 step the chain with E(h, 55..55) and emit E(h, AA..AA); doing both in one
@@ -149,20 +150,5 @@ export function lrpCmac(key: Uint8Array, msg: Uint8Array): Buffer {
 
 // A static LRP key (a team's SDM meta read key) costs 17 AES key setups to expand; a bounded FIFO
 // cache keeps the expansion, like aesFor() does for AES. Per-chip keys should not go through it.
-const LRP_CACHE_LIMIT = 256;
-const lrpCache = new Map<string, Lrp>();
-
-/** A cached Lrp for a long-lived key (content-addressed). */
-export function lrpFor(key: Uint8Array): Lrp {
-  const id = asBuffer(key).toString('latin1');
-  let l = lrpCache.get(id);
-  if (l === undefined) {
-    l = new Lrp(key);
-    if (lrpCache.size >= LRP_CACHE_LIMIT) {
-      const oldest = lrpCache.keys().next();
-      if (!oldest.done) lrpCache.delete(oldest.value);
-    }
-    lrpCache.set(id, l);
-  }
-  return l;
-}
+/** A cached Lrp for a long-lived key (at most 256 keys). */
+export const lrpFor = keyCache(256, (key) => new Lrp(key));
