@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { checksumAddress, isAddress } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import type { AppContext } from '../context.js';
-import type { Db, Executor } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
@@ -17,9 +17,8 @@ import { isoMicros } from '../time.js';
 import { findToken, type TokenRow } from './catalog/repository.js';
 import { findShownVerification } from './lookup.js';
 import { ownershipChecks } from './ownership-checks.js';
-import { deleteExpiredChallenges } from './repository.js';
 import { scanWriter } from '../verifications/scan-writer.js';
-import { publicVerificationId, verificationUuid } from './verification-ids.js';
+import { publicVerificationId, verificationUuid, VRF_ID_PATTERN } from './verification-ids.js';
 import { isObject } from '../json.js';
 
 export const CHALLENGE_LIFETIME_MICROS = 5 * 60 * 1_000_000;
@@ -40,7 +39,7 @@ export const CHALLENGE_RULES = {
     explain: (v: unknown, target: ChallengeTarget) => (typeof v === 'string' && v.toLowerCase() === target.uuid ? null : 'must be the UUID of the verification in the path'),
   },
   verification_id: {
-    schema: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$', description: "The verification's VRF_ id, if given" }),
+    schema: Type.String({ pattern: VRF_ID_PATTERN, description: "The verification's VRF_ id, if given" }),
     explain: (v: unknown, target: ChallengeTarget) => (v === target.verificationId ? null : 'must be the verification_id of the verification in the path'),
   },
   address: {
@@ -118,10 +117,6 @@ export function readEthereumAddress(value: unknown): `0x${string}` | null {
 /** When each open database last had its expired challenges pruned by an issued challenge. */
 const lastPrunes = new WeakMap<Db, number>();
 
-export async function pruneExpiredChallenges(db: Executor, now: number): Promise<number> {
-  return deleteExpiredChallenges(db, now);
-}
-
 export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string, body: unknown, request: { origin?: string; host?: string; log?: { warn(obj: object, msg: string): void } }): Promise<Challenge> {
   const db = ctx.db.kysely;
   if (body !== undefined && body !== null && !isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
@@ -137,11 +132,10 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
     throw new DomainError(verification.token_id === null ? 'ExtNoToken' : 'ExtOwnershipVerified');
   }
   const token = (await findToken(db, verification.token_id))!;
-  let address: string | null = null;
   if (token.chain === 'ethereum' && fields.address === undefined) problems.push(problem('address', 'is required for ethereum tokens (the EIP-4361 message names the signing address)'));
   else if (fields.address !== undefined) problems.push(...fieldProblems('address', CHALLENGE_RULES.address, fields.address, { ...target, chain: token.chain as 'cardano' | 'ethereum' }));
-  if (token.chain === 'ethereum') address = readEthereumAddress(fields.address);
   if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
+  const address = token.chain === 'ethereum' ? readEthereumAddress(fields.address) : null;
 
   const checks = ownershipChecks(ctx);
   // Whole seconds: the message's times and expires_at say the same instant.

@@ -6,22 +6,22 @@ import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
+import { codePoints } from '../http/text-rules.js';
 import type { Clock } from '../time.js';
 import { isHttpUrl } from './catalog/rules.js';
 import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
 import { renderPublicVerification, type PublicVerification } from './serializer.js';
-import { isVerificationId } from './verification-ids.js';
+import { isVerificationId, VRF_ID_PATTERN } from './verification-ids.js';
 import { isObject } from '../json.js';
 
 export const CLAIM_LIMITS = { resourceUrl: 2048, note: 280, listed: 100 } as const;
 const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'] as const;
 
-const characters = (s: string) => [...s].length;
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 function resourceUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
-  if (characters(value) > CLAIM_LIMITS.resourceUrl) return `must be at most ${CLAIM_LIMITS.resourceUrl} characters`;
+  if (codePoints(value) > CLAIM_LIMITS.resourceUrl) return `must be at most ${CLAIM_LIMITS.resourceUrl} characters`;
   return isHttpUrl(value) ? null : 'must be an absolute http or https URL';
 }
 
@@ -32,7 +32,7 @@ export const CLAIM_RULES = {
     explain: resourceUrlProblem,
   },
   verification_id: {
-    schema: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$' }),
+    schema: Type.String({ pattern: VRF_ID_PATTERN }),
     explain: (v: unknown) => (isVerificationId(v) ? null : 'must be VRF_ followed by 6 to 128 letters or digits'),
   },
   note: {
@@ -40,7 +40,7 @@ export const CLAIM_RULES = {
     explain: (v: unknown) => {
       if (v === null) return null;
       if (typeof v !== 'string') return 'must be a string';
-      if (characters(v) > CLAIM_LIMITS.note) return `must be at most ${CLAIM_LIMITS.note} characters`;
+      if (codePoints(v) > CLAIM_LIMITS.note) return `must be at most ${CLAIM_LIMITS.note} characters`;
       return v.includes('\u0000') ? 'must not contain the NUL character' : null;
     },
   },

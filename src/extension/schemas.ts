@@ -5,6 +5,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CLAIM_LIMITS, CLAIM_RULES } from './claims.js';
 import { CHALLENGE_RULES } from './challenges.js';
 import { PROOF_RULES } from './proofs.js';
+import { VRF_ID_PATTERN } from './verification-ids.js';
 
 const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -20,7 +21,7 @@ export const ExtError = Type.Object(
 export const PublicVerification = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: "The verification's UUID; in a claim list, the claim's" }),
-    verification_id: Type.String({ pattern: '^VRF_[a-zA-Z0-9]{6,128}$' }),
+    verification_id: Type.String({ pattern: VRF_ID_PATTERN }),
     resource_url: nullable(Type.String({ description: "The claim's URL; null on a verification read alone" })),
     note: nullable(Type.String()),
     verified_at: Iso,

@@ -6,7 +6,9 @@
 // (two ids sharing 122 random bits: probability 2^-122 per pair).
 import { base62 } from '../ids.js';
 
-const VRF_ID = /^VRF_[A-Za-z0-9]{6,128}$/;
+/** The verification_id's shape, for schemas as well as the check below. */
+export const VRF_ID_PATTERN = '^VRF_[A-Za-z0-9]{6,128}$';
+const VRF_ID = new RegExp(VRF_ID_PATTERN);
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const MASK_62 = (1n << 62n) - 1n;

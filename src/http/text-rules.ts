@@ -10,6 +10,13 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 // Without the u flag the pattern sees UTF-16 code units: a high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Length as JSON Schema's maxLength counts it: in code points, not UTF-16 units. */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
 /** Why `value` cannot be stored as the attribute `name`, or null when it can. */
 export function textProblem(name: string, value: string): string | null {
   if (CONTROL.test(value)) return `${name} must not contain control characters (U+0000 to U+001F, U+007F)`;

@@ -1,10 +1,10 @@
 // The value rules of tag attributes (spec: Tag fields, Limits). One table serves
 // validation (422 with a path per failed attribute) and the OpenAPI schema of the
 // request documents (src/tags/schemas.ts composes them from ATTRIBUTES).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
-import { textProblem } from '../http/text-rules.js';
+import { codePoints, textProblem } from '../http/text-rules.js';
 
 export const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -22,12 +22,6 @@ export const LIMITS = {
 
 export const MUTABLE = ['url', 'comment', 'session_duration'] as const;
 export const CREATABLE = ['protocol', ...MUTABLE] as const;
-
-const codePoints = (s: string) => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
 
 const { min, max } = LIMITS.sessionDuration;
 
@@ -61,9 +55,6 @@ export const ATTRIBUTES = {
     explain: (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `session_duration must be an integer from ${min} to ${max}`),
   },
 } satisfies Record<(typeof CREATABLE)[number], FieldRule>;
-
-/** The attributes a create entry may carry, as the API's types see them. */
-export type CreatableAttributes = { [K in keyof typeof ATTRIBUTES]: Static<(typeof ATTRIBUTES)[K]['schema']> };
 
 /**
  * Checks every attribute present in `attributes` against the rules; `allowed`

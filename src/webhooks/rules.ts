@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import { EVENT_TYPES } from '../events/types.js';
 import type { Explanation, FieldRule } from '../http/field-rules.js';
-import { textProblem } from '../http/text-rules.js';
+import { codePoints, textProblem } from '../http/text-rules.js';
 import { refusedBecause } from './address.js';
 
 export const URL_MAX = 2048;
@@ -19,7 +19,7 @@ export type WebhookTargets = Pick<Config, 'allowHttpWebhooks' | 'allowPrivateWeb
 
 function explainUrl(value: unknown, targets: WebhookTargets): string | null {
   if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
-  if ([...value].length > URL_MAX) return `url must be at most ${URL_MAX} characters`;
+  if (codePoints(value) > URL_MAX) return `url must be at most ${URL_MAX} characters`;
   // Before parsing: the URL parser silently drops tab and newline, which would hide them.
   const text = textProblem('url', value);
   if (text) return text;

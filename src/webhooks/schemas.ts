@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../events/types.js';
 import { Timestamp } from '../http/schemas.js';
 import { ATTRIBUTES } from './rules.js';
 
-const kind = Type.Union(EVENT_TYPES.map((k) => Type.Literal(k)));
 // The request documents are composed from the rules table, so what OpenAPI publishes is what validates.
 const { url, events, enabled, rotate_secret: rotateSecret } = ATTRIBUTES;
+const kind = events.schema.items;
 
 export const Webhook = Type.Object(
   {

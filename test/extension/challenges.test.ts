@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSiweMessage } from 'viem/siwe';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { cardanoMessage, pruneExpiredChallenges } from '../../src/extension/challenges.js';
+import { CHALLENGE_LIFETIME_MICROS, cardanoMessage } from '../../src/extension/challenges.js';
 import { verificationUuid } from '../../src/extension/verification-ids.js';
 import { DATABASES, sharedServer } from '../harness.js';
 import { ETHEREUM_TOKEN, catalog, ext, genuineScan, replayedScan } from './helpers.js';
@@ -133,18 +133,19 @@ for (const kind of DATABASES) {
       assert.equal((await ext(server, 'POST', `/verifications/${sandbox.publicId}/challenge`, { mode: 'sandbox' })).status, 200);
     });
 
-    test('expired challenges are pruned; open ones stay', async () => {
+    test('a challenge issued over a minute after the last prune deletes every expired challenge; open ones stay', async () => {
       const { server, world } = suite;
       const scanned = await genuineScan(server, world, 'production', await catalog(server, world));
-      const open = (await ext(server, 'POST', `/verifications/${scanned.publicId}/challenge`)).body.session_id;
-      const old = (await ext(server, 'POST', `/verifications/${scanned.publicId}/challenge`)).body.session_id;
+      const challenge = async () => (await ext(server, 'POST', `/verifications/${scanned.publicId}/challenge`)).body.session_id as string;
+      const old = await challenge();
+      // Past the old challenge's five minutes, and over a minute since any prune of this server.
+      server.clock.advance(6 * 60 * 1000);
+      const open = await challenge();
       const db = server.ctx.db.kysely;
-      await db.updateTable('challenges').set({ expires_at: 1 }).where('id', '=', old).execute();
-      // Other tests of this suite may have left expired challenges: the prune removes exactly those and this one.
-      const now = Date.now() * 1000;
-      const expired = await db.selectFrom('challenges').select('id').where('expires_at', '<', now).execute();
-      assert.ok(expired.some((r) => r.id === old));
-      assert.equal(await pruneExpiredChallenges(db, now), expired.length);
+      const { expires_at: openExpiry } = await db.selectFrom('challenges').select('expires_at').where('id', '=', open).executeTakeFirstOrThrow();
+      // Expired ones left by other tests of this suite are gone too: none older than the new challenge's issue time.
+      const issuedAt = openExpiry - CHALLENGE_LIFETIME_MICROS;
+      assert.equal((await db.selectFrom('challenges').select('id').where('expires_at', '<', issuedAt).execute()).length, 0);
       const left = (await db.selectFrom('challenges').select('id').where('id', 'in', [open, old]).execute()).map((r) => r.id);
       assert.deepEqual(left, [open]);
     });

@@ -10,7 +10,6 @@ import { describe, test } from 'node:test';
 import { PostgresQueryCompiler, SqliteQueryCompiler } from 'kysely';
 import { bootstrapIfEmpty } from '../../src/bootstrap.js';
 import { verifyMasterKeys } from '../../src/chip-keys/masters.js';
-import { pruneExpiredChallenges } from '../../src/extension/challenges.js';
 import { checkTagCounters } from '../../src/tags/doctor.js';
 import { findWebhookById, listAttempts, requeue } from '../../src/webhooks/repository.js';
 import { setHolding, unsetHolding } from '../../src/extension/holdings/embedded.js';
@@ -72,7 +71,6 @@ async function drive(server: TestServer): Promise<void> {
     ok(await ext(server, 'POST', '/claims', { body: { resource_url: 'https://brand.example/item/7', verification_id: genuine.publicId, note: 'mine' } }), 201, 'claim');
     ok(await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://brand.example/item/7')}`), 200, 'claims');
     ok(await ext(server, 'POST', `/verifications/${genuine.publicId}/challenge`, { body: {} }), 200, 'challenge');
-    await pruneExpiredChallenges(server.ctx.db.kysely, server.ctx.clock.nowMicros());
     await setHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot', 1n, server.ctx.clock);
     await unsetHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot');
     // Operations: probes and metrics.
