@@ -149,6 +149,40 @@ function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
+/** CPU seconds (user + system) of every thread of the processes, by "pid/tid name". */
+function threadSeconds(pids: number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(`${pid}/${tid} ${name}`, (Number(fields[11]) + Number(fields[12])) / 100);
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  return out;
+}
+
+/** The busiest threads over a phase: "name share of the phase" (1.00 = one core all along). */
+function busiestThreads(before: Map<string, number>, after: Map<string, number>, seconds: number): string {
+  return [...after]
+    .map(([key, cpu]) => [key.split(' ').slice(1).join(' ') || key, (cpu - (before.get(key) ?? 0)) / seconds] as const)
+    .filter(([, share]) => share >= 0.03)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, share]) => `${name} ${share.toFixed(2)}`)
+    .join(', ');
+}
+
 const load = () => loadavg()[0]!.toFixed(2);
 
 interface Row {
@@ -166,6 +200,10 @@ interface Row {
   perCore: number;
   /** Cores the server used while verifying. */
   cores: number;
+  /** The server's busiest threads while verifying, each as a share of one core. */
+  threads: string;
+  /** The group commit while verifying: commits, scans per batch, time per commit. */
+  batches: string;
   rss: number;
   /** POST /tags with 500 entries, one at a time: p50 ms. */
   tagsP50: number;
@@ -211,9 +249,17 @@ async function run(kind: Kind): Promise<Row> {
     const sampler = setInterval(() => (rss = Math.max(rss, ...pids.map(rssMiB))), 100);
     const verifyLoad = load();
     const cpuBefore = cpuSeconds(pids);
+    const threadsBefore = threadSeconds(pids);
+    const clientBefore = process.cpuUsage();
+    const commitsBefore = await commitStats(server.origin);
     const r = await fire(server.origin, key, measured);
     const seconds = r.seconds;
     const cpu = cpuSeconds(pids) - cpuBefore;
+    const clientUsage = process.cpuUsage(clientBefore);
+    const threads = busiestThreads(threadsBefore, threadSeconds(pids), seconds) + `; load generator ${((clientUsage.user + clientUsage.system) / 1e6 / seconds).toFixed(2)}`;
+    const commitsAfter = await commitStats(server.origin);
+    const commits = commitsAfter.count - commitsBefore.count;
+    const batches = `${commits} commits, ${((commitsAfter.scans - commitsBefore.scans) / commits).toFixed(1)} per batch, ${(((commitsAfter.seconds - commitsBefore.seconds) / commits) * 1000).toFixed(2)} ms each`;
     clearInterval(sampler);
     const after = await countReasons(ctx);
     const tagsLoad = load();
@@ -239,13 +285,15 @@ async function run(kind: Kind): Promise<Row> {
       genuine: `${ok}/${all}`,
       perCore: r.requests.total / cpu,
       cores: cpu / seconds,
+      threads,
+      batches,
       rss,
       tagsP50,
       tagsLoad,
     };
     console.log(
       `  /healthz ${row.healthz.toFixed(0)}/s (load ${row.healthzLoad}); verifications ${perSecond.toFixed(0)}/s (load ${row.load}), ratio ${(perSecond / row.healthz).toFixed(3)}, ` +
-        `p50 ${row.p50} ms p99 ${row.p99} ms, genuine ${row.genuine}, ${row.perCore.toFixed(0)}/CPU-s on ${row.cores.toFixed(2)} cores, peak RSS ${rss.toFixed(0)} MiB; POST /tags (500) p50 ${tagsP50.toFixed(1)} ms (load ${tagsLoad})${row.errors ? `, ERRORS ${row.errors}` : ''}`,
+        `p50 ${row.p50} ms p99 ${row.p99} ms, genuine ${row.genuine}, ${row.perCore.toFixed(0)}/CPU-s on ${row.cores.toFixed(2)} cores (${threads}); ${batches}; peak RSS ${rss.toFixed(0)} MiB; POST /tags (500) p50 ${tagsP50.toFixed(1)} ms (load ${tagsLoad})${row.errors ? `, ERRORS ${row.errors}` : ''}`,
     );
     return row;
   } finally {
@@ -253,6 +301,13 @@ async function run(kind: Kind): Promise<Row> {
     await ctx.db.close();
     await storage.drop();
   }
+}
+
+/** The group commit's totals from /metrics (every worker's, with --processes: the primary aggregates them). */
+async function commitStats(origin: string): Promise<{ count: number; scans: number; seconds: number }> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { count: value('tapproof_scan_commit_duration_seconds_count'), scans: value('tapproof_scan_batch_size_sum'), seconds: value('tapproof_scan_commit_duration_seconds_sum') };
 }
 
 async function countReasons(ctx: AppContext): Promise<Map<string, number>> {

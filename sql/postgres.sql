@@ -101,7 +101,7 @@ select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") values ($1, $2, $3, $4, $5, $6);
 
 -- src/sessions/repository.ts sessionVerificationIds
-select "id" from "verifications" where "session_id" = $1 order by "scanned_at", "id";
+select "id" from "verifications" where "tag_id" = $1 and "genuine" = 1 and "scanned_at" >= $2 and "scanned_at" <= $3 and "session_id" = $4 order by "scanned_at", "id";
 
 -- src/tag-chips/repository.ts chipOwner
 select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
@@ -182,7 +182,7 @@ select * from "teams" where "id" = $1;
 insert into "teams" ("id", "name", "parent_id", "created_at") values ($1, $2, $3, $4);
 
 -- src/verifications/repository.ts findGenuineByUrlHashes
-select * from "verifications" where "tag_id" in (…) and "url_hash" in (…) and "genuine" = $1 order by "scanned_at";
+select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= $1 and "url_hash" in (…) order by "scanned_at";
 
 -- src/verifications/repository.ts findVerification
 select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3;
@@ -265,8 +265,10 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/extension/repository.ts saveOwnership
 --   src/extension/repository.ts unuseChallenge
 --   src/extension/repository.ts useChallenge
+--   src/sessions/repository.ts sessionVerifications
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags
+--   src/verifications/repository.ts genuineByUrlHashes
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd

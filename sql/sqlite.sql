@@ -98,7 +98,7 @@ select * from "sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
 insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") values (?, ?, ?, ?, ?, ?);
 
 -- src/sessions/repository.ts sessionVerificationIds
-select "id" from "verifications" where "session_id" = ? order by "scanned_at", "id";
+select "id" from "verifications" where "tag_id" = ? and "genuine" = 1 and "scanned_at" >= ? and "scanned_at" <= ? and "session_id" = ? order by "scanned_at", "id";
 
 -- src/tag-chips/repository.ts chipOwner
 select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
@@ -176,7 +176,7 @@ select * from "teams" where "id" = ?;
 insert into "teams" ("id", "name", "parent_id", "created_at") values (?, ?, ?, ?);
 
 -- src/verifications/repository.ts findGenuineByUrlHashes
-select * from "verifications" where "tag_id" in (…) and "url_hash" in (…) and "genuine" = ? order by "scanned_at";
+select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= ? and "url_hash" in (…) order by "scanned_at";
 
 -- src/verifications/repository.ts findVerification
 select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
@@ -261,9 +261,11 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/extension/repository.ts unuseChallenge
 --   src/extension/repository.ts useChallenge
 --   src/keys/repository.ts notifyKeyRevoked
+--   src/sessions/repository.ts sessionVerifications
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags
+--   src/verifications/repository.ts genuineByUrlHashes
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd
 --   src/writer/repository.ts worldWrite

@@ -30,7 +30,7 @@ export async function openContext(config: Config, options: OpenOptions = {}, mig
 }
 
 export async function serve(config: Config): Promise<void> {
-  const ctx = await openContext(config, { backgroundCheckpoints: true });
+  const ctx = await openContext(config, { checkpoints: 'background' });
   await verifyMasterKeys(ctx);
   const boot = await bootstrapIfEmpty(ctx);
   const app = await buildApp(ctx);

@@ -111,8 +111,19 @@ function startCheckpointer(path: string): () => Promise<void> {
 export interface OpenOptions {
   poolSize?: number;
   schema?: string;
-  /** SQLite: checkpoint the WAL from a background thread (long-running processes: serve, worker). */
-  backgroundCheckpoints?: boolean;
+  /**
+   * SQLite: who checkpoints the WAL. `inline` (default): the committing connection, as SQLite does.
+   * `background`: a thread of this Db's own (long-running processes: serve, worker). `elsewhere`:
+   * another connection's background thread in this process does (the scan writer's connection);
+   * this one keeps only the far safety threshold.
+   */
+  checkpoints?: 'inline' | 'background' | 'elsewhere';
+  /**
+   * SQLite: `commit` (default): every commit waits for the WAL's fsync (synchronous=FULL).
+   * `caller`: a commit only writes the WAL (synchronous=NORMAL) and the caller fsyncs the WAL file
+   * itself before it reports the commit as done (the scan writer, src/db/wal-flush.ts).
+   */
+  walFlush?: 'commit' | 'caller';
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
@@ -120,14 +131,15 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
     sqlite.pragma('journal_mode = WAL');
-    // FULL keeps a committed transaction through power loss, not only process crashes.
-    sqlite.pragma('synchronous = FULL');
+    // FULL keeps a committed transaction through power loss, not only process crashes. NORMAL leaves
+    // the WAL's fsync to a caller that does it before anyone learns of the commit (walFlush: 'caller').
+    sqlite.pragma(options.walFlush === 'caller' ? 'synchronous = NORMAL' : 'synchronous = FULL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     // 32 MiB of page cache (default 2 MiB): a batch insert touches ~10 B-trees (tags' indexes, events).
     sqlite.pragma('cache_size = -32768');
-    const stopCheckpointer = options.backgroundCheckpoints && target.path !== ':memory:' ? startCheckpointer(target.path) : null;
-    if (stopCheckpointer) sqlite.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT_PAGES}`);
+    const stopCheckpointer = options.checkpoints === 'background' && target.path !== ':memory:' ? startCheckpointer(target.path) : null;
+    if (stopCheckpointer || options.checkpoints === 'elsewhere') sqlite.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT_PAGES}`);
     const database = cachingStatements(sqlite);
     const driver = new ImmediateSqliteDriver({ database });
     const dialect = new (class extends SqliteDialect {

@@ -11,6 +11,7 @@ import * as masterKeyChecks from './migrations/0006_master_key_checks.js';
 import * as writer from './migrations/0005_writer.js';
 import * as holdings from './migrations/0009_holdings.js';
 import * as commentFolded from './migrations/0010_comment_folded.js';
+import * as genuineScansIndex from './migrations/0011_genuine_scans_index.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -24,6 +25,7 @@ const steps: Record<string, Step> = {
   '0005_writer': writer,
   '0009_holdings': holdings,
   '0010_comment_folded': commentFolded,
+  '0011_genuine_scans_index': genuineScansIndex,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

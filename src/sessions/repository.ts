@@ -1,4 +1,5 @@
 // All SQL on sessions.
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
@@ -17,7 +18,19 @@ export async function findSession(db: Executor, world: World, id: string): Promi
   return db.selectFrom('sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 
-export async function sessionVerificationIds(db: Executor, sessionId: string): Promise<string[]> {
-  const rows = await db.selectFrom('verifications').select('id').where('session_id', '=', sessionId).orderBy('scanned_at').orderBy('id').execute();
-  return rows.map((r) => r.id);
+/** A session's verifications: genuine scans of its tag inside its window (the partial index of migration 0011). */
+export const sessionVerifications = (db: Executor, session: SessionRow) =>
+  db
+    .selectFrom('verifications')
+    .select('id')
+    .where('tag_id', '=', session.tag_id)
+    .where('genuine', '=', sql.lit(1))
+    .where('scanned_at', '>=', session.opened_at)
+    .where('scanned_at', '<=', session.expires_at)
+    .where('session_id', '=', session.id)
+    .orderBy('scanned_at')
+    .orderBy('id');
+
+export async function sessionVerificationIds(db: Executor, session: SessionRow): Promise<string[]> {
+  return (await sessionVerifications(db, session).execute()).map((r) => r.id);
 }

@@ -44,5 +44,5 @@ export function placeGenuineScan(world: World, tag: { id: string; session_durati
 export async function getSession(db: Db, world: World, id: string): Promise<{ row: SessionRow; verificationIds: string[] }> {
   const row = await findSession(db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
-  return { row, verificationIds: await sessionVerificationIds(db.kysely, id) };
+  return { row, verificationIds: await sessionVerificationIds(db.kysely, row) };
 }

@@ -1,26 +1,44 @@
 // The SQLite scan writer's thread (src/verifications/scan-writer.ts): its own
 // write connection to the database file decides and commits the batches the
-// main thread sends (scans and extension writes), so that statement work and the commit's fsync
-// (synchronous=FULL) never stop the event loop that parses requests and checks
-// chip cryptography. One batch at a time; an answer is sent after the commit.
+// main thread sends (scans and extension writes), so that statement work and the
+// disk flush never stop the event loop that parses requests and checks chip
+// cryptography. One batch at a time, in the order sent. Each batch is reported
+// twice: `committed` as soon as its transaction has ended (the main thread may
+// send the next one), then its rows once an fsync of the WAL that began after
+// the commit has completed (src/db/wal-flush.ts): nobody learns of a verification
+// before it is durable, and the next batch's statements overlap this one's fsync.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
+import { WalFlush } from '../db/wal-flush.js';
 import { writeMixedBatch, type Write } from './scan-writer.js';
 
 const port = parentPort!;
-const db = openDatabase({ kind: 'sqlite', path: (workerData as { path: string }).path });
+const path = (workerData as { path: string }).path;
+// The serving process checkpoints from a thread of its own (src/db/database.ts).
+const db = openDatabase({ kind: 'sqlite', path }, { walFlush: 'caller', checkpoints: 'elsewhere' });
+const wal = new WalFlush(`${path}-wal`);
+
+const errorOf = (error: unknown) => {
+  const e = error as { message?: unknown; code?: unknown } | null;
+  return { message: String(e?.message ?? error), code: typeof e?.code === 'string' ? e.code : undefined };
+};
 
 port.on('message', async (message: { id: number; writes: Write[] } | 'stop') => {
   if (message === 'stop') {
+    await wal.close();
     await db.close();
     port.close();
     return;
   }
+  const { id } = message;
+  let rows;
   try {
-    const rows = await db.kysely.transaction().execute((trx) => writeMixedBatch(trx, message.writes, false));
-    port.postMessage({ id: message.id, rows });
+    rows = await db.kysely.transaction().execute((trx) => writeMixedBatch(trx, message.writes, false));
   } catch (error) {
-    const e = error as { message?: unknown; code?: unknown } | null;
-    port.postMessage({ id: message.id, error: { message: String(e?.message ?? error), code: typeof e?.code === 'string' ? e.code : undefined } });
+    port.postMessage({ id, error: errorOf(error) });
+    return;
   }
+  port.postMessage({ id, committed: true });
+  // A failed fsync leaves the commit in place but maybe not on disk: its scans are answered with the error, never retried.
+  wal.after((error) => port.postMessage(error ? { id, error: { ...errorOf(error), committed: true } } : { id, rows }));
 });

@@ -101,11 +101,13 @@ export async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolea
 
   if (losers.length > 0) {
     const lost = losers.map((i) => scans[i] as AuthenticScan);
-    const earlier = await findGenuineByUrlHashes(trx, [...new Set(lost.map((s) => s.tagId))], [...new Set(lost.map((s) => s.urlHash))]);
+    // A reload (or a simultaneous duplicate) within session_duration answers the original.
+    const sinceOf = (scan: AuthenticScan) => scan.at - (chips.get(scan.tagId)?.session_duration ?? 0) * 1_000_000;
+    const earliest = Math.min(...lost.map(sinceOf));
+    const earlier = await findGenuineByUrlHashes(trx, [...new Set(lost.map((s) => s.tagId))], [...new Set(lost.map((s) => s.urlHash))], earliest);
     for (const i of losers) {
       const scan = scans[i] as AuthenticScan;
-      // A reload (or a simultaneous duplicate) within session_duration answers the original.
-      const since = scan.at - (chips.get(scan.tagId)?.session_duration ?? 0) * 1_000_000;
+      const since = sinceOf(scan);
       const original =
         acceptedHere.get(`${scan.tagId} ${scan.urlHash}`) ??
         earlier.find((v) => v.tag_id === scan.tagId && v.url_hash === scan.urlHash && v.scanned_at >= since);
@@ -153,15 +155,27 @@ const newThread = (workerData: unknown) =>
 
 interface ThreadAnswer {
   id: number;
+  /** The batch's transaction has ended; its rows follow once the WAL is on disk. */
+  committed?: true;
   rows?: WriteResult[];
-  error?: { message: string; code?: string };
+  /** `committed`: the transaction ended, the fsync after it failed (not to be tried again). */
+  error?: { message: string; code?: string; committed?: true };
 }
+
+interface ThreadWaiter {
+  committed(): void;
+  resolve(rows: WriteResult[]): void;
+  reject(error: unknown): void;
+}
+
+/** A batch whose transaction ended but whose durability is unknown: trying it again would decide its scans twice. */
+class CommittedBatchError extends Error {}
 
 /** The SQLite writer thread, started on the first batch and again after a crash. */
 class WriterThread {
   private worker: Worker | null = null;
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve(rows: WriteResult[]): void; reject(error: unknown): void }>();
+  private readonly waiting = new Map<number, ThreadWaiter>();
 
   constructor(private readonly file: string) {}
 
@@ -169,10 +183,13 @@ class WriterThread {
     const worker = newThread({ path: this.file });
     worker.on('message', (answer: ThreadAnswer) => {
       const waiter = this.waiting.get(answer.id);
+      if (answer.committed) return waiter?.committed();
       this.waiting.delete(answer.id);
       if (this.waiting.size === 0) worker.unref();
-      if (answer.error) waiter?.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
-      else waiter?.resolve(answer.rows!);
+      if (answer.error) {
+        const { message, code, committed } = answer.error;
+        waiter?.reject(Object.assign(committed ? new CommittedBatchError(message) : new Error(message), code ? { code } : {}));
+      } else waiter?.resolve(answer.rows!);
     });
     const fail = (error: unknown) => {
       if (this.worker !== worker) return;
@@ -185,13 +202,14 @@ class WriterThread {
     return worker;
   }
 
-  commit(writes: Write[]): Promise<WriteResult[]> {
+  /** Resolves once the batch is durable; `committed` is called as soon as its transaction has ended. */
+  commit(writes: Write[], committed: () => void): Promise<WriteResult[]> {
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     // Referenced only while a batch is out: an idle thread keeps no process alive.
     if (this.waiting.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { committed, resolve, reject });
       worker.postMessage({ id, writes });
     });
   }
@@ -258,14 +276,20 @@ export class ScanWriter {
       const batch = this.takeBatch();
       if (batch.length === 0) return;
       this.running++;
-      void this.commit(batch).finally(() => {
+      // The batch's place (and its tags) is free once its transaction has ended: on the writer thread that
+      // is before its fsync, which then overlaps the next batch's statements (batches commit in order there).
+      let freed = false;
+      const free = () => {
+        if (freed) return;
+        freed = true;
         for (const p of batch) {
           const tag = tagOf(p.write);
           if (tag !== null) this.release(tag);
         }
         this.running--;
         this.pump();
-      });
+      };
+      void this.commit(batch, free).finally(free);
     }
   }
 
@@ -311,18 +335,18 @@ export class ScanWriter {
     else this.inFlight.set(tagId, n);
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
+  private async commit(batch: Pending[], committed: () => void = () => undefined): Promise<void> {
     const forUpdate = this.db.dialect === 'postgres';
     try {
       const writes = batch.map((p) => p.write);
       const started = performance.now();
-      const rows = this.thread ? await this.thread.commit(writes) : await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, forUpdate));
+      const rows = this.thread ? await this.thread.commit(writes, committed) : await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, forUpdate));
       const metrics = metricsOf(this.db);
       metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
       metrics.scanBatchSize.observe(batch.length);
       batch.forEach((p, i) => p.resolve(rows[i]!));
     } catch (error) {
-      if (batch.length === 1) return batch[0]!.reject(error);
+      if (batch.length === 1 || error instanceof CommittedBatchError) return batch.forEach((p) => p.reject(error));
       // One bad scan must not fail the others: each is tried again on its own,
       // one after the other so that a tag's scans keep their order.
       for (const p of batch) await this.commit([p]);

@@ -1,0 +1,89 @@
+// Every verification is durable before it is answered (issue #10). On SQLite the scan writer's thread
+// commits without waiting for the disk and answers a batch only after an fsync of the WAL that began
+// after its commit (src/db/wal-flush.ts); on PostgreSQL the commit waits for its WAL flush. Killing
+// the server with SIGKILL right after the last answer must lose none of them: a restarted server
+// knows every answered verification, every counter and every session.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { migrate } from '../../src/db/migrations.js';
+import { createEmulatedChip, tap } from '../../src/emulator/service.js';
+import { createKey } from '../../src/keys/service.js';
+import { createTeam } from '../../src/teams/service.js';
+import { systemClock } from '../../src/time.js';
+import { startServe, type ServeProcess } from '../cli/process.js';
+import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+
+for (const kind of DATABASES) {
+  describe(`answered verifications survive SIGKILL (${kind})`, () => {
+    let storage: Storage;
+    let ctx: AppContext;
+    let key: string;
+    let teamId: string;
+
+    before(async () => {
+      storage = await freshStorage(kind);
+      const db = storage.open();
+      await migrate(db);
+      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
+      teamId = (await createTeam(db.kysely, 'durability', null, systemClock)).id;
+      key = (await createKey(db.kysely, teamId, 'sandbox', systemClock)).key;
+    });
+    after(async () => {
+      await ctx.db.close();
+      await storage.drop();
+    });
+
+    const verify = (server: ServeProcess, url: string) => call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
+
+    test('40 chips tapped 3 times each, all at once; SIGKILL after the last answer; a new server knows all 120', async () => {
+      const tags = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/d/${i}`, protocol: 'ntag_424_dna' })).id),
+      );
+      const urls = await Promise.all(tags.map(async (tagId) => [(await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url]));
+      const server = await startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' });
+      // Each chip's taps in counter order, the chips concurrently: batches of many scans, several commits.
+      const answers = await Promise.all(
+        urls.map(async (taps) => {
+          const out = [];
+          for (const url of taps) out.push(await verify(server, url));
+          return out;
+        }),
+      );
+      assert.equal(await server.stop('SIGKILL'), null);
+      const answered = answers.flat();
+      assert.deepEqual([...new Set(answered.map((a) => a.status))], [201]);
+      assert.deepEqual([...new Set(answered.map((a) => a.body.data.attributes.reason))], ['ok']);
+
+      const stored = await ctx.db.kysely.selectFrom('verifications').select(['id', 'reason', 'read_counter', 'session_id']).where('team_id', '=', teamId).execute();
+      assert.equal(stored.length, 120);
+      const byId = new Map(stored.map((r) => [r.id, r]));
+      for (const a of answered) {
+        const row = byId.get(a.body.data.id);
+        assert.ok(row, `answered ${a.body.data.id} is stored`);
+        assert.deepEqual([row.reason, row.read_counter, row.session_id], ['ok', a.body.data.attributes.read_counter, a.body.data.attributes.session_id]);
+      }
+      const chips = await ctx.db.kysely.selectFrom('chips').select('last_counter').where('tag_id', 'in', tags).execute();
+      assert.deepEqual([...new Set(chips.map((c) => c.last_counter))], [3]);
+      assert.equal((await ctx.db.kysely.selectFrom('sessions').select('id').where('tag_id', 'in', tags).execute()).length, 80);
+
+      // The restarted server goes on from there: a tap sent again within its session is a reload of its
+      // answer; the chip's next tap is genuine at counter 4 and completes the session its third tap opened.
+      const restarted = await startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' });
+      try {
+        for (const n of [0, 2]) {
+          const reload = await verify(restarted, urls[0]![n]!);
+          assert.equal(reload.status, 201);
+          assert.equal(reload.body.data.id, answers[0]![n]!.body.data.id);
+        }
+        const next = await verify(restarted, (await tap(ctx, tags[0]!)).url);
+        assert.equal(next.status, 201);
+        assert.deepEqual([next.body.data.attributes.reason, next.body.data.attributes.read_counter], ['ok', 4]);
+        assert.equal(next.body.data.attributes.session_id, answers[0]![2]!.body.data.attributes.session_id);
+      } finally {
+        assert.equal(await restarted.stop(), 0);
+      }
+    });
+  });
+}
