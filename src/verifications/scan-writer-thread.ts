@@ -14,7 +14,8 @@ import { writeMixedBatch, type Write } from './scan-writer.js';
 
 const port = parentPort!;
 const path = (workerData as { path: string }).path;
-// The serving process checkpoints from a thread of its own (src/db/database.ts).
+// `serve` checkpoints from a thread of its own (src/db/database.ts); in any other process this
+// connection's safety threshold does, rather than a checkpoint every 1,000 pages inside a batch.
 const db = openDatabase({ kind: 'sqlite', path }, { walFlush: 'caller', checkpoints: 'elsewhere' });
 const wal = new WalFlush(`${path}-wal`);
 
