@@ -97,9 +97,6 @@ select count(*) as "n" from "deliveries" where "status" = $1;
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
--- src/sessions/repository.ts insertSessions
-insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") values ($1, $2, $3, $4, $5, $6);
-
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "tag_id" = $1 and "genuine" = 1 and "scanned_at" >= $2 and "scanned_at" <= $3 and "session_id" = $4 order by "scanned_at", "id";
 
@@ -120,12 +117,6 @@ insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "
 
 -- src/tag-chips/repository.ts insertEmulatedChip
 insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values ($1, $2, $3, $4);
-
--- src/tag-chips/repository.ts lockChips
-select *, (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id" for update;
-
--- src/tag-chips/repository.ts saveChipProgress
-insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) on conflict ("tag_id") do update set "last_counter" = "excluded"."last_counter", "session_id" = "excluded"."session_id", "session_expires_at" = "excluded"."session_expires_at";
 
 -- src/tag-chips/repository.ts setEmulatedTamper
 update "emulated_chips" set "tamper_permanent" = $1, "tamper_current" = $2 where "tag_id" = $3;
@@ -187,8 +178,11 @@ select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "sca
 -- src/verifications/repository.ts findVerification
 select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
--- src/verifications/repository.ts insertVerifications
-insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
+-- src/verifications/scan-statements.ts lockChipsPrepared
+/* prepared: tapproof_lock_chips */ SELECT tag_id, team_id, mode, protocol, uid, crypto, mirroring, key_source, key_version, sdm_meta_read_key_sealed, sdm_file_read_key_sealed, params, mac_input_from, write_generation, last_counter, session_id, session_expires_at, created_at, (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration FROM chips WHERE chips.tag_id = ANY($1::text[]) ORDER BY chips.tag_id FOR UPDATE;
+
+-- src/verifications/scan-statements.ts writeOutcomesPrepared
+/* prepared: tapproof_scan_outcomes */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[]) AS p(tag_id, last_counter, session_id, session_expires_at) WHERE chips.tag_id = p.tag_id ), opened AS ( INSERT INTO sessions (id, team_id, mode, tag_id, opened_at, expires_at) SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[]) ) INSERT INTO verifications (id, team_id, mode, tag_id, genuine, reason, read_counter, tamper_permanent, tamper_current, session_id, scanned_at, url_hash, client_ip, country, write_generation) SELECT * FROM unnest($11::text[], $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::integer[], $18::text[], $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[], $24::text[], $25::integer[]);
 
 -- src/webhooks/repository.ts cancelPending
 update "deliveries" set "status" = $1 where "webhook_id" = $2 and "status" = $3;
@@ -265,10 +259,14 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/extension/repository.ts saveOwnership
 --   src/extension/repository.ts unuseChallenge
 --   src/extension/repository.ts useChallenge
+--   src/sessions/repository.ts insertSessions
 --   src/sessions/repository.ts sessionVerifications
+--   src/tag-chips/repository.ts lockChips
+--   src/tag-chips/repository.ts saveChipProgress
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags
 --   src/verifications/repository.ts genuineByUrlHashes
+--   src/verifications/repository.ts insertVerifications
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd

@@ -16,6 +16,8 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type PostgresPool,
+  type PostgresPoolClient,
   type SqliteDatabase,
   type Transaction,
 } from 'kysely';
@@ -176,7 +178,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     lastReport = Date.now();
     process.stderr.write(`tapproof: a PostgreSQL connection was closed (${error.code ?? error.message}); reconnecting on the next query\n`);
   });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
   const closers: (() => Promise<void>)[] = [];
   return {
     kysely,
@@ -186,6 +188,40 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       await Promise.all(closers.splice(0).map((stop) => stop()));
       await kysely.destroy();
     },
+  };
+}
+
+// node-postgres sends every query as an unnamed statement, which PostgreSQL parses
+// and plans anew each time. The statements of the hot path (the group commit's,
+// src/verifications/scan-statements.ts) have one text whatever their row count
+// (arrays, not value lists) and open with `/* prepared: NAME */`: they go out as
+// named prepared statements, parsed and planned once per connection. A connection
+// pooler in transaction mode (PgBouncer < 1.21) does not keep them: see docs/operations.md.
+const PREPARED_PREFIX = '/* prepared: ';
+
+/** The statement's name if its text asks to be prepared. */
+export function preparedName(text: string): string | undefined {
+  if (!text.startsWith(PREPARED_PREFIX)) return undefined;
+  const end = text.indexOf(' */', PREPARED_PREFIX.length);
+  return end > PREPARED_PREFIX.length ? text.slice(PREPARED_PREFIX.length, end) : undefined;
+}
+
+function preparing(pool: pg.Pool): PostgresPool {
+  const patched = new WeakSet<pg.PoolClient>();
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      if (!patched.has(client)) {
+        patched.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as { query: unknown }).query = (text: unknown, values?: unknown) => {
+          const name = typeof text === 'string' ? preparedName(text) : undefined;
+          return name === undefined ? query(text, values) : query({ name, text, values });
+        };
+      }
+      return client as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
   };
 }
 

@@ -85,17 +85,17 @@ export async function findTagsByUrls(db: Executor, world: World, urls: string[])
 }
 
 /**
- * The chips of `tagIds`, locked until the transaction ends (PostgreSQL:
- * FOR UPDATE, in tag order so that two writers never wait on each other in a
- * cycle; SQLite: the transaction already holds the database's write lock).
+ * SQLite: the chips of `tagIds` with their tag's current session_duration, read inside the
+ * group commit's transaction, which (BEGIN IMMEDIATE) already holds the database's write lock.
+ * PostgreSQL locks them FOR UPDATE with a statement of its own (src/verifications/scan-statements.ts).
  * Replay detection reads and advances counters under this lock.
  */
-export async function lockChips(db: Executor, tagIds: string[], forUpdate: boolean): Promise<(ChipRow & { session_duration: number })[]> {
-  const build = (d: Executor, ids: { id: string }[]) => {
-    const query = d
+export async function lockChips(db: Executor, tagIds: string[]): Promise<(ChipRow & { session_duration: number })[]> {
+  const build = (d: Executor, ids: { id: string }[]) =>
+    d
       .selectFrom('chips')
       .selectAll()
-      // The tag's current session_duration (PATCH may change it); a subquery so that only chips are locked.
+      // The tag's current session_duration (PATCH may change it).
       .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
       .where(
         'tag_id',
@@ -103,9 +103,7 @@ export async function lockChips(db: Executor, tagIds: string[], forUpdate: boole
         ids.map((i) => i.id),
       )
       .orderBy('tag_id');
-    return forUpdate ? query.forUpdate() : query;
-  };
-  return executeShaped(db, forUpdate ? 'lockChips for update' : 'lockChips', tagIds.map((id) => ({ id })), build);
+  return executeShaped(db, 'lockChips', tagIds.map((id) => ({ id })), build);
 }
 
 /** Writes back the counters and session pointers of locked chips, one statement for many. */

@@ -34,7 +34,7 @@ port.on('message', async (message: { id: number; writes: Write[] } | 'stop') => 
   const { id } = message;
   let rows;
   try {
-    rows = await db.kysely.transaction().execute((trx) => writeMixedBatch(trx, message.writes, false));
+    rows = await db.kysely.transaction().execute((trx) => writeMixedBatch(trx, message.writes));
   } catch (error) {
     port.postMessage({ id, error: errorOf(error) });
     return;

@@ -14,10 +14,10 @@ import type { Db, Executor } from '../db/database.js';
 import { metricsOf } from '../metrics.js';
 import { placeGenuineScan } from '../sessions/service.js';
 import type { SessionRow } from '../sessions/repository.js';
-import { insertSessions } from '../sessions/repository.js';
 import type { World } from '../world.js';
-import { lockChips, saveChipProgress, type ChipRow } from '../tag-chips/repository.js';
-import { findGenuineByUrlHashes, insertVerifications, type VerificationRow } from './repository.js';
+import type { ChipRow } from '../tag-chips/repository.js';
+import { findGenuineByUrlHashes, type VerificationRow } from './repository.js';
+import { lockBatchChips, writeBatchOutcomes } from './scan-statements.js';
 import { applyExtensionWrite, isExtensionWrite, type ExtensionOutcome, type ExtensionWrite } from '../extension/writes.js';
 
 /** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Plain data (it may cross to the writer thread). */
@@ -65,9 +65,10 @@ const tagOf = (write: Write): string | null => (write.kind === 'authentic' ? wri
 const MAX_BATCH = 500;
 
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
-export async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolean): Promise<VerificationRow[]> {
+export async function writeBatch(trx: Executor, scans: Scan[]): Promise<VerificationRow[]> {
   const authentic = scans.filter((s): s is AuthenticScan => s.kind === 'authentic');
-  const chips = new Map((await lockChips(trx, [...new Set(authentic.map((s) => s.tagId))], forUpdate)).map((c) => [c.tag_id, c]));
+  const tagIds = [...new Set(authentic.map((s) => s.tagId))];
+  const chips = new Map((await lockBatchChips(trx, tagIds)).map((c) => [c.tag_id, c]));
   const results: (VerificationRow | undefined)[] = new Array(scans.length);
   const inserts: VerificationRow[] = [];
   const sessions: SessionRow[] = [];
@@ -121,18 +122,16 @@ export async function writeBatch(trx: Executor, scans: Scan[], forUpdate: boolea
     }
   }
 
-  await saveChipProgress(trx, [...dirty]);
-  await insertSessions(trx, sessions);
-  await insertVerifications(trx, inserts);
+  await writeBatchOutcomes(trx, [...dirty], sessions, inserts);
   return results as VerificationRow[];
 }
 
 /** Decides and writes one batch of scans and extension writes in the caller's transaction; one result per write. */
-export async function writeMixedBatch(trx: Executor, writes: Write[], forUpdate: boolean): Promise<WriteResult[]> {
+export async function writeMixedBatch(trx: Executor, writes: Write[]): Promise<WriteResult[]> {
   const scans: Scan[] = [];
   const results: WriteResult[] = new Array(writes.length);
   for (const write of writes) if (!isExtensionWrite(write)) scans.push(write);
-  const rows = scans.length > 0 ? await writeBatch(trx, scans, forUpdate) : [];
+  const rows = scans.length > 0 ? await writeBatch(trx, scans) : [];
   let next = 0;
   for (let i = 0; i < writes.length; i++) {
     const write = writes[i]!;
@@ -336,11 +335,10 @@ export class ScanWriter {
   }
 
   private async commit(batch: Pending[], committed: () => void = () => undefined): Promise<void> {
-    const forUpdate = this.db.dialect === 'postgres';
     try {
       const writes = batch.map((p) => p.write);
       const started = performance.now();
-      const rows = this.thread ? await this.thread.commit(writes, committed) : await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, forUpdate));
+      const rows = this.thread ? await this.thread.commit(writes, committed) : await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes));
       const metrics = metricsOf(this.db);
       metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
       metrics.scanBatchSize.observe(batch.length);
