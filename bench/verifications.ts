@@ -259,7 +259,9 @@ async function run(kind: Kind): Promise<Row> {
     const threads = busiestThreads(threadsBefore, threadSeconds(pids), seconds) + `; load generator ${((clientUsage.user + clientUsage.system) / 1e6 / seconds).toFixed(2)}`;
     const commitsAfter = await commitStats(server.origin);
     const commits = commitsAfter.count - commitsBefore.count;
-    const batches = `${commits} commits, ${((commitsAfter.scans - commitsBefore.scans) / commits).toFixed(1)} per batch, ${(((commitsAfter.seconds - commitsBefore.seconds) / commits) * 1000).toFixed(2)} ms each`;
+    const perCommitMs = (total: (s: typeof commitsAfter) => number) => (((total(commitsAfter) - total(commitsBefore)) / commits) * 1000).toFixed(2);
+    const fsyncWait = commitsAfter.fsyncWait > commitsBefore.fsyncWait ? ` (of which ${perCommitMs((s) => s.fsyncWait)} ms waiting for the WAL fsync)` : '';
+    const batches = `${commits} commits, ${((commitsAfter.scans - commitsBefore.scans) / commits).toFixed(1)} per batch, ${perCommitMs((s) => s.seconds)} ms each${fsyncWait}`;
     clearInterval(sampler);
     const after = await countReasons(ctx);
     const tagsLoad = load();
@@ -304,10 +306,15 @@ async function run(kind: Kind): Promise<Row> {
 }
 
 /** The group commit's totals from /metrics (every worker's, with --processes: the primary aggregates them). */
-async function commitStats(origin: string): Promise<{ count: number; scans: number; seconds: number }> {
+async function commitStats(origin: string): Promise<{ count: number; scans: number; seconds: number; fsyncWait: number }> {
   const text = await (await fetch(`${origin}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { count: value('tapproof_scan_commit_duration_seconds_count'), scans: value('tapproof_scan_batch_size_sum'), seconds: value('tapproof_scan_commit_duration_seconds_sum') };
+  return {
+    count: value('tapproof_scan_commit_duration_seconds_count'),
+    scans: value('tapproof_scan_batch_size_sum'),
+    seconds: value('tapproof_scan_commit_duration_seconds_sum'),
+    fsyncWait: value('tapproof_scan_fsync_wait_seconds_sum'),
+  };
 }
 
 async function countReasons(ctx: AppContext): Promise<Map<string, number>> {

@@ -122,7 +122,7 @@ insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_c
 select *, (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id";
 
 -- src/tag-chips/repository.ts saveChipProgress
-insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("tag_id") do update set "last_counter" = "excluded"."last_counter", "session_id" = "excluded"."session_id", "session_expires_at" = "excluded"."session_expires_at";
+update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4 from (values (?, ?, ?, ?)) as p where chips.tag_id = p.column1;
 
 -- src/tag-chips/repository.ts setEmulatedTamper
 update "emulated_chips" set "tamper_permanent" = ?, "tamper_current" = ? where "tag_id" = ?;

@@ -16,6 +16,7 @@ export class Metrics {
   readonly rateLimited: Counter;
   readonly scanBatchSize: Histogram;
   readonly scanCommitDuration: Histogram;
+  readonly scanFsyncWait: Histogram;
 
   constructor(db: Db) {
     const registers = [this.registry];
@@ -61,6 +62,12 @@ export class Metrics {
       name: 'tapproof_scan_commit_duration_seconds',
       help: 'Time from handing a scan batch to the database (or the SQLite writer thread) to its commit.',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.scanFsyncWait = new Histogram({
+      name: 'tapproof_scan_fsync_wait_seconds',
+      help: "SQLite writer thread: time from a scan batch's commit to the end of the WAL fsync that made it durable (part of the commit duration).",
+      buckets: [0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });
     new Gauge({

@@ -196,7 +196,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
 // src/verifications/scan-statements.ts) have one text whatever their row count
 // (arrays, not value lists) and open with `/* prepared: NAME */`: they go out as
 // named prepared statements, parsed and planned once per connection. A connection
-// pooler in transaction mode (PgBouncer < 1.21) does not keep them: see docs/operations.md.
+// pooler must keep them (docs/operations.md, Connection poolers).
 const PREPARED_PREFIX = '/* prepared: ';
 
 /** The statement's name if its text asks to be prepared. */

@@ -1,4 +1,5 @@
 // All SQL on chips (bound to configured tags) and the sandbox emulator's chip state.
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
@@ -106,22 +107,20 @@ export async function lockChips(db: Executor, tagIds: string[]): Promise<(ChipRo
   return executeShaped(db, 'lockChips', tagIds.map((id) => ({ id })), build);
 }
 
-/** Writes back the counters and session pointers of locked chips, one statement for many. */
+/**
+ * SQLite: writes back the counters and session pointers of locked chips, one statement for many
+ * (UPDATE … FROM VALUES: only the three columns, where an upsert would rebuild every column of the row).
+ * PostgreSQL does it in the group commit's own statement (src/verifications/scan-statements.ts).
+ */
 export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<void> {
-  const columns = rows.map(({ session_duration: _, ...chip }: ChipRow & { session_duration?: number }) => chip);
-  await inChunks(columns, (part) =>
-    executeShaped(db, 'saveChipProgress', part, (d, shaped) =>
-      d
-        .insertInto('chips')
-        .values(shaped)
-        .onConflict((oc) =>
-          oc.column('tag_id').doUpdateSet((eb) => ({
-            last_counter: eb.ref('excluded.last_counter'),
-            session_id: eb.ref('excluded.session_id'),
-            session_expires_at: eb.ref('excluded.session_expires_at'),
-          })),
-        ),
-    ),
+  const progress = rows.map(({ tag_id, last_counter, session_id, session_expires_at }) => ({ tag_id, last_counter, session_id, session_expires_at }));
+  await inChunks(progress, (part) =>
+    executeShaped(db, 'saveChipProgress', part, (d, shaped) => {
+      const values = sql.join(shaped.map((p) => sql`(${p.tag_id}, ${p.last_counter}, ${p.session_id}, ${p.session_expires_at})`));
+      const update = sql`update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4
+        from (values ${values}) as p where chips.tag_id = p.column1`;
+      return { compile: () => update.compile(d) };
+    }),
   );
 }
 

@@ -40,6 +40,9 @@ port.on('message', async (message: { id: number; writes: Write[] } | 'stop') => 
     return;
   }
   port.postMessage({ id, committed: true });
+  const committedAt = performance.now();
   // A failed fsync leaves the commit in place but maybe not on disk: its scans are answered with the error, never retried.
-  wal.after((error) => port.postMessage(error ? { id, error: { ...errorOf(error), committed: true } } : { id, rows }));
+  wal.after((error) =>
+    port.postMessage(error ? { id, error: { ...errorOf(error), committed: true } } : { id, rows, fsyncWait: (performance.now() - committedAt) / 1000 }),
+  );
 });

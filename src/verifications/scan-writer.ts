@@ -157,6 +157,8 @@ interface ThreadAnswer {
   /** The batch's transaction has ended; its rows follow once the WAL is on disk. */
   committed?: true;
   rows?: WriteResult[];
+  /** With `rows`: seconds from the commit to the end of the fsync that made it durable. */
+  fsyncWait?: number;
   /** `committed`: the transaction ended, the fsync after it failed (not to be tried again). */
   error?: { message: string; code?: string; committed?: true };
 }
@@ -176,7 +178,10 @@ class WriterThread {
   private nextId = 0;
   private readonly waiting = new Map<number, ThreadWaiter>();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly observeFsyncWait: (seconds: number) => void,
+  ) {}
 
   private start(): Worker {
     const worker = newThread({ path: this.file });
@@ -188,7 +193,10 @@ class WriterThread {
       if (answer.error) {
         const { message, code, committed } = answer.error;
         waiter?.reject(Object.assign(committed ? new CommittedBatchError(message) : new Error(message), code ? { code } : {}));
-      } else waiter?.resolve(answer.rows!);
+      } else {
+        this.observeFsyncWait(answer.fsyncWait!);
+        waiter?.resolve(answer.rows!);
+      }
     });
     const fail = (error: unknown) => {
       if (this.worker !== worker) return;
@@ -237,7 +245,7 @@ export class ScanWriter {
     useThread = true,
   ) {
     this.parallel = db.dialect === 'postgres' ? 3 : 1;
-    this.thread = useThread && db.dialect === 'sqlite' && db.file !== undefined ? new WriterThread(db.file) : null;
+    this.thread = useThread && db.dialect === 'sqlite' && db.file !== undefined ? new WriterThread(db.file, (seconds) => metricsOf(db).scanFsyncWait.observe(seconds)) : null;
     if (this.thread) db.atClose(() => this.thread!.stop());
   }
 
