@@ -135,18 +135,23 @@ function processTree(pid: number): number[] {
   return out;
 }
 
+/** User + system CPU seconds in a /proc `stat` line (the fields after the parenthesized name). */
+const statCpuSeconds = (stat: string) => {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
 /** CPU seconds (user + system) the processes have used so far. */
 function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
+  let seconds = 0;
   for (const pid of pids) {
     try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      seconds += statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     } catch {
       /* gone */
     }
   }
-  return ticks / 100;
+  return seconds;
 }
 
 /** CPU seconds (user + system) of every thread of the processes, by "pid/tid name". */
@@ -162,9 +167,7 @@ function threadSeconds(pids: number[]): Map<string, number> {
     for (const tid of tasks) {
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(`${pid}/${tid} ${name}`, (Number(fields[11]) + Number(fields[12])) / 100);
+        out.set(`${pid}/${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, statCpuSeconds(stat));
       } catch {
         /* gone */
       }

@@ -182,7 +182,7 @@ select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3
 /* prepared: tapproof_lock_chips */ SELECT tag_id, team_id, mode, protocol, uid, crypto, mirroring, key_source, key_version, sdm_meta_read_key_sealed, sdm_file_read_key_sealed, params, mac_input_from, write_generation, last_counter, session_id, session_expires_at, created_at, (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration FROM chips WHERE chips.tag_id = ANY($1::text[]) ORDER BY chips.tag_id FOR UPDATE;
 
 -- src/verifications/scan-statements.ts writeOutcomesPrepared
-/* prepared: tapproof_scan_outcomes */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[]) AS p(tag_id, last_counter, session_id, session_expires_at) WHERE chips.tag_id = p.tag_id ), opened AS ( INSERT INTO sessions (id, team_id, mode, tag_id, opened_at, expires_at) SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[]) ) INSERT INTO verifications (id, team_id, mode, tag_id, genuine, reason, read_counter, tamper_permanent, tamper_current, session_id, scanned_at, url_hash, client_ip, country, write_generation) SELECT * FROM unnest($11::text[], $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::integer[], $18::text[], $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[], $24::text[], $25::integer[]);
+/* prepared: tapproof_scan_outcomes */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at") WHERE chips.tag_id = p.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[]) ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($11::text[], $12::text[], $13::text[], $14::text[], $15::integer[], $16::text[], $17::integer[], $18::text[], $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[], $24::text[], $25::integer[]);
 
 -- src/webhooks/repository.ts cancelPending
 update "deliveries" set "status" = $1 where "webhook_id" = $2 and "status" = $3;
@@ -267,6 +267,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/tags/repository.ts worldTags
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts insertVerifications
+--   src/verifications/scan-statements.ts unnested
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd

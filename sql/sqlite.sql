@@ -266,6 +266,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags
 --   src/verifications/repository.ts genuineByUrlHashes
+--   src/verifications/scan-statements.ts unnested
 --   src/verifications/scan-statements.ts writeOutcomesPrepared
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd

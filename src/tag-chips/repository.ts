@@ -8,6 +8,8 @@ import { inChunks } from '../db/chunked.js';
 import type { ChipLayout } from './layout.js';
 
 export type ChipRow = ChipsTable;
+/** A chip as the group commit reads it: with its tag's current session_duration. */
+export type LockedChip = ChipRow & { session_duration: number };
 export type EmulatedChipRow = EmulatedChipsTable;
 
 /** What differs between the ways a chip gets bound to its tag (import, the writer, the emulator). */
@@ -91,7 +93,7 @@ export async function findTagsByUrls(db: Executor, world: World, urls: string[])
  * PostgreSQL locks them FOR UPDATE with a statement of its own (src/verifications/scan-statements.ts).
  * Replay detection reads and advances counters under this lock.
  */
-export async function lockChips(db: Executor, tagIds: string[]): Promise<(ChipRow & { session_duration: number })[]> {
+export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedChip[]> {
   const build = (d: Executor, ids: { id: string }[]) =>
     d
       .selectFrom('chips')

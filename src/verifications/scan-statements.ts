@@ -12,10 +12,8 @@
 import { sql } from 'kysely';
 import { onPostgres, type Executor } from '../db/database.js';
 import { insertSessions, type SessionRow } from '../sessions/repository.js';
-import { lockChips, saveChipProgress, type ChipRow } from '../tag-chips/repository.js';
+import { lockChips, saveChipProgress, type ChipRow, type LockedChip } from '../tag-chips/repository.js';
 import { insertVerifications, type VerificationRow } from './repository.js';
-
-export type LockedChip = ChipRow & { session_duration: number };
 
 /** The chips of a batch's tags, locked until its transaction ends, with their tag's current session_duration. */
 export function lockBatchChips(db: Executor, tagIds: string[]): Promise<LockedChip[]> {
@@ -43,28 +41,60 @@ async function lockChipsPrepared(db: Executor, tagIds: string[]): Promise<Locked
   return rows;
 }
 
-const column = <R, K extends keyof R>(rows: R[], key: K): R[K][] => rows.map((row) => row[key]);
+/** Columns and their PostgreSQL types: each becomes one array parameter, unnested into rows. */
+type Columns<R> = readonly (readonly [keyof R & string, string])[];
+
+/** `(a, b, …)` and `unnest($1::t[], $2::u[], …)`: one text whatever the row count, and one list for both. */
+function unnested<R>(rows: R[], columns: Columns<R>) {
+  return {
+    names: sql.join(columns.map(([name]) => sql.ref(name))),
+    values: sql`unnest(${sql.join(columns.map(([name, type]) => sql`${rows.map((row) => row[name])}::${sql.raw(type)}[]`))})`,
+  };
+}
+
+const CHIP_PROGRESS: Columns<ChipRow> = [
+  ['tag_id', 'text'],
+  ['last_counter', 'integer'],
+  ['session_id', 'text'],
+  ['session_expires_at', 'bigint'],
+];
+const SESSIONS: Columns<SessionRow> = [
+  ['id', 'text'],
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['tag_id', 'text'],
+  ['opened_at', 'bigint'],
+  ['expires_at', 'bigint'],
+];
+const VERIFICATIONS: Columns<VerificationRow> = [
+  ['id', 'text'],
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['tag_id', 'text'],
+  ['genuine', 'integer'],
+  ['reason', 'text'],
+  ['read_counter', 'integer'],
+  ['tamper_permanent', 'text'],
+  ['tamper_current', 'text'],
+  ['session_id', 'text'],
+  ['scanned_at', 'bigint'],
+  ['url_hash', 'text'],
+  ['client_ip', 'text'],
+  ['country', 'text'],
+  ['write_generation', 'integer'],
+];
 
 /** One statement, whatever the batch holds (an empty array inserts or updates nothing). */
 async function writeOutcomesPrepared(db: Executor, chips: ChipRow[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+  const progress = unnested(chips, CHIP_PROGRESS);
+  const opened = unnested(sessions, SESSIONS);
+  const inserted = unnested(verifications, VERIFICATIONS);
   await sql`/* prepared: tapproof_scan_outcomes */
     WITH progress AS (
       UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at
-      FROM unnest(${column(chips, 'tag_id')}::text[], ${column(chips, 'last_counter')}::integer[], ${column(chips, 'session_id')}::text[],
-                  ${column(chips, 'session_expires_at')}::bigint[]) AS p(tag_id, last_counter, session_id, session_expires_at)
-      WHERE chips.tag_id = p.tag_id
+      FROM ${progress.values} AS p(${progress.names}) WHERE chips.tag_id = p.tag_id
     ), opened AS (
-      INSERT INTO sessions (id, team_id, mode, tag_id, opened_at, expires_at)
-      SELECT * FROM unnest(${column(sessions, 'id')}::text[], ${column(sessions, 'team_id')}::text[], ${column(sessions, 'mode')}::text[],
-                           ${column(sessions, 'tag_id')}::text[], ${column(sessions, 'opened_at')}::bigint[], ${column(sessions, 'expires_at')}::bigint[])
+      INSERT INTO sessions (${opened.names}) SELECT * FROM ${opened.values}
     )
-    INSERT INTO verifications (id, team_id, mode, tag_id, genuine, reason, read_counter, tamper_permanent, tamper_current, session_id,
-                               scanned_at, url_hash, client_ip, country, write_generation)
-    SELECT * FROM unnest(${column(verifications, 'id')}::text[], ${column(verifications, 'team_id')}::text[], ${column(verifications, 'mode')}::text[],
-                         ${column(verifications, 'tag_id')}::text[], ${column(verifications, 'genuine')}::integer[], ${column(verifications, 'reason')}::text[],
-                         ${column(verifications, 'read_counter')}::integer[], ${column(verifications, 'tamper_permanent')}::text[],
-                         ${column(verifications, 'tamper_current')}::text[], ${column(verifications, 'session_id')}::text[],
-                         ${column(verifications, 'scanned_at')}::bigint[], ${column(verifications, 'url_hash')}::text[],
-                         ${column(verifications, 'client_ip')}::text[], ${column(verifications, 'country')}::text[],
-                         ${column(verifications, 'write_generation')}::integer[])`.execute(db);
+    INSERT INTO verifications (${inserted.names}) SELECT * FROM ${inserted.values}`.execute(db);
 }

@@ -5,15 +5,11 @@
 // knows every answered verification, every counter and every session.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import { migrate } from '../../src/db/migrations.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
-import { createKey } from '../../src/keys/service.js';
-import { createTeam } from '../../src/teams/service.js';
-import { systemClock } from '../../src/time.js';
-import { startServe, type ServeProcess } from '../cli/process.js';
-import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+import type { ServeProcess } from '../cli/process.js';
+import { DATABASES, type Storage } from '../harness.js';
+import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
 
 for (const kind of DATABASES) {
   describe(`answered verifications survive SIGKILL (${kind})`, () => {
@@ -23,26 +19,21 @@ for (const kind of DATABASES) {
     let teamId: string;
 
     before(async () => {
-      storage = await freshStorage(kind);
-      const db = storage.open();
-      await migrate(db);
-      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
-      teamId = (await createTeam(db.kysely, 'durability', null, systemClock)).id;
-      key = (await createKey(db.kysely, teamId, 'sandbox', systemClock)).key;
+      ({ storage, ctx, teamId, key } = await seededStorage(kind, 'durability'));
     });
     after(async () => {
       await ctx.db.close();
       await storage.drop();
     });
 
-    const verify = (server: ServeProcess, url: string) => call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
+    const verify = (server: ServeProcess, url: string) => verifyWith(server, key, url);
 
     test('40 chips tapped 3 times each, all at once; SIGKILL after the last answer; a new server knows all 120', async () => {
       const tags = await Promise.all(
         Array.from({ length: 40 }, async (_, i) => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/d/${i}`, protocol: 'ntag_424_dna' })).id),
       );
       const urls = await Promise.all(tags.map(async (tagId) => [(await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url]));
-      const server = await startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' });
+      const server = await startServeOn(storage);
       // Each chip's taps in counter order, the chips concurrently: batches of many scans, several commits.
       const answers = await Promise.all(
         urls.map(async (taps) => {
@@ -70,7 +61,7 @@ for (const kind of DATABASES) {
 
       // The restarted server goes on from there: a tap sent again within its session is a reload of its
       // answer; the chip's next tap is genuine at counter 4 and completes the session its third tap opened.
-      const restarted = await startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' });
+      const restarted = await startServeOn(storage);
       try {
         for (const n of [0, 2]) {
           const reload = await verify(restarted, urls[0]![n]!);

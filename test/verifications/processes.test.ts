@@ -7,19 +7,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import { migrate } from '../../src/db/migrations.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
-import { createKey } from '../../src/keys/service.js';
-import { createTeam } from '../../src/teams/service.js';
-import { runCli, startServe, type ServeProcess } from '../cli/process.js';
-import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
-import { systemClock } from '../../src/time.js';
+import { runCli, type ServeProcess } from '../cli/process.js';
+import { DATABASES, type Storage } from '../harness.js';
+import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
 
 type Running = ServeProcess;
-
-const startServeOn = (storage: Storage, args: string[]) => startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' }, args);
 const stopServe = (server: Running) => server.stop();
 
 /** The processes under `pid` (cluster workers). */
@@ -49,12 +43,7 @@ for (const kind of DATABASES) {
     let servers: Running[];
 
     before(async () => {
-      storage = await freshStorage(kind);
-      const db = storage.open();
-      await migrate(db);
-      ctx = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
-      teamId = (await createTeam(db.kysely, 'processes', null, systemClock)).id;
-      key = (await createKey(db.kysely, teamId, 'sandbox', systemClock)).key;
+      ({ storage, ctx, teamId, key } = await seededStorage(kind, 'processes'));
       [cluster, other] = await Promise.all([startServeOn(storage, ['--processes', '2']), startServeOn(storage, [])]);
       servers = [cluster, other];
     });
@@ -66,7 +55,7 @@ for (const kind of DATABASES) {
       assert.deepEqual(codes, [0, 0]);
     });
 
-    const verify = (server: Running, url: string) => call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
+    const verify = (server: Running, url: string) => verifyWith(server, key, url);
     const newTag = async () => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/m/${Math.random().toString(36).slice(2)}`, protocol: 'ntag_424_dna' })).id;
 
     test('serve --processes 2 runs two server processes', () => {
