@@ -119,7 +119,7 @@ insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "
 insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values (?, ?, ?, ?);
 
 -- src/tag-chips/repository.ts lockChips
-select *, (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id";
+select "tag_id", "write_generation", "last_counter", "session_id", "session_expires_at", (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id";
 
 -- src/tag-chips/repository.ts saveChipProgress
 update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4 from (values (?, ?, ?, ?)) as p where chips.tag_id = p.column1;

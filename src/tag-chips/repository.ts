@@ -9,7 +9,9 @@ import type { ChipLayout } from './layout.js';
 
 export type ChipRow = ChipsTable;
 /** A chip as the group commit reads it: with its tag's current session_duration. */
-export type LockedChip = ChipRow & { session_duration: number };
+/** What the group commit reads of a chip under its lock, and writes back (the counter and session pointer). */
+export type LockedChip = Pick<ChipRow, 'tag_id' | 'write_generation' | 'last_counter' | 'session_id' | 'session_expires_at'> & { session_duration: number };
+export type ChipProgress = Pick<ChipRow, 'tag_id' | 'last_counter' | 'session_id' | 'session_expires_at'>;
 export type EmulatedChipRow = EmulatedChipsTable;
 
 /** What differs between the ways a chip gets bound to its tag (import, the writer, the emulator). */
@@ -97,7 +99,7 @@ export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedC
   const build = (d: Executor, ids: { id: string }[]) =>
     d
       .selectFrom('chips')
-      .selectAll()
+      .select(['tag_id', 'write_generation', 'last_counter', 'session_id', 'session_expires_at'])
       // The tag's current session_duration (PATCH may change it).
       .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
       .where(
@@ -114,7 +116,7 @@ export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedC
  * (UPDATE … FROM VALUES: only the three columns, where an upsert would rebuild every column of the row).
  * PostgreSQL does it in the group commit's own statement (src/verifications/scan-statements.ts).
  */
-export async function saveChipProgress(db: Executor, rows: ChipRow[]): Promise<void> {
+export async function saveChipProgress(db: Executor, rows: ChipProgress[]): Promise<void> {
   const progress = rows.map(({ tag_id, last_counter, session_id, session_expires_at }) => ({ tag_id, last_counter, session_id, session_expires_at }));
   await inChunks(progress, (part) =>
     executeShaped(db, 'saveChipProgress', part, (d, shaped) => {

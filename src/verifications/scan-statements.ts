@@ -12,7 +12,7 @@
 import { sql } from 'kysely';
 import { onPostgres, type Executor } from '../db/database.js';
 import { insertSessions, type SessionRow } from '../sessions/repository.js';
-import { lockChips, saveChipProgress, type ChipRow, type LockedChip } from '../tag-chips/repository.js';
+import { lockChips, saveChipProgress, type ChipProgress, type LockedChip } from '../tag-chips/repository.js';
 import { insertVerifications, type VerificationRow } from './repository.js';
 
 /** The chips of a batch's tags, locked until its transaction ends, with their tag's current session_duration. */
@@ -21,7 +21,7 @@ export function lockBatchChips(db: Executor, tagIds: string[]): Promise<LockedCh
 }
 
 /** A batch's outcome: the chips' counters and session pointers, the sessions it opened, its verifications. */
-export async function writeBatchOutcomes(db: Executor, chips: ChipRow[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+export async function writeBatchOutcomes(db: Executor, chips: ChipProgress[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
   if (onPostgres(db)) return writeOutcomesPrepared(db, chips, sessions, verifications);
   await saveChipProgress(db, chips);
   await insertSessions(db, sessions);
@@ -31,11 +31,11 @@ export async function writeBatchOutcomes(db: Executor, chips: ChipRow[], session
 /** FOR UPDATE in tag order, so that two batches never wait on each other in a cycle. */
 async function lockChipsPrepared(db: Executor, tagIds: string[]): Promise<LockedChip[]> {
   // The tag's current session_duration (PATCH may change it) in a subquery, so that only chips are locked.
-  // Columns by name, not chips.*: a prepared statement whose result columns change (a later migration
-  // adding one while older servers still run) fails with "cached plan must not change result type".
+  // Only what the batch decides on, by name: not chips.* (the sealed keys are the bulk of a row), and a prepared
+  // statement whose result columns change (a later migration adding one while older servers run) would fail
+  // with "cached plan must not change result type".
   const { rows } = await sql<LockedChip>`/* prepared: tapproof_lock_chips */
-    SELECT tag_id, team_id, mode, protocol, uid, crypto, mirroring, key_source, key_version, sdm_meta_read_key_sealed,
-           sdm_file_read_key_sealed, params, mac_input_from, write_generation, last_counter, session_id, session_expires_at, created_at,
+    SELECT tag_id, write_generation, last_counter, session_id, session_expires_at,
            (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration
     FROM chips WHERE chips.tag_id = ANY(${tagIds}::text[]) ORDER BY chips.tag_id FOR UPDATE`.execute(db);
   return rows;
@@ -52,7 +52,7 @@ function unnested<R>(rows: R[], columns: Columns<R>) {
   };
 }
 
-const CHIP_PROGRESS: Columns<ChipRow> = [
+const CHIP_PROGRESS: Columns<ChipProgress> = [
   ['tag_id', 'text'],
   ['last_counter', 'integer'],
   ['session_id', 'text'],
@@ -85,7 +85,7 @@ const VERIFICATIONS: Columns<VerificationRow> = [
 ];
 
 /** One statement, whatever the batch holds (an empty array inserts or updates nothing). */
-async function writeOutcomesPrepared(db: Executor, chips: ChipRow[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+async function writeOutcomesPrepared(db: Executor, chips: ChipProgress[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
   const progress = unnested(chips, CHIP_PROGRESS);
   const opened = unnested(sessions, SESSIONS);
   const inserted = unnested(verifications, VERIFICATIONS);

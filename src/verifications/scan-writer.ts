@@ -15,7 +15,7 @@ import { metricsOf } from '../metrics.js';
 import { placeGenuineScan } from '../sessions/service.js';
 import type { SessionRow } from '../sessions/repository.js';
 import type { World } from '../world.js';
-import type { ChipRow } from '../tag-chips/repository.js';
+import type { LockedChip } from '../tag-chips/repository.js';
 import { findGenuineByUrlHashes, type VerificationRow } from './repository.js';
 import { lockBatchChips, writeBatchOutcomes } from './scan-statements.js';
 import { applyExtensionWrite, isExtensionWrite, type ExtensionOutcome, type ExtensionWrite } from '../extension/writes.js';
@@ -72,7 +72,7 @@ export async function writeBatch(trx: Executor, scans: Scan[]): Promise<Verifica
   const results: (VerificationRow | undefined)[] = new Array(scans.length);
   const inserts: VerificationRow[] = [];
   const sessions: SessionRow[] = [];
-  const dirty = new Set<ChipRow>();
+  const dirty = new Set<LockedChip>();
   const acceptedHere = new Map<string, VerificationRow>();
   const losers: number[] = [];
 
