@@ -264,7 +264,9 @@ async function run(kind: Kind): Promise<Row> {
     const commits = commitsAfter.count - commitsBefore.count;
     const perCommitMs = (total: (s: typeof commitsAfter) => number) => (((total(commitsAfter) - total(commitsBefore)) / commits) * 1000).toFixed(2);
     const fsyncWait = commitsAfter.fsyncWait > commitsBefore.fsyncWait ? ` (of which ${perCommitMs((s) => s.fsyncWait)} ms waiting for the WAL fsync)` : '';
-    const batches = `${commits} commits, ${((commitsAfter.scans - commitsBefore.scans) / commits).toFixed(1)} per batch, ${perCommitMs((s) => s.seconds)} ms each${fsyncWait}`;
+    const asSeen = commitsAfter.asSeen - commitsBefore.asSeen;
+    const oneStatement = asSeen > 0 ? `, ${asSeen} of them in one statement` : '';
+    const batches = `${commits} commits${oneStatement}, ${((commitsAfter.scans - commitsBefore.scans) / commits).toFixed(1)} per batch, ${perCommitMs((s) => s.seconds)} ms each${fsyncWait}`;
     clearInterval(sampler);
     const after = await countReasons(ctx);
     const tagsLoad = load();
@@ -309,7 +311,7 @@ async function run(kind: Kind): Promise<Row> {
 }
 
 /** The group commit's totals from /metrics (every worker's, with --processes: the primary aggregates them). */
-async function commitStats(origin: string): Promise<{ count: number; scans: number; seconds: number; fsyncWait: number }> {
+async function commitStats(origin: string): Promise<{ count: number; scans: number; seconds: number; fsyncWait: number; asSeen: number }> {
   const text = await (await fetch(`${origin}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return {
@@ -317,6 +319,7 @@ async function commitStats(origin: string): Promise<{ count: number; scans: numb
     scans: value('tapproof_scan_batch_size_sum'),
     seconds: value('tapproof_scan_commit_duration_seconds_sum'),
     fsyncWait: value('tapproof_scan_fsync_wait_seconds_sum'),
+    asSeen: Number(/^tapproof_scan_batches_total\{path="as_seen"\} (\S+)$/m.exec(text)?.[1] ?? 0),
   };
 }
 

@@ -17,6 +17,7 @@ export class Metrics {
   readonly scanBatchSize: Histogram;
   readonly scanCommitDuration: Histogram;
   readonly scanFsyncWait: Histogram;
+  readonly scanBatches: Counter<'path'>;
 
   constructor(db: Db) {
     const registers = [this.registry];
@@ -68,6 +69,12 @@ export class Metrics {
       name: 'tapproof_scan_fsync_wait_seconds',
       help: "SQLite writer thread: time from a scan batch's commit to the end of the WAL fsync that made it durable (part of the commit duration).",
       buckets: [0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.scanBatches = new Counter({
+      name: 'tapproof_scan_batches_total',
+      help: 'PostgreSQL scan batches by how they were written: as_seen (one statement, on the chips as this process last committed them) or locked (BEGIN, row locks, write, COMMIT).',
+      labelNames: ['path'],
       registers,
     });
     new Gauge({

@@ -12,6 +12,7 @@ import * as writer from './migrations/0005_writer.js';
 import * as holdings from './migrations/0009_holdings.js';
 import * as commentFolded from './migrations/0010_comment_folded.js';
 import * as genuineScansIndex from './migrations/0011_genuine_scans_index.js';
+import * as scanChipsGuard from './migrations/0012_scan_chips_guard.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -26,6 +27,7 @@ const steps: Record<string, Step> = {
   '0009_holdings': holdings,
   '0010_comment_folded': commentFolded,
   '0011_genuine_scans_index': genuineScansIndex,
+  '0012_scan_chips_guard': scanChipsGuard,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

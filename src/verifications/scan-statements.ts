@@ -20,10 +20,27 @@ export function lockBatchChips(db: Executor, tagIds: string[]): Promise<LockedCh
   return onPostgres(db) ? lockChipsPrepared(db, tagIds) : lockChips(db, tagIds);
 }
 
-/** A batch's outcome: the chips' counters and session pointers, the sessions it opened, its verifications. */
-export async function writeBatchOutcomes(db: Executor, chips: ChipProgress[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+/** A chip a batch advances: as the batch read it, and its new counter and session pointer. */
+export interface ChipAdvance {
+  before: LockedChip;
+  after: ChipProgress;
+}
+
+/** The error of a PostgreSQL outcome statement that found a chip changed since `before` (migration 0012): nothing was written. */
+export const isStaleChips = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'TP001';
+
+/**
+ * A batch's outcome: the chips' counters and session pointers, the sessions it opened, its verifications.
+ * PostgreSQL writes them only if every chip is still as `before` (else nothing, and `isStaleChips`):
+ * under the batch's row locks that always holds, and without them (a batch decided on the chips as this
+ * process last committed them, scan-writer.ts) it is what makes the batch safe across processes.
+ */
+export async function writeBatchOutcomes(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
   if (onPostgres(db)) return writeOutcomesPrepared(db, chips, sessions, verifications);
-  await saveChipProgress(db, chips);
+  await saveChipProgress(
+    db,
+    chips.map((c) => c.after),
+  );
   await insertSessions(db, sessions);
   await insertVerifications(db, verifications);
 }
@@ -52,12 +69,26 @@ function unnested<R>(rows: R[], columns: Columns<R>) {
   };
 }
 
-const CHIP_PROGRESS: Columns<ChipProgress> = [
+type ChipAdvanceRow = ChipProgress & { was_generation: number; was_counter: number | null; was_session_id: string | null; was_session_expires_at: number | null; was_session_duration: number };
+const CHIP_ADVANCES: Columns<ChipAdvanceRow> = [
   ['tag_id', 'text'],
   ['last_counter', 'integer'],
   ['session_id', 'text'],
   ['session_expires_at', 'bigint'],
+  ['was_generation', 'integer'],
+  ['was_counter', 'integer'],
+  ['was_session_id', 'text'],
+  ['was_session_expires_at', 'bigint'],
+  ['was_session_duration', 'integer'],
 ];
+const advanceRow = ({ before, after }: ChipAdvance): ChipAdvanceRow => ({
+  ...after,
+  was_generation: before.write_generation,
+  was_counter: before.last_counter,
+  was_session_id: before.session_id,
+  was_session_expires_at: before.session_expires_at,
+  was_session_duration: before.session_duration,
+});
 const SESSIONS: Columns<SessionRow> = [
   ['id', 'text'],
   ['team_id', 'text'],
@@ -84,17 +115,27 @@ const VERIFICATIONS: Columns<VerificationRow> = [
   ['write_generation', 'integer'],
 ];
 
-/** One statement, whatever the batch holds (an empty array inserts or updates nothing). */
-async function writeOutcomesPrepared(db: Executor, chips: ChipProgress[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
-  const progress = unnested(chips, CHIP_PROGRESS);
+/**
+ * One statement, whatever the batch holds (an empty array inserts or updates nothing). A chip is advanced
+ * only if it is as the batch read it; the guard, evaluated once every update has been counted, aborts the
+ * whole statement (and its implicit transaction) unless all were.
+ */
+async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+  const progress = unnested(chips.map(advanceRow), CHIP_ADVANCES);
   const opened = unnested(sessions, SESSIONS);
   const inserted = unnested(verifications, VERIFICATIONS);
-  await sql`/* prepared: tapproof_scan_outcomes */
+  await sql`/* prepared: tapproof_scan_outcomes_guarded */
     WITH progress AS (
       UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at
-      FROM ${progress.values} AS p(${progress.names}) WHERE chips.tag_id = p.tag_id
+      FROM ${progress.values} AS p(${progress.names})
+      WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation
+        AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id
+        AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at
+        AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration
+      RETURNING chips.tag_id
     ), opened AS (
       INSERT INTO sessions (${opened.names}) SELECT * FROM ${opened.values}
     )
-    INSERT INTO verifications (${inserted.names}) SELECT * FROM ${inserted.values}`.execute(db);
+    INSERT INTO verifications (${inserted.names}) SELECT * FROM ${inserted.values}
+    WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), ${chips.length}::integer)`.execute(db);
 }

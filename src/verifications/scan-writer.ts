@@ -17,7 +17,7 @@ import type { SessionRow } from '../sessions/repository.js';
 import type { World } from '../world.js';
 import type { LockedChip } from '../tag-chips/repository.js';
 import { findGenuineByUrlHashes, type VerificationRow } from './repository.js';
-import { lockBatchChips, writeBatchOutcomes } from './scan-statements.js';
+import { isStaleChips, lockBatchChips, writeBatchOutcomes, type ChipAdvance } from './scan-statements.js';
 import { applyExtensionWrite, isExtensionWrite, type ExtensionOutcome, type ExtensionWrite } from '../extension/writes.js';
 
 /** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Plain data (it may cross to the writer thread). */
@@ -64,22 +64,24 @@ const tagOf = (write: Write): string | null => (write.kind === 'authentic' ? wri
 
 const MAX_BATCH = 500;
 
-/** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
-export async function writeBatch(trx: Executor, scans: Scan[]): Promise<VerificationRow[]> {
-  const authentic = scans.filter((s): s is AuthenticScan => s.kind === 'authentic');
-  const tagIds = [...new Set(authentic.map((s) => s.tagId))];
-  const chips = new Map((await lockBatchChips(trx, tagIds)).map((c) => [c.tag_id, c]));
-  const results: (VerificationRow | undefined)[] = new Array(scans.length);
-  const inserts: VerificationRow[] = [];
-  const sessions: SessionRow[] = [];
-  const dirty = new Set<LockedChip>();
-  const acceptedHere = new Map<string, VerificationRow>();
-  const losers: number[] = [];
+/** A batch's decisions against its chips; `losers` are the authentic scans not fresh (a reload or a replay). */
+interface Decision {
+  results: (VerificationRow | undefined)[];
+  inserts: VerificationRow[];
+  sessions: SessionRow[];
+  advances: ChipAdvance[];
+  acceptedHere: Map<string, VerificationRow>;
+  losers: number[];
+}
 
+/** Decides the fresh scans in arrival order against `chips`, advancing them in place. */
+function decide(scans: Scan[], chips: Map<string, LockedChip>): Decision {
+  const d: Decision = { results: new Array(scans.length), inserts: [], sessions: [], advances: [], acceptedHere: new Map(), losers: [] };
+  const before = new Map<LockedChip, LockedChip>();
   scans.forEach((scan, i) => {
     if (scan.kind === 'failed') {
-      results[i] = scan.row;
-      inserts.push(scan.row);
+      d.results[i] = scan.row;
+      d.inserts.push(scan.row);
       return;
     }
     const chip = chips.get(scan.tagId);
@@ -87,18 +89,28 @@ export async function writeBatch(trx: Executor, scans: Scan[]): Promise<Verifica
     // that predates a rewrite) is not accepted; nor is a counter not above the last.
     const fresh = chip !== undefined && chip.write_generation === scan.generation && (chip.last_counter === null || scan.counter > chip.last_counter);
     if (!fresh) {
-      losers.push(i);
+      d.losers.push(i);
       return;
     }
+    if (!before.has(chip)) before.set(chip, { ...chip });
     chip.last_counter = scan.counter;
     const { sessionId, opened } = placeGenuineScan(scan.world, { id: scan.tagId, session_duration: chip.session_duration }, chip, scan.at);
-    if (opened) sessions.push(opened);
-    dirty.add(chip);
+    if (opened) d.sessions.push(opened);
     const row = decided(scan, 'ok', sessionId);
-    results[i] = row;
-    inserts.push(row);
-    acceptedHere.set(`${scan.tagId} ${scan.urlHash}`, row);
+    d.results[i] = row;
+    d.inserts.push(row);
+    d.acceptedHere.set(`${scan.tagId} ${scan.urlHash}`, row);
   });
+  for (const [after, was] of before) d.advances.push({ before: was, after });
+  return d;
+}
+
+/** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
+export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips): Promise<VerificationRow[]> {
+  const authentic = scans.filter((s): s is AuthenticScan => s.kind === 'authentic');
+  const tagIds = [...new Set(authentic.map((s) => s.tagId))];
+  const chips = new Map((await lockBatchChips(trx, tagIds)).map((c) => [c.tag_id, c]));
+  const { results, inserts, sessions, advances, acceptedHere, losers } = decide(scans, chips);
 
   if (losers.length > 0) {
     const lost = losers.map((i) => scans[i] as AuthenticScan);
@@ -122,16 +134,78 @@ export async function writeBatch(trx: Executor, scans: Scan[]): Promise<Verifica
     }
   }
 
-  await writeBatchOutcomes(trx, [...dirty], sessions, inserts);
+  await writeBatchOutcomes(trx, advances, sessions, inserts);
+  // Recorded before COMMIT: should it fail, the next batch's guard finds the chips changed and locks them.
+  seen?.record(chips.values());
+  return results as VerificationRow[];
+}
+
+/**
+ * The chips as this process's last batches committed them (PostgreSQL). A batch whose scans are all
+ * fresh against them is decided without locking and written in one statement, without BEGIN or COMMIT
+ * (three round trips fewer): the statement's guard (scan-statements.ts) writes nothing if another process
+ * or host, a rewrite, an import or a PATCH of session_duration has changed one of its chips since, and
+ * the batch is then decided again under the row locks. So this map is a guess that saves round trips,
+ * never the source of a decision that gets written.
+ */
+export class SeenChips {
+  private readonly chips = new Map<string, LockedChip>();
+
+  constructor(private readonly limit = 100_000) {}
+
+  /** Copies of the batch's chips, or null if one of them is not known. */
+  take(tagIds: Iterable<string>): Map<string, LockedChip> | null {
+    const out = new Map<string, LockedChip>();
+    for (const id of tagIds) {
+      const chip = this.chips.get(id);
+      if (!chip) return null;
+      out.set(id, { ...chip });
+    }
+    return out;
+  }
+
+  record(chips: Iterable<LockedChip>): void {
+    for (const chip of chips) {
+      if (this.chips.size >= this.limit && !this.chips.has(chip.tag_id)) this.chips.clear();
+      this.chips.set(chip.tag_id, { ...chip });
+    }
+  }
+
+  forget(tagIds: Iterable<string>): void {
+    for (const id of tagIds) this.chips.delete(id);
+  }
+}
+
+/**
+ * PostgreSQL: the batch decided on the chips as `seen` holds them and written in one statement; null
+ * when that cannot be (an extension write, an unknown chip, a scan not fresh, a chip changed since).
+ */
+export async function writeBatchAsSeen(db: Executor, writes: Write[], seen: SeenChips): Promise<VerificationRow[] | null> {
+  if (writes.some(isExtensionWrite)) return null;
+  const scans = writes as Scan[];
+  const tagIds = new Set(scans.flatMap((s) => (s.kind === 'authentic' ? [s.tagId] : [])));
+  const chips = seen.take(tagIds);
+  if (!chips) return null;
+  const { results, inserts, sessions, advances, losers } = decide(scans, chips);
+  // A reload or a replay needs the stored verifications: left to the locking path.
+  if (losers.length > 0) return null;
+  try {
+    await writeBatchOutcomes(db, advances, sessions, inserts);
+  } catch (error) {
+    if (!isStaleChips(error)) throw error;
+    seen.forget(tagIds);
+    return null;
+  }
+  seen.record(chips.values());
   return results as VerificationRow[];
 }
 
 /** Decides and writes one batch of scans and extension writes in the caller's transaction; one result per write. */
-export async function writeMixedBatch(trx: Executor, writes: Write[]): Promise<WriteResult[]> {
+export async function writeMixedBatch(trx: Executor, writes: Write[], seen?: SeenChips): Promise<WriteResult[]> {
   const scans: Scan[] = [];
   const results: WriteResult[] = new Array(writes.length);
   for (const write of writes) if (!isExtensionWrite(write)) scans.push(write);
-  const rows = scans.length > 0 ? await writeBatch(trx, scans) : [];
+  const rows = scans.length > 0 ? await writeBatch(trx, scans, seen) : [];
   let next = 0;
   for (let i = 0; i < writes.length; i++) {
     const write = writes[i]!;
@@ -236,6 +310,8 @@ export class ScanWriter {
   private queue: Pending[] = [];
   private running = 0;
   private readonly thread: WriterThread | null;
+  /** PostgreSQL: the chips as committed here, for batches written in one statement. */
+  private readonly seen: SeenChips | null;
 
   /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
   private readonly parallel: number;
@@ -245,6 +321,7 @@ export class ScanWriter {
     useThread = true,
   ) {
     this.parallel = db.dialect === 'postgres' ? 3 : 1;
+    this.seen = db.dialect === 'postgres' ? new SeenChips() : null;
     this.thread = useThread && db.dialect === 'sqlite' && db.file !== undefined ? new WriterThread(db.file, (seconds) => metricsOf(db).scanFsyncWait.observe(seconds)) : null;
     if (this.thread) db.atClose(() => this.thread!.stop());
   }
@@ -342,11 +419,18 @@ export class ScanWriter {
     else this.inFlight.set(tagId, n);
   }
 
+  private async commitHere(writes: Write[]): Promise<WriteResult[]> {
+    const seen = this.seen;
+    const asSeen = seen ? await writeBatchAsSeen(this.db.kysely, writes, seen) : null;
+    metricsOf(this.db).scanBatches.inc({ path: asSeen ? 'as_seen' : 'locked' });
+    return asSeen ?? (await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, seen ?? undefined)));
+  }
+
   private async commit(batch: Pending[], committed: () => void = () => undefined): Promise<void> {
     try {
       const writes = batch.map((p) => p.write);
       const started = performance.now();
-      const rows = this.thread ? await this.thread.commit(writes, committed) : await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes));
+      const rows = this.thread ? await this.thread.commit(writes, committed) : await this.commitHere(writes);
       const metrics = metricsOf(this.db);
       metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
       metrics.scanBatchSize.observe(batch.length);

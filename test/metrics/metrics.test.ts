@@ -120,6 +120,9 @@ for (const kind of DATABASES) {
       assert.equal(delta('tapproof_scan_fsync_wait_seconds_count'), kind === 'sqlite' ? batches : 0);
       assert.equal(delta('tapproof_scan_fsync_wait_seconds_bucket{le="+Inf"}'), kind === 'sqlite' ? batches : 0);
       assert.equal(delta('tapproof_verifications_total{reason="ok"}'), SCANS);
+      // PostgreSQL: chips this server has not committed before are locked, never written on a guess.
+      assert.equal(delta('tapproof_scan_batches_total{path="locked"}'), kind === 'postgres' ? batches : 0);
+      assert.equal(delta('tapproof_scan_batches_total{path="as_seen"}'), 0);
     });
   });
 }
