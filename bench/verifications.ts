@@ -313,13 +313,14 @@ async function run(kind: Kind): Promise<Row> {
 /** The group commit's totals from /metrics (every worker's, with --processes: the primary aggregates them). */
 async function commitStats(origin: string): Promise<{ count: number; scans: number; seconds: number; fsyncWait: number; asSeen: number }> {
   const text = await (await fetch(`${origin}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  // A name alone matches its series with any labels; a name with labels matches that series only.
+  const value = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return {
     count: value('tapproof_scan_commit_duration_seconds_count'),
     scans: value('tapproof_scan_batch_size_sum'),
     seconds: value('tapproof_scan_commit_duration_seconds_sum'),
     fsyncWait: value('tapproof_scan_fsync_wait_seconds_sum'),
-    asSeen: Number(/^tapproof_scan_batches_total\{path="as_seen"\} (\S+)$/m.exec(text)?.[1] ?? 0),
+    asSeen: value('tapproof_scan_batches_total{path="as_seen"}'),
   };
 }
 

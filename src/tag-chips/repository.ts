@@ -8,7 +8,6 @@ import { inChunks } from '../db/chunked.js';
 import type { ChipLayout } from './layout.js';
 
 export type ChipRow = ChipsTable;
-/** A chip as the group commit reads it: with its tag's current session_duration. */
 /** What the group commit reads of a chip under its lock, and writes back (the counter and session pointer). */
 export type LockedChip = Pick<ChipRow, 'tag_id' | 'write_generation' | 'last_counter' | 'session_id' | 'session_expires_at'> & { session_duration: number };
 export type ChipProgress = Pick<ChipRow, 'tag_id' | 'last_counter' | 'session_id' | 'session_expires_at'>;

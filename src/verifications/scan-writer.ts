@@ -62,6 +62,9 @@ interface Pending {
 /** The tag whose chip row a write locks, if any. */
 const tagOf = (write: Write): string | null => (write.kind === 'authentic' ? write.tagId : null);
 
+/** The tags whose chips a batch reads, each once. */
+const tagsOf = (writes: Write[]): string[] => [...new Set(writes.map(tagOf).filter((tag) => tag !== null))];
+
 const MAX_BATCH = 500;
 
 /** A batch's decisions against its chips; `losers` are the authentic scans not fresh (a reload or a replay). */
@@ -107,9 +110,7 @@ function decide(scans: Scan[], chips: Map<string, LockedChip>): Decision {
 
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
 export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips): Promise<VerificationRow[]> {
-  const authentic = scans.filter((s): s is AuthenticScan => s.kind === 'authentic');
-  const tagIds = [...new Set(authentic.map((s) => s.tagId))];
-  const chips = new Map((await lockBatchChips(trx, tagIds)).map((c) => [c.tag_id, c]));
+  const chips = new Map((await lockBatchChips(trx, tagsOf(scans))).map((c) => [c.tag_id, c]));
   const { results, inserts, sessions, advances, acceptedHere, losers } = decide(scans, chips);
 
   if (losers.length > 0) {
@@ -183,7 +184,7 @@ export class SeenChips {
 export async function writeBatchAsSeen(db: Executor, writes: Write[], seen: SeenChips): Promise<VerificationRow[] | null> {
   if (writes.some(isExtensionWrite)) return null;
   const scans = writes as Scan[];
-  const tagIds = new Set(scans.flatMap((s) => (s.kind === 'authentic' ? [s.tagId] : [])));
+  const tagIds = tagsOf(scans);
   const chips = seen.take(tagIds);
   if (!chips) return null;
   const { results, inserts, sessions, advances, losers } = decide(scans, chips);
@@ -311,7 +312,7 @@ export class ScanWriter {
   private running = 0;
   private readonly thread: WriterThread | null;
   /** PostgreSQL: the chips as committed here, for batches written in one statement. */
-  private readonly seen: SeenChips | null;
+  private readonly seen: SeenChips | undefined;
 
   /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
   private readonly parallel: number;
@@ -321,7 +322,7 @@ export class ScanWriter {
     useThread = true,
   ) {
     this.parallel = db.dialect === 'postgres' ? 3 : 1;
-    this.seen = db.dialect === 'postgres' ? new SeenChips() : null;
+    this.seen = db.dialect === 'postgres' ? new SeenChips() : undefined;
     this.thread = useThread && db.dialect === 'sqlite' && db.file !== undefined ? new WriterThread(db.file, (seconds) => metricsOf(db).scanFsyncWait.observe(seconds)) : null;
     if (this.thread) db.atClose(() => this.thread!.stop());
   }
@@ -420,10 +421,13 @@ export class ScanWriter {
   }
 
   private async commitHere(writes: Write[]): Promise<WriteResult[]> {
-    const seen = this.seen;
-    const asSeen = seen ? await writeBatchAsSeen(this.db.kysely, writes, seen) : null;
-    metricsOf(this.db).scanBatches.inc({ path: asSeen ? 'as_seen' : 'locked' });
-    return asSeen ?? (await this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, seen ?? undefined)));
+    const { seen } = this;
+    if (seen) {
+      const asSeen = await writeBatchAsSeen(this.db.kysely, writes, seen);
+      metricsOf(this.db).scanBatches.inc({ path: asSeen ? 'as_seen' : 'locked' });
+      if (asSeen) return asSeen;
+    }
+    return this.db.kysely.transaction().execute((trx) => writeMixedBatch(trx, writes, seen));
   }
 
   private async commit(batch: Pending[], committed: () => void = () => undefined): Promise<void> {

@@ -11,6 +11,7 @@ import { buildApp } from '../../src/app.js';
 import type { AppContext } from '../../src/context.js';
 import { newId } from '../../src/ids.js';
 import { metricsOf } from '../../src/metrics.js';
+import { lockChips } from '../../src/tag-chips/repository.js';
 import { writeBatchOutcomes, isStaleChips } from '../../src/verifications/scan-statements.js';
 import type { VerificationRow } from '../../src/verifications/repository.js';
 import { call, DATABASES, startServer, type TestServer, type World } from '../harness.js';
@@ -37,6 +38,12 @@ async function batches(ctx: AppContext): Promise<{ as_seen: number; locked: numb
   const { values } = await metricsOf(ctx.db).scanBatches.get();
   const count = (path: string) => values.find((v) => v.labels.path === path)?.value ?? 0;
   return { as_seen: count('as_seen'), locked: count('locked') };
+}
+
+/** The batches by path since `before` was read. */
+async function batchesSince(ctx: AppContext, before: { as_seen: number; locked: number }): Promise<{ as_seen: number; locked: number }> {
+  const now = await batches(ctx);
+  return { as_seen: now.as_seen - before.as_seen, locked: now.locked - before.locked };
 }
 
 for (const kind of DATABASES) {
@@ -87,8 +94,7 @@ for (const kind of DATABASES) {
       assert.equal(chip.session_id, null);
       if (kind === 'postgres') {
         // One statement tried on the chip as this server last saw it, refused by its guard, then the locked path.
-        const after = await batches(server.ctx);
-        assert.deepEqual({ as_seen: after.as_seen - before.as_seen, locked: after.locked - before.locked }, { as_seen: 0, locked: 1 });
+        assert.deepEqual(await batchesSince(server.ctx, before), { as_seen: 0, locked: 1 });
       }
       // This server now knows the chip as stored: the next tap is genuine.
       const next = await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
@@ -107,8 +113,7 @@ for (const kind of DATABASES) {
       assert.equal(Number(session.expires_at) - Number(session.opened_at), 7_000_000);
       assert.equal((await sessionsOf(tag.id)).length, 2);
       if (kind === 'postgres') {
-        const after = await batches(server.ctx);
-        assert.deepEqual({ as_seen: after.as_seen - before.as_seen, locked: after.locked - before.locked }, { as_seen: 0, locked: 1 });
+        assert.deepEqual(await batchesSince(server.ctx, before), { as_seen: 0, locked: 1 });
       }
     });
 
@@ -117,8 +122,7 @@ for (const kind of DATABASES) {
         const tag = await emulated(server, world.teamId, 'ntag_424_dna');
         const before = await batches(server.ctx);
         for (let i = 0; i < 4; i++) assert.equal((await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data.attributes.reason, 'ok');
-        const after = await batches(server.ctx);
-        assert.deepEqual({ as_seen: after.as_seen - before.as_seen, locked: after.locked - before.locked }, { as_seen: 3, locked: 1 });
+        assert.deepEqual(await batchesSince(server.ctx, before), { as_seen: 3, locked: 1 });
         assert.deepEqual(
           (await rowsOf(tag.id)).map((r) => r.reason),
           ['ok', 'ok', 'ok', 'ok'],
@@ -129,13 +133,8 @@ for (const kind of DATABASES) {
         const [a, b] = [await emulated(server, world.teamId, 'ntag_424_dna'), await emulated(server, world.teamId, 'ntag_424_dna')];
         for (const tag of [a, b]) await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
         const db = server.ctx.db.kysely;
-        const read = async (tagId: string) =>
-          db
-            .selectFrom('chips')
-            .select(['tag_id', 'write_generation', 'last_counter', 'session_id', 'session_expires_at'])
-            .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
-            .where('tag_id', '=', tagId)
-            .executeTakeFirstOrThrow();
+        // The chips as the group commit reads them (the same columns, outside any transaction here).
+        const read = async (tagId: string) => (await lockChips(db, [tagId]))[0]!;
         const [chipA, chipB] = [await read(a.id), await read(b.id)];
         const row = (tagId: string, counter: number): VerificationRow => ({
           id: newId('vrf'),
