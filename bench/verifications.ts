@@ -26,6 +26,7 @@ import { createTeam } from '../src/teams/service.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
 import { rssMiB } from './lib/rss.js';
+import { startPeer, type Peer } from './lib/peer.js';
 import { startServer } from './lib/server.js';
 import { freshStorage, type DatabaseKind as Kind, type Storage } from './lib/storage.js';
 import { ROOT, describeLaunch, type Launch } from './lib/tapproof.js';
@@ -43,6 +44,8 @@ const CEILING_SECONDS = Number(arg('ceiling-duration', '4'));
 // The built server (dist/, as deployed) unless --tsx: from the sources every thread also carries tsx.
 const LAUNCH: Launch = { tsx: flag('tsx'), nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [] };
 const MASTER = randomBytes(32).toString('hex');
+/** --peer DIR: also measure the stateless peer of issue #10 from that checkout (bench/lib/peer.ts), after each database. */
+const PEER = arg('peer', '');
 /** --no-thread: SQLite's group commit on the event loop (as before issue #10), for comparison. */
 const NO_THREAD = flag('no-thread');
 
@@ -97,19 +100,18 @@ function taps(chips: Chip[], counters: Map<string, number>, total: number): stri
 }
 
 /** autocannon's result, and the seconds from its start to the last response (its own end waits for a 1 s tick). */
-async function fire(origin: string, key: string, bodies: string[]) {
+async function drive(url: string, request: Record<string, unknown>, pieces: Record<string, string>[]) {
   let next = 0;
   const started = performance.now();
   let lastResponse = started;
   const result = await autocannon({
-    url: `${origin}/api/v1/verifications`,
+    url,
     connections: CONNECTIONS,
-    amount: bodies.length,
+    amount: pieces.length,
     requests: [
       {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': JSON_API },
-        setupRequest: (req: any) => ({ ...req, body: bodies[next++ % bodies.length] }),
+        ...request,
+        setupRequest: (req: any) => ({ ...req, ...pieces[next++ % pieces.length] }),
         onResponse: () => {
           lastResponse = performance.now();
         },
@@ -117,6 +119,46 @@ async function fire(origin: string, key: string, bodies: string[]) {
     ],
   } as any);
   return Object.assign(result, { seconds: (lastResponse - started) / 1000 });
+}
+
+const fire = (origin: string, key: string, bodies: string[]) =>
+  drive(
+    `${origin}/api/v1/verifications`,
+    { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': JSON_API } },
+    bodies.map((body) => ({ body })),
+  );
+
+/** Fresh taps for the peer: its default configuration makes both SDM keys zero. */
+function peerTaps(total: number): Record<string, string>[] {
+  const zero = Buffer.alloc(16);
+  const uids = Array.from({ length: CHIPS }, () => Buffer.from('04' + randomBytes(6).toString('hex'), 'hex'));
+  return Array.from({ length: total }, (_, n) => {
+    const sun = generateSun424({ crypto: 'aes', uid: uids[n % CHIPS]!, counter: Math.floor(n / CHIPS) + 1, sdmMetaReadKey: zero, sdmFileReadKey: zero });
+    return { path: `/api/tag?picc_data=${sun.piccData}&cmac=${sun.cmac}` };
+  });
+}
+
+interface PeerRow {
+  perSecond: number;
+  load: string;
+  p99: number;
+  /** Answers other than 200 (a SUN message the peer refused, or an error). */
+  refused: number;
+  perCore: number;
+}
+
+/** The peer right after a database's round, on the same cores, with as many fresh taps. */
+async function peerRound(peer: Peer): Promise<PeerRow> {
+  const warm = peerTaps(WARMUP_REQUESTS);
+  const measured = peerTaps(REQUESTS);
+  await drive(`${peer.origin}/api/tag`, { method: 'GET' }, warm);
+  const pids = peer.pids();
+  const peerLoad = load();
+  const cpuBefore = cpuSeconds(pids);
+  const r = await drive(`${peer.origin}/api/tag`, { method: 'GET' }, measured);
+  const row = { perSecond: r.requests.total / r.seconds, load: peerLoad, p99: r.latency.p99, refused: r.non2xx + r.errors + r.timeouts, perCore: r.requests.total / (cpuSeconds(pids) - cpuBefore) };
+  console.log(`  stateless peer ${row.perSecond.toFixed(0)}/s (load ${row.load}), p99 ${row.p99} ms, ${row.perCore.toFixed(0)}/CPU-s${row.refused ? `, REFUSED ${row.refused}` : ''}`);
+  return row;
 }
 
 /** The server's processes: the one started and, with --processes, its workers. */
@@ -331,7 +373,16 @@ async function countReasons(ctx: AppContext): Promise<Map<string, number>> {
 
 if (!LAUNCH.tsx) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 const results: Row[] = [];
-for (const kind of KINDS) results.push(await run(kind));
+const peers: PeerRow[] = [];
+const peer = PEER ? await startPeer(PEER) : null;
+try {
+  for (const kind of KINDS) {
+    results.push(await run(kind));
+    if (peer) peers.push(await peerRound(peer));
+  }
+} finally {
+  await peer?.stop();
+}
 
 const targets: Record<Kind, number> = { sqlite: 0.3, postgres: 0.25 };
 const lines = [
@@ -351,6 +402,18 @@ const lines = [
       `| ${r.db} | ${r.processes} | ${r.healthz.toFixed(0)} (${r.healthzLoad}) | ${r.verifications.toFixed(0)} (${r.load}) | ${(r.verifications / r.healthz).toFixed(3)} | ${r.p50} | ${r.p99} | ${r.genuine} | ${r.perCore.toFixed(0)} | ${r.cores.toFixed(2)} | ${r.rss.toFixed(0)} MiB | ${r.tagsP50.toFixed(1)} ms (${r.tagsLoad}) |`,
   ),
   '',
+  ...(peers.length > 0
+    ? [
+        '## The stateless peer (issue #10), measured after each database',
+        '',
+        `nfc-developer/sdm-backend (\`--peer\`, bench/lib/peer.ts): Flask under uWSGI, 2 processes, HTTP/1.1 keep-alive, its default configuration; ${CONNECTIONS} connections, as many fresh taps. It checks the same AES SUN message, stores nothing and checks no counter.`,
+        '',
+        '| after | peer/s (load) | p99 ms | refused | per CPU-s | tapproof ÷ peer |',
+        '|---|--:|--:|--:|--:|--:|',
+        ...peers.map((p, i) => `| ${results[i]!.db} | ${p.perSecond.toFixed(0)} (${p.load}) | ${p.p99} | ${p.refused} | ${p.perCore.toFixed(0)} | ${(results[i]!.verifications / p.perSecond).toFixed(2)} |`),
+        '',
+      ]
+    : []),
   '## Targets (issue #10)',
   '',
   ...results.map((r) => {
