@@ -4,7 +4,7 @@
 // that every request is a fresh tap generated beforehand), as a ratio to the
 // same server's /healthz measured in the same run. SQLite and PostgreSQL.
 //
-//   npx tsx bench/verifications.ts [--db sqlite|postgres|both] [--processes 1] [--requests 40000] [--chips 200] [--tsx]
+//   npx tsx bench/verifications.ts [--db sqlite|postgres|both] [--processes 1] [--requests 40000] [--chips 200] [--tsx] [--no-thread] [--peer DIR]
 //
 // The machine is shared: every number is printed with the load average next to
 // it, and the ratio (same server, same minute) is the figure to compare.
