@@ -152,7 +152,7 @@ async function peerRound(peer: Peer): Promise<PeerRow> {
   const warm = peerTaps(WARMUP_REQUESTS);
   const measured = peerTaps(REQUESTS);
   await drive(`${peer.origin}/api/tag`, { method: 'GET' }, warm);
-  const pids = peer.pids();
+  const pids = processTree(peer.pid);
   const peerLoad = load();
   const cpuBefore = cpuSeconds(pids);
   const r = await drive(`${peer.origin}/api/tag`, { method: 'GET' }, measured);
@@ -161,7 +161,7 @@ async function peerRound(peer: Peer): Promise<PeerRow> {
   return row;
 }
 
-/** The server's processes: the one started and, with --processes, its workers. */
+/** A process and its descendants: the server with its --processes workers, uWSGI with its workers. */
 function processTree(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {

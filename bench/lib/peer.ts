@@ -4,14 +4,16 @@
 // on the same cores in the same run. Its default configuration (config.dist.py: legacy derivation,
 // all-zero master key) makes every SDM key zero, the cheapest case for it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './server.js';
+import { answering, freePort } from './server.js';
+import { stopAll } from './tapproof.js';
 
 export interface Peer {
   origin: string;
-  pids(): number[];
+  /** uWSGI's master; its workers are its children. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -49,33 +51,14 @@ export async function startPeer(dir: string): Promise<Peer> {
     { cwd: dir, env: { ...process.env, PYTHONPATH: [shim, dir].filter(Boolean).join(':') }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`uwsgi exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/api/tag?picc_data=00&cmac=00`)).status > 0) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 200) throw new Error('the peer did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // Any answer will do: the probe is not a valid SUN message.
+  await answering(child, `${origin}/api/tag?picc_data=00&cmac=00`, () => true);
   return {
     origin,
-    // The master and its two workers.
-    pids: () => {
-      const out = [child.pid!];
-      try {
-        out.push(...execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number));
-      } catch {
-        /* no workers */
-      }
-      return out;
+    pid: child.pid!,
+    stop: async () => {
+      await stopAll([child]);
+      if (shim) rmSync(shim, { recursive: true, force: true });
     },
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
   };
 }

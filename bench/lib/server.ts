@@ -25,21 +25,26 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** Waits until `url` answers with a status `ready` accepts (every 50 ms, for at most a minute), or the child exits. */
+export async function answering(child: ChildProcess, url: string, ready: (status: number) => boolean): Promise<void> {
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    try {
+      if (ready((await fetch(url)).status)) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (i > 1200) throw new Error(`${url}: no answer after a minute`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Starts the server (LOG_LEVEL=warn, rate limit raised) and waits until /healthz answers. */
 export async function startServer(launch: Launch, env: Record<string, string>, serveArgs: string[] = []): Promise<BenchServer> {
   const port = await freePort();
   const child = spawnTapproof(launch, ['serve', ...serveArgs], { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '100000000' });
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 1200) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await answering(child, `${origin}/healthz`, (status) => status === 200);
   const rss = new RssSampler([child.pid!]);
   return {
     child,

@@ -37,10 +37,7 @@ export const isStaleChips = (error: unknown): boolean => (error as { code?: unkn
  */
 export async function writeBatchOutcomes(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
   if (onPostgres(db)) return writeOutcomesPrepared(db, chips, sessions, verifications);
-  await saveChipProgress(
-    db,
-    chips.map((c) => c.after),
-  );
+  await saveChipProgress(db, chips.map((c) => c.after));
   await insertSessions(db, sessions);
   await insertVerifications(db, verifications);
 }
