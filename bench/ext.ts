@@ -1,4 +1,4 @@
-// Extension API benchmark (issue #9), short: against the REAL server (a child
+// Extension API benchmark, short: against the REAL server (a child
 // process), GET /ext/verifications/{id} req/s as a ratio to /healthz in the same
 // run, and proofs per second with p99 (Cardano CIP-30 and Ethereum
 // personal_sign, embedded holdings) at 10 connections. Targets: lookup ≥ 0.3 of /healthz on SQLite;
@@ -42,8 +42,44 @@ const key = runCli(LAUNCH, env, ['keys', 'create', '--team', team, '--mode', 'pr
 const ethereumOwner = privateKeyToAccount(generatePrivateKey());
 const cardanoOwner = cardanoWallet();
 const tokens: Record<string, string> = {
-  cardano: runCli(LAUNCH, env, ['tokens', 'create', '--team', team, '--chain', 'cardano', '--policy-id', 'ab'.repeat(28), '--asset-name', '01', '--name', 'Bench', '--symbol', 'BNC', '--supply', '1']).id,
-  ethereum: runCli(LAUNCH, env, ['tokens', 'create', '--team', team, '--chain', 'ethereum', '--contract', '0x5FbDB2315678afecb367f032d93F642f64180aa3', '--token-id', '1', '--standard', 'erc721', '--name', 'Bench', '--symbol', 'BNC', '--supply', '1']).id,
+  cardano: runCli(LAUNCH, env, [
+    'tokens',
+    'create',
+    '--team',
+    team,
+    '--chain',
+    'cardano',
+    '--policy-id',
+    'ab'.repeat(28),
+    '--asset-name',
+    '01',
+    '--name',
+    'Bench',
+    '--symbol',
+    'BNC',
+    '--supply',
+    '1',
+  ]).id,
+  ethereum: runCli(LAUNCH, env, [
+    'tokens',
+    'create',
+    '--team',
+    team,
+    '--chain',
+    'ethereum',
+    '--contract',
+    '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    '--token-id',
+    '1',
+    '--standard',
+    'erc721',
+    '--name',
+    'Bench',
+    '--symbol',
+    'BNC',
+    '--supply',
+    '1',
+  ]).id,
 };
 runCli(LAUNCH, env, ['holdings', 'set', '--chain', 'cardano', '--address', cardanoOwner.address, '--token', tokens.cardano!]);
 runCli(LAUNCH, env, ['holdings', 'set', '--chain', 'ethereum', '--address', ethereumOwner.address, '--token', tokens.ethereum!]);
@@ -111,7 +147,9 @@ try {
     for (let i = 0; i < WARMUP + PROOFS; i++) {
       const path = `/ext/verifications/${await scanOnce(c, i + 2)}`;
       const challengeBody = c.chain === 'ethereum' ? JSON.stringify({ address: ethereumOwner.address }) : '{}';
-      const ch = (await (await fetch(server.origin + path + '/challenge', { method: 'POST', headers: { 'content-type': 'application/json' }, body: challengeBody })).json()) as { session_id: string; message: string };
+      const ch = (await (
+        await fetch(server.origin + path + '/challenge', { method: 'POST', headers: { 'content-type': 'application/json' }, body: challengeBody })
+      ).json()) as { session_id: string; message: string };
       const body =
         c.chain === 'ethereum'
           ? { session_id: ch.session_id, address: ethereumOwner.address, signature: await ethereumOwner.signMessage({ message: ch.message }) }

@@ -1,4 +1,4 @@
-// Platform core benchmark (issue #2): autocannon against the REAL server
+// Platform core benchmark: autocannon against the REAL server
 // (a child process on loopback) on SQLite and/or PostgreSQL, next to a trivial
 // route of the same server as the ceiling. Also prints the query plan of every
 // GET /tags order and checks that each one is served by an index.
@@ -137,7 +137,10 @@ interface Row {
 
 type Requests = autocannon.Request[];
 
-async function load(server: Server, opts: { path: string; method?: autocannon.Request['method']; headers?: Record<string, string>; requests?: Requests; connections: number; duration: number }) {
+async function load(
+  server: Server,
+  opts: { path: string; method?: autocannon.Request['method']; headers?: Record<string, string>; requests?: Requests; connections: number; duration: number },
+) {
   return autocannon({
     url: server.origin + opts.path,
     method: opts.method ?? 'GET',
@@ -164,7 +167,9 @@ async function measure(db: Kind, server: Server, name: string, opts: Parameters<
     rssMb: server.rss.current,
     errors,
   };
-  console.log(`  ${name.padEnd(34)} ${row.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  rss ${row.rssMb.toFixed(0)} MB${errors ? `  ERRORS ${errors}` : ''}`);
+  console.log(
+    `  ${name.padEnd(34)} ${row.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  rss ${row.rssMb.toFixed(0)} MB${errors ? `  ERRORS ${errors}` : ''}`,
+  );
   return row;
 }
 
@@ -245,7 +250,9 @@ async function runFor(kind: Kind): Promise<DbResult> {
     const t0 = performance.now();
     const ids = await seedTags(server.base, key.key, TEAM_TAGS);
     const seedSeconds = (performance.now() - t0) / 1000;
-    console.log(`  seeded ${ids.length} tags in ${seedSeconds.toFixed(1)} s (POST /tags × ${TEAM_TAGS / BATCH}, 2 in flight); rss ${server.rss.overall.toFixed(0)} MB`);
+    console.log(
+      `  seeded ${ids.length} tags in ${seedSeconds.toFixed(1)} s (POST /tags × ${TEAM_TAGS / BATCH}, 2 in flight); rss ${server.rss.overall.toFixed(0)} MB`,
+    );
     if (kind === 'postgres') {
       // What autovacuum does after a bulk insert (PostgreSQL ≥ 13): fresh statistics, and a
       // visibility map that lets the page walk be an index-only scan.
@@ -268,7 +275,9 @@ async function runFor(kind: Kind): Promise<DbResult> {
     }
     const sample = ids.filter((_, i) => i % 97 === 0);
     let next = 0;
-    const byId: Requests = [{ method: 'GET', path: '/api/v1/tags', headers: auth, setupRequest: (r: any) => ({ ...r, path: `/api/v1/tags/${sample[next++ % sample.length]}` }) }];
+    const byId: Requests = [
+      { method: 'GET', path: '/api/v1/tags', headers: auth, setupRequest: (r: any) => ({ ...r, path: `/api/v1/tags/${sample[next++ % sample.length]}` }) },
+    ];
     const gets: [string, Partial<Parameters<typeof load>[1]>][] = [
       ['GET /tags/:id', { path: '/api/v1/tags', requests: byId }],
       ['GET /tags?page=1', { path: '/api/v1/tags?page=1', headers: auth }],
@@ -321,7 +330,7 @@ function machine(): string[] {
 }
 
 function report(results: DbResult[]): string {
-  const out = ['# Platform core benchmark (issue #2)', '', ...machine(), ''];
+  const out = ['# Platform core benchmark', '', ...machine(), ''];
   out.push('| DB | Route | conns | req/s | p50 ms | p99 ms | ratio to ceiling | peak RSS MB | errors |');
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
@@ -332,14 +341,18 @@ function report(results: DbResult[]): string {
     }
   }
   out.push('', '| DB | seeding 100k tags | server peak RSS (whole run) | order_by plans served by an index |', '|---|---:|---:|---:|');
-  for (const r of results) out.push(`| ${r.kind} | ${r.seedSeconds.toFixed(1)} s | ${r.peakRss.toFixed(0)} MB | ${r.plans.filter((p) => p.indexed).length}/${r.plans.length} |`);
+  for (const r of results)
+    out.push(`| ${r.kind} | ${r.seedSeconds.toFixed(1)} s | ${r.peakRss.toFixed(0)} MB | ${r.plans.filter((p) => p.indexed).length}/${r.plans.length} |`);
   out.push('', '## Targets', '');
   for (const r of results) {
     const by = (n: string, connections: number) => r.rows.find((x) => x.name.startsWith(n) && x.connections === connections)!;
     const get = by('GET /tags/:id', CONNECTIONS);
     const post = by('POST /tags', POST_CONNECTIONS);
     const limit = r.kind === 'sqlite' ? 60 : 150;
-    if (r.kind === 'sqlite') out.push(`- ${r.kind}: GET /tags/:id ≥ 25% of ceiling (throughput, ${CONNECTIONS} connections): ${(get.ratio! * 100).toFixed(0)}% — ${verdict(get.ratio! * 100, 25, 'higher', ' points')}`);
+    if (r.kind === 'sqlite')
+      out.push(
+        `- ${r.kind}: GET /tags/:id ≥ 25% of ceiling (throughput, ${CONNECTIONS} connections): ${(get.ratio! * 100).toFixed(0)}% — ${verdict(get.ratio! * 100, 25, 'higher', ' points')}`,
+      );
     out.push(`- ${r.kind}: POST /tags (500) p50 ≤ ${limit} ms: ${post.p50} ms — ${verdict(post.p50, limit, 'lower', ' ms')}`);
     for (const page of ['GET /tags?page=1', 'GET /tags?page=1000']) {
       // A latency target: judged on 1 connection; at CONNECTIONS with no think time the p99 is mostly queueing.
@@ -354,7 +367,7 @@ function report(results: DbResult[]): string {
   }
   out.push('', '## Query plans (GET /tags, page 1000 of the 100,000-tag team)', '');
   out.push('The list query is `… WHERE team_id = ? AND mode = ? ORDER BY <field>, id LIMIT 10 OFFSET 9990`; an index walk');
-  out.push('that starts at the team\'s world and stops after offset + limit entries, with no sort step, reads 10,000 index');
+  out.push("that starts at the team's world and stops after offset + limit entries, with no sort step, reads 10,000 index");
   out.push('entries for page 1000 and 10 for page 1 — never the whole team. The total comes from `tag_counts`, not a COUNT(*).', '');
   for (const r of results) {
     out.push(`### ${r.kind} (${r.kind === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'})`, '', '```');

@@ -1,4 +1,4 @@
-// Webhook delivery benchmark (issue #3): deliveries per second to a local
+// Webhook delivery benchmark: deliveries per second to a local
 // receiver with `tapproof worker` processes draining a backlog (SQLite; PostgreSQL
 // with one and two workers), the latency from a tag change to the receiver
 // (p50/p99) with an idle worker, and the worker's peak RSS for two backlog sizes
@@ -15,6 +15,7 @@ import { migrate } from '../src/db/migrations.js';
 import type { Db } from '../src/db/database.js';
 import { createTeam } from '../src/teams/service.js';
 import { createTags } from '../src/tags/service.js';
+import { createContext } from '../src/context.js';
 import { createWebhook } from '../src/webhooks/service.js';
 import { arg, databaseKinds } from './lib/args.js';
 import { machineLines, verdict } from './lib/machine.js';
@@ -120,7 +121,7 @@ async function setup(kind: DatabaseKind, receiver: Receiver): Promise<Setup> {
   const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
   const world = { teamId, mode: 'sandbox' as const };
   const config = { ...loadConfig({ ...storage.env, TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' }), database: storage.target };
-  await createWebhook({ db, config, clock: systemClock }, world, { url: `http://127.0.0.1:${receiver.port}/hook` });
+  await createWebhook(createContext(db, config), world, { url: `http://127.0.0.1:${receiver.port}/hook` });
   return { storage, db, world };
 }
 
@@ -129,7 +130,11 @@ async function backlog(s: Setup, count: number): Promise<number> {
   const started = performance.now();
   for (let done = 0; done < count; done += 500) {
     const n = Math.min(500, count - done);
-    await createTags({ db: s.db, clock: systemClock }, s.world, Array.from({ length: n }, () => ({ protocol: 'ntag_424_dna', url: `https://bench.example/${++serial}` })));
+    await createTags(
+      { db: s.db, clock: systemClock },
+      s.world,
+      Array.from({ length: n }, () => ({ protocol: 'ntag_424_dna', url: `https://bench.example/${++serial}` })),
+    );
   }
   return performance.now() - started;
 }
@@ -150,7 +155,10 @@ async function drain(kind: DatabaseKind, workers: number, count: number, receive
     await backlog(s, count);
     const children = Array.from({ length: workers }, () => startWorker(s.storage, heapCapMiB));
     children.forEach((c) => c.once('exit', (code) => code && console.error(`worker exited with ${code}`)));
-    const rss = new RssSampler(children.map((c) => c.pid!), 100);
+    const rss = new RssSampler(
+      children.map((c) => c.pid!),
+      100,
+    );
     const stats = await receiver.until(count, 600_000);
     rss.stop();
     await stopAll(children);
@@ -225,12 +233,14 @@ const targets = [
   ...drains
     .filter((d) => d.workers === 1 && !d.heapCapMiB)
     .map((d) => `- ${d.kind}, one worker: ≥ 1,000 deliveries/s: ${f(d.rate)}/s — ${verdict(d.rate, 1000, 'higher', '/s')}`),
-  ...latencies.map((l) => `- ${l.kind}: p50 tag change → receiver ≤ 200 ms: ${f(l.p50, 1)} ms — ${verdict(l.p50, 200, 'lower', ' ms')} (p99 ${f(l.p99, 1)} ms)`),
+  ...latencies.map(
+    (l) => `- ${l.kind}: p50 tag change → receiver ≤ 200 ms: ${f(l.p50, 1)} ms — ${verdict(l.p50, 200, 'lower', ' ms')} (p99 ${f(l.p99, 1)} ms)`,
+  ),
   small && large
     ? `- no memory growth with the backlog (criterion: the worker with its V8 heap capped at ${HEAP_CAP_MIB} MiB drains ${f(large.backlog)} as it drains ${f(small.backlog)}, and its peak RSS grows by ≤ 25%): ${f(small.peakRssMiB)} → ${f(large.peakRssMiB)} MiB, ${(growth * 100).toFixed(0)}% — ${growth <= 0.25 ? 'met' : '**missed**'}`
     : '',
 ];
-const report = `# Webhook delivery benchmark (issue #3)
+const report = `# Webhook delivery benchmark
 
 ${machineLines().join('\n')}
 - \`npx tsx bench/webhooks.ts --db ${which} --backlog ${BACKLOG}\`. Receiver: a plain Node HTTP server in its own process on 127.0.0.1 answering 200. Workers: \`${describeLaunch(LAUNCH)} worker\` processes
@@ -250,7 +260,7 @@ ${drains.map((d) => `| ${d.kind} | ${d.workers} | ${f(d.backlog)} | ${d.heapCapM
 |---|---|---|---|
 ${latencies.map((l) => `| ${l.kind} | ${f(l.p50, 1)} ms | ${f(l.p99, 1)} ms | ${f(l.max, 1)} ms |`).join('\n')}
 
-## Targets (issue #3)
+## Targets
 
 ${targets.filter(Boolean).join('\n')}
 `;

@@ -1,4 +1,4 @@
-// Chips written per minute through the emulator over HTTP (issue #8), against the REAL server (a
+// Chips written per minute through the emulator over HTTP, against the REAL server (a
 // child process), SQLite and PostgreSQL. Each write is the whole relay: tag created by the API,
 // then start + 3 round trips of APDUs onto a software card in this process. The server's share of a
 // write is the time spent waiting for HTTP answers (the card's work is measured apart).
@@ -50,7 +50,9 @@ async function benchOne(kind: DatabaseKind): Promise<string[]> {
     const end = performance.now() + SECONDS * 1000;
     const worker = async (w: number) => {
       for (let i = 0; performance.now() < end; i++) {
-        const created = await http.post('/tags', { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://bench.example/${w}/${i}` } }] });
+        const created = await http.post('/tags', {
+          data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://bench.example/${w}/${i}` } }],
+        });
         const card = new Ntag424Card();
         const out = await client.write(created.body.data[0].id, {
           transmit: async (apdu) => {
@@ -77,7 +79,9 @@ async function benchOne(kind: DatabaseKind): Promise<string[]> {
       `- round trips per write: ${(roundTrips / Math.max(1, written + failed)).toFixed(2)} (start + 3 APDU batches)`,
       `- server's share per write (HTTP wait ÷ concurrency): ${share.toFixed(1)} ms — ${verdict(share, 15, 'lower', ' ms')}`,
       `- software card time per write: ${(cardMs / Math.max(1, written + failed)).toFixed(2)} ms`,
-      `- load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `- load average after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
       '',
     ];
   } finally {
@@ -87,7 +91,16 @@ async function benchOne(kind: DatabaseKind): Promise<string[]> {
   }
 }
 
-const lines = ['# Writer benchmark (bench/writer.ts)', '', ...machineLines(), '', `load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, ''];
+const lines = [
+  '# Writer benchmark (bench/writer.ts)',
+  '',
+  ...machineLines(),
+  '',
+  `load average before: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+  '',
+];
 for (const kind of databaseKinds()) lines.push(...(await benchOne(kind)));
 writeFileSync(join(ROOT, 'bench/RESULTS-writer.md'), lines.join('\n') + '\n');
 process.stdout.write(lines.join('\n') + '\n');

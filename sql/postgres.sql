@@ -28,6 +28,9 @@ insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "cre
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
+-- src/extension/catalog/repository.ts findTagLink
+select * from "tag_links" where "tag_id" = $1;
+
 -- src/extension/catalog/repository.ts findTagWorld
 select "team_id", "mode" from "tags" where "id" = $1;
 
@@ -51,6 +54,7 @@ select * from "tag_links" where "tag_id" = $1;
 
 -- src/extension/holdings/embedded.ts embeddedProvider
 select "address" from "holdings" where "token_id" = $1 order by "address";
+select "quantity" from "holdings" where "token_id" = $1 and "address" = $2;
 
 -- src/extension/holdings/embedded.ts setHolding
 insert into "holdings" ("token_id", "address", "quantity", "updated_at") values ($1, $2, $3, $4) on conflict ("token_id", "address") do update set "quantity" = $5, "updated_at" = $6;
@@ -61,17 +65,29 @@ delete from "holdings" where "token_id" = $1 and "address" = $2;
 -- src/extension/repository.ts deleteExpiredChallenges
 delete from "challenges" where "expires_at" < $1;
 
+-- src/extension/repository.ts findChallenge
+select * from "challenges" where "id" = $1;
+
 -- src/extension/repository.ts findPublicVerifications
-select "v"."id", "v"."mode", "v"."genuine", "v"."reason", "v"."scanned_at", "v"."country", "p"."id" as "product_id", "p"."name" as "product_name", "p"."image_url" as "product_image_url", "p"."description" as "product_description", "t"."id" as "token_id", "t"."chain" as "token_chain", "t"."name" as "token_name", "t"."symbol" as "token_symbol", "t"."supply" as "token_supply", "t"."contract_address" as "token_contract_address", "t"."policy_id" as "token_policy_id", "t"."asset_name" as "token_asset_name", "t"."token_number" as "token_number", "t"."standard" as "token_standard", "o"."status" as "ownership_status", "o"."wallet_address" as "ownership_wallet_address", "o"."verified_at" as "ownership_verified_at" from "verifications" as "v" left join "tag_links" as "l" on "l"."tag_id" = "v"."tag_id" left join "products" as "p" on "p"."id" = "l"."product_id" left join "tokens" as "t" on "t"."id" = "l"."token_id" left join "ownerships" as "o" on "o"."verification_id" = "v"."id" where "v"."id" in (…);
+select "v"."id", "v"."mode", "v"."genuine", "v"."reason", "v"."scanned_at", "v"."country", "v"."tamper_permanent", "v"."tamper_current", "g"."session_duration", "p"."id" as "product_id", "p"."name" as "product_name", "p"."image_url" as "product_image_url", "p"."description" as "product_description", "t"."id" as "token_id", "t"."chain" as "token_chain", "t"."name" as "token_name", "t"."symbol" as "token_symbol", "t"."supply" as "token_supply", "t"."contract_address" as "token_contract_address", "t"."policy_id" as "token_policy_id", "t"."asset_name" as "token_asset_name", "t"."token_number" as "token_number", "t"."standard" as "token_standard", "o"."status" as "ownership_status", "o"."wallet_address" as "ownership_wallet_address", "o"."verified_at" as "ownership_verified_at", "o"."chain" as "ownership_chain", "o"."request_id" as "ownership_request_id" from "verifications" as "v" left join "tags" as "g" on "g"."id" = "v"."tag_id" left join "tag_links" as "l" on "l"."tag_id" = "v"."tag_id" left join "products" as "p" on "p"."id" = "l"."product_id" left join "tokens" as "t" on "t"."id" = "l"."token_id" left join "ownerships" as "o" on "o"."verification_id" = "v"."id" where "v"."id" in (…);
 
 -- src/extension/repository.ts insertChallenge
 insert into "challenges" ("id", "verification_id", "mode", "token_id", "chain", "address", "message", "issued_at", "expires_at", "used_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- src/extension/repository.ts insertClaim
-insert into "claims" ("id", "verification_id", "mode", "resource_url", "resource_url_hash", "note", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
+insert into "claims" ("id", "verification_id", "mode", "resource_url", "resource_url_hash", "note", "created_at") values ($1, $2, $3, $4, $5, $6, $7) on conflict ("verification_id", "resource_url_hash") do nothing;
 
 -- src/extension/repository.ts listClaims
-select * from "claims" where "mode" = $1 and "resource_url_hash" = $2 and "resource_url" = $3 order by "created_at" desc, "id" desc limit $4;
+select * from "claims" where "mode" = $1 and "resource_url_hash" = $2 and "resource_url" = $3 order by "created_at" asc, "id" asc limit $4;
+
+-- src/extension/repository.ts saveOwnership
+insert into "ownership_proofs" ("verification_id", "chain", "wallet_address", "token_id", "request_id", "verified_at", "replaced_at") values ($1, $2, $3, $4, $5, $6, $7);
+insert into "ownerships" ("verification_id", "status", "chain", "wallet_address", "token_id", "request_id", "verified_at") values ($1, $2, $3, $4, $5, $6, $7) on conflict ("verification_id") do nothing returning "verification_id";
+insert into "ownerships" ("verification_id", "status", "chain", "wallet_address", "token_id", "request_id", "verified_at") values ($1, $2, $3, $4, $5, $6, $7) on conflict ("verification_id") do update set "status" = $8, "chain" = $9, "wallet_address" = $10, "token_id" = $11, "request_id" = $12, "verified_at" = $13 where "ownerships"."request_id" = $14 returning "verification_id";
+update "ownership_proofs" set "replaced_at" = $1 where "request_id" = $2;
+
+-- src/extension/repository.ts useChallenge
+update "challenges" set "used_at" = $1 where "id" = $2 and "used_at" is null and "expires_at" > $3;
 
 -- src/keys/repository.ts findKey
 select * from "api_keys" where "id" = $1;
@@ -83,7 +99,10 @@ select * from "api_keys" where "key_hash" = $1;
 select * from "api_keys" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
 -- src/keys/repository.ts insertKey
-insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at") values ($1, $2, $3, $4, $5, $6);
+insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at", "last_used_at") values ($1, $2, $3, $4, $5, $6, $7);
+
+-- src/keys/repository.ts listKeys
+select "id", "team_id", "mode", "created_at", "revoked_at", "last_used_at" from "api_keys" where "team_id" = $1 and "mode" = $2 order by "created_at", "id";
 
 -- src/keys/repository.ts notifyKeyRevoked
 select pg_notify($1, $2);
@@ -91,8 +110,14 @@ select pg_notify($1, $2);
 -- src/keys/repository.ts revokeKey
 update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
 
+-- src/keys/repository.ts setKeysLastUsed
+update "api_keys" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" < $3);
+
 -- src/metrics.ts constructor
 select count(*) as "n" from "deliveries" where "status" = $1;
+
+-- src/ownership-proofs/repository.ts list
+select * from "ownership_proofs" where "verification_id" = $1 order by "verified_at", "request_id";
 
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
@@ -106,6 +131,9 @@ select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3
 -- src/tag-chips/repository.ts findEmulatedChip
 select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = $1;
 
+-- src/tag-chips/repository.ts findTagChip
+select "chips".*, "tags"."url" from "chips" inner join "tags" on "tags"."id" = "chips"."tag_id" where "chips"."tag_id" = $1 and "tags"."team_id" = $2 and "tags"."mode" = $3;
+
 -- src/tag-chips/repository.ts findTagsByUrls
 select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "tags"."session_duration", "tags"."protocol" as "tag_protocol" from "tags" left join "chips" on "chips"."tag_id" = "tags"."id" where "tags"."team_id" = $1 and "tags"."mode" = $2 and "tags"."url" in (…);
 
@@ -117,6 +145,9 @@ insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "
 
 -- src/tag-chips/repository.ts insertEmulatedChip
 insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values ($1, $2, $3, $4);
+
+-- src/tag-chips/repository.ts lockPrepared
+/* prepared: tapproof_lock_chips */ SELECT tag_id, write_generation, last_counter, session_id, session_expires_at, (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration FROM chips WHERE chips.tag_id = ANY($1::text[]) ORDER BY chips.tag_id FOR UPDATE;
 
 -- src/tag-chips/repository.ts setEmulatedTamper
 update "emulated_chips" set "tamper_permanent" = $1, "tamper_current" = $2 where "tag_id" = $3;
@@ -178,17 +209,23 @@ select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "sca
 -- src/verifications/repository.ts findVerification
 select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
--- src/verifications/scan-statements.ts lockChipsPrepared
-/* prepared: tapproof_lock_chips */ SELECT tag_id, write_generation, last_counter, session_id, session_expires_at, (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration FROM chips WHERE chips.tag_id = ANY($1::text[]) ORDER BY chips.tag_id FOR UPDATE;
+-- src/verifications/repository.ts listVerifications
+select * from "verifications" where "team_id" = $1 and "mode" = $2 order by "scanned_at" desc, "id" desc limit $3;
 
--- src/verifications/scan-statements.ts writeOutcomesPrepared
-/* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::integer[], $6::integer[], $7::text[], $8::bigint[], $9::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[]) ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::integer[], $21::text[], $22::integer[], $23::text[], $24::text[], $25::text[], $26::bigint[], $27::text[], $28::text[], $29::text[], $30::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $31::integer);
+-- src/verifications/repository.ts writeOutcomesPrepared
+/* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::integer[], $6::integer[], $7::text[], $8::bigint[], $9::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::integer[], $27::text[], $28::integer[], $29::text[], $30::text[], $31::text[], $32::bigint[], $33::text[], $34::text[], $35::text[], $36::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $37::integer);
+
+-- src/verifications/scan-counts.ts findScanCounts
+select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
+
+-- src/webhooks/repository.ts attemptsOf
+select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
 
 -- src/webhooks/repository.ts cancelPending
 update "deliveries" set "status" = $1 where "webhook_id" = $2 and "status" = $3;
 
 -- src/webhooks/repository.ts claimDue
-select "d"."id", "d"."attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
+select "d"."id", "d"."attempts", "d"."earlier_attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
 
 -- src/webhooks/repository.ts claimPostgres
 update deliveries set next_attempt_at = $1 where id in ( select id from deliveries where status = 'pending' and next_attempt_at <= $2 order by next_attempt_at limit $3 for update skip locked ) returning id;
@@ -201,6 +238,9 @@ delete from "webhooks" where "id" = $1;
 
 -- src/webhooks/repository.ts enabledWebhooks
 select "id", "events" from "webhooks" where "team_id" = $1 and "mode" = $2 and "enabled" = $3;
+
+-- src/webhooks/repository.ts findDelivery
+select "d"."id", "d"."event_id", "d"."webhook_id", "d"."status", "d"."attempts", "d"."earlier_attempts", "d"."next_attempt_at", "d"."created_at", "e"."type", "e"."tag_id" from "deliveries" as "d" left join "events" as "e" on "e"."id" = "d"."event_id" where "d"."webhook_id" = $1 and "d"."event_id" = $2;
 
 -- src/webhooks/repository.ts findWebhook
 select * from "webhooks" where "id" = $1 and "team_id" = $2 and "mode" = $3;
@@ -220,6 +260,12 @@ insert into "webhooks" ("id", "team_id", "mode", "url", "events", "enabled", "di
 -- src/webhooks/repository.ts listAttempts
 select * from "delivery_attempts" where "webhook_id" = $1 order by "id" desc limit $2;
 
+-- src/webhooks/repository.ts listDeliveries
+select "d"."id", "d"."event_id", "d"."webhook_id", "d"."status", "d"."attempts", "d"."earlier_attempts", "d"."next_attempt_at", "d"."created_at", "e"."type", "e"."tag_id" from "deliveries" as "d" left join "events" as "e" on "e"."id" = "d"."event_id" where "d"."webhook_id" = $1 order by "d"."id" desc limit $2;
+
+-- src/webhooks/repository.ts listWebhooks
+select * from "webhooks" where "team_id" = $1 and "mode" = $2 order by "created_at" desc, "id" desc;
+
 -- src/webhooks/repository.ts markDelivered
 update "deliveries" set "status" = $1, "attempts" = attempts + 1 where "id" in (…);
 
@@ -230,7 +276,8 @@ update "deliveries" set "next_attempt_at" = $1, "attempts" = attempts + 1 where 
 update "webhooks" set "failing_since" = coalesce(failing_since, $1) where "id" = $2 returning "failing_since";
 
 -- src/webhooks/repository.ts requeue
-update "deliveries" set "status" = $1, "attempts" = $2, "next_attempt_at" = $3 where "webhook_id" = $4 and "created_at" >= $5 and "status" != $6;
+update "deliveries" set "status" = $1, "earlier_attempts" = earlier_attempts + attempts, "attempts" = $2, "next_attempt_at" = $3 where "event_id" = $4 and "webhook_id" in (select "webhooks"."id" from "webhooks" where "webhooks"."enabled" = $5) and "webhook_id" = $6;
+update "deliveries" set "status" = $1, "earlier_attempts" = earlier_attempts + attempts, "attempts" = $2, "next_attempt_at" = $3 where "webhook_id" = $4 and "created_at" >= $5 and "status" != $6;
 
 -- src/webhooks/repository.ts updateWebhook
 update "webhooks" set "updated_at" = $1, "enabled" = $2 where "id" = $3;
@@ -247,28 +294,32 @@ select "writer_sessions".*, "tags"."protocol" as "tag_protocol", "tags"."url" as
 -- src/writer/repository.ts insertWrite
 insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
+-- src/writer/repository.ts listTagWrites
+select * from "writer_sessions" where "tag_id" = $1 and "team_id" = $2 and "mode" = $3 order by "created_at" desc, "id" desc limit $4;
+
 -- src/writer/repository.ts updateRunningWrite
 update "writer_sessions" set "round_trips" = $1, "step" = $2, "state" = $3, "expires_at" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" = $4, "round_trips" = $5, "updated_at" = $6 where "id" = $7 and "round_trips" = $8 and "result" is null;
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
---   src/extension/catalog/repository.ts findTagLink
---   src/extension/repository.ts findChallenge
 --   src/extension/repository.ts publicVerifications
---   src/extension/repository.ts saveOwnership
 --   src/extension/repository.ts unuseChallenge
---   src/extension/repository.ts useChallenge
 --   src/sessions/repository.ts insertSessions
 --   src/sessions/repository.ts sessionVerifications
 --   src/tag-chips/repository.ts lockChips
 --   src/tag-chips/repository.ts saveChipProgress
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags
+--   src/teams/repository.ts listTeams
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts insertVerifications
---   src/verifications/scan-statements.ts unnested
+--   src/verifications/repository.ts unnested
+--   src/verifications/repository.ts worldVerifications
+--   src/verifications/scan-counts.ts addScanCounts
 --   src/webhooks/repository.ts claimSqlite
+--   src/webhooks/repository.ts deliveries
+--   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd
 --   src/writer/repository.ts worldWrite

@@ -28,6 +28,9 @@ insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "cre
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = ? and "team_id" = ? and "mode" = ?;
 
+-- src/extension/catalog/repository.ts findTagLink
+select * from "tag_links" where "tag_id" = ?;
+
 -- src/extension/catalog/repository.ts findTagWorld
 select "team_id", "mode" from "tags" where "id" = ?;
 
@@ -51,6 +54,7 @@ select * from "tag_links" where "tag_id" = ?;
 
 -- src/extension/holdings/embedded.ts embeddedProvider
 select "address" from "holdings" where "token_id" = ? order by "address";
+select "quantity" from "holdings" where "token_id" = ? and "address" = ?;
 
 -- src/extension/holdings/embedded.ts setHolding
 insert into "holdings" ("token_id", "address", "quantity", "updated_at") values (?, ?, ?, ?) on conflict ("token_id", "address") do update set "quantity" = ?, "updated_at" = ?;
@@ -61,17 +65,29 @@ delete from "holdings" where "token_id" = ? and "address" = ?;
 -- src/extension/repository.ts deleteExpiredChallenges
 delete from "challenges" where "expires_at" < ?;
 
+-- src/extension/repository.ts findChallenge
+select * from "challenges" where "id" = ?;
+
 -- src/extension/repository.ts findPublicVerifications
-select "v"."id", "v"."mode", "v"."genuine", "v"."reason", "v"."scanned_at", "v"."country", "p"."id" as "product_id", "p"."name" as "product_name", "p"."image_url" as "product_image_url", "p"."description" as "product_description", "t"."id" as "token_id", "t"."chain" as "token_chain", "t"."name" as "token_name", "t"."symbol" as "token_symbol", "t"."supply" as "token_supply", "t"."contract_address" as "token_contract_address", "t"."policy_id" as "token_policy_id", "t"."asset_name" as "token_asset_name", "t"."token_number" as "token_number", "t"."standard" as "token_standard", "o"."status" as "ownership_status", "o"."wallet_address" as "ownership_wallet_address", "o"."verified_at" as "ownership_verified_at" from "verifications" as "v" left join "tag_links" as "l" on "l"."tag_id" = "v"."tag_id" left join "products" as "p" on "p"."id" = "l"."product_id" left join "tokens" as "t" on "t"."id" = "l"."token_id" left join "ownerships" as "o" on "o"."verification_id" = "v"."id" where "v"."id" in (…);
+select "v"."id", "v"."mode", "v"."genuine", "v"."reason", "v"."scanned_at", "v"."country", "v"."tamper_permanent", "v"."tamper_current", "g"."session_duration", "p"."id" as "product_id", "p"."name" as "product_name", "p"."image_url" as "product_image_url", "p"."description" as "product_description", "t"."id" as "token_id", "t"."chain" as "token_chain", "t"."name" as "token_name", "t"."symbol" as "token_symbol", "t"."supply" as "token_supply", "t"."contract_address" as "token_contract_address", "t"."policy_id" as "token_policy_id", "t"."asset_name" as "token_asset_name", "t"."token_number" as "token_number", "t"."standard" as "token_standard", "o"."status" as "ownership_status", "o"."wallet_address" as "ownership_wallet_address", "o"."verified_at" as "ownership_verified_at", "o"."chain" as "ownership_chain", "o"."request_id" as "ownership_request_id" from "verifications" as "v" left join "tags" as "g" on "g"."id" = "v"."tag_id" left join "tag_links" as "l" on "l"."tag_id" = "v"."tag_id" left join "products" as "p" on "p"."id" = "l"."product_id" left join "tokens" as "t" on "t"."id" = "l"."token_id" left join "ownerships" as "o" on "o"."verification_id" = "v"."id" where "v"."id" in (…);
 
 -- src/extension/repository.ts insertChallenge
 insert into "challenges" ("id", "verification_id", "mode", "token_id", "chain", "address", "message", "issued_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/extension/repository.ts insertClaim
-insert into "claims" ("id", "verification_id", "mode", "resource_url", "resource_url_hash", "note", "created_at") values (?, ?, ?, ?, ?, ?, ?);
+insert into "claims" ("id", "verification_id", "mode", "resource_url", "resource_url_hash", "note", "created_at") values (?, ?, ?, ?, ?, ?, ?) on conflict ("verification_id", "resource_url_hash") do nothing;
 
 -- src/extension/repository.ts listClaims
-select * from "claims" where "mode" = ? and "resource_url_hash" = ? and "resource_url" = ? order by "created_at" desc, "id" desc limit ?;
+select * from "claims" where "mode" = ? and "resource_url_hash" = ? and "resource_url" = ? order by "created_at" asc, "id" asc limit ?;
+
+-- src/extension/repository.ts saveOwnership
+insert into "ownership_proofs" ("verification_id", "chain", "wallet_address", "token_id", "request_id", "verified_at", "replaced_at") values (?, ?, ?, ?, ?, ?, ?);
+insert into "ownerships" ("verification_id", "status", "chain", "wallet_address", "token_id", "request_id", "verified_at") values (?, ?, ?, ?, ?, ?, ?) on conflict ("verification_id") do nothing returning "verification_id";
+insert into "ownerships" ("verification_id", "status", "chain", "wallet_address", "token_id", "request_id", "verified_at") values (?, ?, ?, ?, ?, ?, ?) on conflict ("verification_id") do update set "status" = ?, "chain" = ?, "wallet_address" = ?, "token_id" = ?, "request_id" = ?, "verified_at" = ? where "ownerships"."request_id" = ? returning "verification_id";
+update "ownership_proofs" set "replaced_at" = ? where "request_id" = ?;
+
+-- src/extension/repository.ts useChallenge
+update "challenges" set "used_at" = ? where "id" = ? and "used_at" is null and "expires_at" > ?;
 
 -- src/keys/repository.ts findKey
 select * from "api_keys" where "id" = ?;
@@ -83,13 +99,22 @@ select * from "api_keys" where "key_hash" = ?;
 select * from "api_keys" where "id" = ? and "team_id" = ? and "mode" = ?;
 
 -- src/keys/repository.ts insertKey
-insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at") values (?, ?, ?, ?, ?, ?);
+insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at", "last_used_at") values (?, ?, ?, ?, ?, ?, ?);
+
+-- src/keys/repository.ts listKeys
+select "id", "team_id", "mode", "created_at", "revoked_at", "last_used_at" from "api_keys" where "team_id" = ? and "mode" = ? order by "created_at", "id";
 
 -- src/keys/repository.ts revokeKey
 update "api_keys" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
 
+-- src/keys/repository.ts setKeysLastUsed
+update "api_keys" set "last_used_at" = ? where "id" = ? and ("last_used_at" is null or "last_used_at" < ?);
+
 -- src/metrics.ts constructor
 select count(*) as "n" from "deliveries" where "status" = ?;
+
+-- src/ownership-proofs/repository.ts list
+select * from "ownership_proofs" where "verification_id" = ? order by "verified_at", "request_id";
 
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
@@ -105,6 +130,9 @@ select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
 
 -- src/tag-chips/repository.ts findEmulatedChip
 select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = ?;
+
+-- src/tag-chips/repository.ts findTagChip
+select "chips".*, "tags"."url" from "chips" inner join "tags" on "tags"."id" = "chips"."tag_id" where "chips"."tag_id" = ? and "tags"."team_id" = ? and "tags"."mode" = ?;
 
 -- src/tag-chips/repository.ts findTagsByUrls
 select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "tags"."session_duration", "tags"."protocol" as "tag_protocol" from "tags" left join "chips" on "chips"."tag_id" = "tags"."id" where "tags"."team_id" = ? and "tags"."mode" = ? and "tags"."url" in (…);
@@ -184,11 +212,23 @@ select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
 -- src/verifications/repository.ts insertVerifications
 insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- src/verifications/repository.ts listVerifications
+select * from "verifications" where "team_id" = ? and "mode" = ? order by "scanned_at" desc, "id" desc limit ?;
+
+-- src/verifications/scan-counts.ts addScanCounts
+insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = scan_counts.count + excluded.count;
+
+-- src/verifications/scan-counts.ts findScanCounts
+select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
+
+-- src/webhooks/repository.ts attemptsOf
+select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
+
 -- src/webhooks/repository.ts cancelPending
 update "deliveries" set "status" = ? where "webhook_id" = ? and "status" = ?;
 
 -- src/webhooks/repository.ts claimDue
-select "d"."id", "d"."attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
+select "d"."id", "d"."attempts", "d"."earlier_attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
 
 -- src/webhooks/repository.ts claimSqlite
 select "id" from "deliveries" where "status" = ? and "next_attempt_at" <= ? order by "next_attempt_at" limit ?;
@@ -202,6 +242,9 @@ delete from "webhooks" where "id" = ?;
 
 -- src/webhooks/repository.ts enabledWebhooks
 select "id", "events" from "webhooks" where "team_id" = ? and "mode" = ? and "enabled" = ?;
+
+-- src/webhooks/repository.ts findDelivery
+select "d"."id", "d"."event_id", "d"."webhook_id", "d"."status", "d"."attempts", "d"."earlier_attempts", "d"."next_attempt_at", "d"."created_at", "e"."type", "e"."tag_id" from "deliveries" as "d" left join "events" as "e" on "e"."id" = "d"."event_id" where "d"."webhook_id" = ? and "d"."event_id" = ?;
 
 -- src/webhooks/repository.ts findWebhook
 select * from "webhooks" where "id" = ? and "team_id" = ? and "mode" = ?;
@@ -221,6 +264,12 @@ insert into "webhooks" ("id", "team_id", "mode", "url", "events", "enabled", "di
 -- src/webhooks/repository.ts listAttempts
 select * from "delivery_attempts" where "webhook_id" = ? order by "id" desc limit ?;
 
+-- src/webhooks/repository.ts listDeliveries
+select "d"."id", "d"."event_id", "d"."webhook_id", "d"."status", "d"."attempts", "d"."earlier_attempts", "d"."next_attempt_at", "d"."created_at", "e"."type", "e"."tag_id" from "deliveries" as "d" left join "events" as "e" on "e"."id" = "d"."event_id" where "d"."webhook_id" = ? order by "d"."id" desc limit ?;
+
+-- src/webhooks/repository.ts listWebhooks
+select * from "webhooks" where "team_id" = ? and "mode" = ? order by "created_at" desc, "id" desc;
+
 -- src/webhooks/repository.ts markDelivered
 update "deliveries" set "status" = ?, "attempts" = attempts + 1 where "id" in (…);
 
@@ -231,7 +280,8 @@ update "deliveries" set "next_attempt_at" = ?, "attempts" = attempts + 1 where "
 update "webhooks" set "failing_since" = coalesce(failing_since, ?) where "id" = ? returning "failing_since";
 
 -- src/webhooks/repository.ts requeue
-update "deliveries" set "status" = ?, "attempts" = ?, "next_attempt_at" = ? where "webhook_id" = ? and "created_at" >= ? and "status" != ?;
+update "deliveries" set "status" = ?, "earlier_attempts" = earlier_attempts + attempts, "attempts" = ?, "next_attempt_at" = ? where "event_id" = ? and "webhook_id" in (select "webhooks"."id" from "webhooks" where "webhooks"."enabled" = ?) and "webhook_id" = ?;
+update "deliveries" set "status" = ?, "earlier_attempts" = earlier_attempts + attempts, "attempts" = ?, "next_attempt_at" = ? where "webhook_id" = ? and "created_at" >= ? and "status" != ?;
 
 -- src/webhooks/repository.ts updateWebhook
 update "webhooks" set "updated_at" = ?, "enabled" = ? where "id" = ?;
@@ -248,26 +298,29 @@ select "writer_sessions".*, "tags"."protocol" as "tag_protocol", "tags"."url" as
 -- src/writer/repository.ts insertWrite
 insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- src/writer/repository.ts listTagWrites
+select * from "writer_sessions" where "tag_id" = ? and "team_id" = ? and "mode" = ? order by "created_at" desc, "id" desc limit ?;
+
 -- src/writer/repository.ts updateRunningWrite
 update "writer_sessions" set "round_trips" = ?, "step" = ?, "state" = ?, "expires_at" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
---   src/extension/catalog/repository.ts findTagLink
---   src/extension/repository.ts findChallenge
 --   src/extension/repository.ts publicVerifications
---   src/extension/repository.ts saveOwnership
 --   src/extension/repository.ts unuseChallenge
---   src/extension/repository.ts useChallenge
 --   src/keys/repository.ts notifyKeyRevoked
 --   src/sessions/repository.ts sessionVerifications
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags
+--   src/teams/repository.ts listTeams
 --   src/verifications/repository.ts genuineByUrlHashes
---   src/verifications/scan-statements.ts unnested
---   src/verifications/scan-statements.ts writeOutcomesPrepared
+--   src/verifications/repository.ts unnested
+--   src/verifications/repository.ts worldVerifications
+--   src/verifications/repository.ts writeOutcomesPrepared
+--   src/webhooks/repository.ts deliveries
+--   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd
 --   src/writer/repository.ts worldWrite

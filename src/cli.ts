@@ -10,12 +10,30 @@ import { serveProcesses } from './cluster.js';
 import { createTeam } from './teams/service.js';
 import type { AppContext } from './context.js';
 import { backgroundJobs, startBackgroundWork } from './worker.js';
-import { metricsOf, startMetricsServer } from './metrics.js';
+import { startMetricsServer } from './metrics.js';
 import pino from 'pino';
 import { verifyMasterKeys } from './chip-keys/masters.js';
 import { KeyMaterialError } from './secrets/index.js';
 import { DomainError } from './errors.js';
 import { checkTagCounters, driftLine } from './tags/doctor.js';
+import * as keysRepo from './keys/repository.js';
+import * as teamsRepo from './teams/repository.js';
+import { listTags } from './tags/service.js';
+import { renderTag } from './tags/serializer.js';
+import { isoMicros, isoOrNull } from './time.js';
+
+/** Columns padded to their widest cell, two spaces apart, the first line a header. */
+export function table(lines: string[][]): string {
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  return lines
+    .map((l) =>
+      l
+        .map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
 
 /** A failure the operator caused: printed as one line, exit code 1. */
 export class CliError extends Error {}
@@ -76,7 +94,7 @@ program
     const ctx = await openContext(cfg);
     await verifyMasterKeys(ctx);
     const background = startBackgroundWork(ctx);
-    const metricsServer = cfg.workerMetricsPort === null ? null : await startMetricsServer(metricsOf(ctx.db), cfg.metricsToken, cfg.host, cfg.workerMetricsPort);
+    const metricsServer = cfg.workerMetricsPort === null ? null : await startMetricsServer(ctx.metrics, cfg.metricsToken, cfg.host, cfg.workerMetricsPort);
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -93,7 +111,10 @@ program
     // Before the readiness line: a supervisor may signal as soon as it reads it.
     process.on('SIGTERM', () => void stop('SIGTERM'));
     process.on('SIGINT', () => void stop('SIGINT'));
-    log.info({ jobs: backgroundJobs.map((job) => job.name), ...(metricsServer ? { metrics: metricsServer.address + '/metrics' } : {}) }, 'tapproof worker ready');
+    log.info(
+      { jobs: backgroundJobs.map((job) => job.name), ...(metricsServer ? { metrics: metricsServer.address + '/metrics' } : {}) },
+      'tapproof worker ready',
+    );
   });
 
 program
@@ -105,7 +126,10 @@ program
     let applied: string[] = [];
     const ctx = await openContext(cfg, {}, (names) => (applied = names));
     await ctx.db.close();
-    const human = applied.length === 0 ? 'no migrations pending; the database is up to date' : `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}`;
+    const human =
+      applied.length === 0
+        ? 'no migrations pending; the database is up to date'
+        : `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}`;
     output(opts.json, { ok: true, applied }, human);
   });
 
@@ -117,8 +141,12 @@ program
   .action(async (opts: { fix?: boolean; json?: boolean }) => {
     const report = await withContext((ctx) => checkTagCounters(ctx.db, { fix: opts.fix === true }), { touchesKeys: false });
     const drift = report.drift.map((w) => ({ team_id: w.teamId, mode: w.mode, counter: w.counter, rows: w.rows }));
-    // A clean database prints nothing (human output), so a cron job only mails about drift.
-    if (drift.length > 0 || opts.json) output(opts.json === true, { ok: drift.length === 0 || report.fixed, drift, fixed: report.fixed }, report.drift.map((w) => driftLine(w, report.fixed)).join('\n'));
+    // A clean database says so; a cron job tells drift by the exit code (or --json).
+    output(
+      opts.json === true,
+      { ok: drift.length === 0 || report.fixed, drift, fixed: report.fixed },
+      drift.length === 0 ? 'no drift' : report.drift.map((w) => driftLine(w, report.fixed)).join('\n'),
+    );
     if (drift.length > 0 && !report.fixed) process.exitCode = 1;
   });
 
@@ -132,8 +160,49 @@ teams
     const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null, ctx.clock), { touchesKeys: false });
     output(opts.json, team, `created team ${team.id}`);
   });
+teams
+  .command('list')
+  .description('every team, oldest first')
+  .option('--json', 'machine-readable output')
+  .action(async (opts) => {
+    const rows = (await withContext((ctx) => teamsRepo.listTeams(ctx.db.kysely), { touchesKeys: false })).map((t) => ({
+      id: t.id,
+      name: t.name,
+      parent_id: t.parent_id,
+      created_at: isoMicros(t.created_at),
+    }));
+    output(
+      opts.json,
+      rows,
+      rows.length === 0 ? 'no teams' : table([['id', 'name', 'parent_id', 'created_at'], ...rows.map((t) => [t.id, t.name, t.parent_id ?? '-', t.created_at])]),
+    );
+  });
 
 const keys = program.command('keys').description('manage API keys');
+keys
+  .command('list')
+  .description("a team's keys, oldest first (never a secret)")
+  .requiredOption('--team <team_id>', 'the team')
+  .option('--mode <mode>', 'only keys of this mode: sandbox or production', parseMode)
+  .option('--json', 'machine-readable output')
+  .action(async (opts) => {
+    const found = await withContext(
+      async (ctx) => {
+        if (!(await teamsRepo.findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
+        return keysRepo.listKeys(ctx.db.kysely, opts.team, opts.mode);
+      },
+      { touchesKeys: false },
+    );
+    const rows = found.map((k) => ({
+      id: k.id,
+      mode: k.mode,
+      created_at: isoMicros(k.created_at),
+      revoked_at: isoOrNull(k.revoked_at),
+      last_used_at: isoOrNull(k.last_used_at),
+    }));
+    const columns = ['id', 'mode', 'created_at', 'revoked_at', 'last_used_at'] as const;
+    output(opts.json, rows, rows.length === 0 ? 'no keys' : table([[...columns], ...rows.map((k) => columns.map((c) => k[c] ?? '-'))]));
+  });
 keys
   .command('create')
   .requiredOption('--team <team_id>', 'team the key belongs to')
@@ -150,6 +219,50 @@ keys
     const found = await withContext((ctx) => revoke(ctx, keyId), { touchesKeys: false });
     if (!found) throw new CliError(`no key ${keyId}`);
     output(opts.json, { id: keyId, revoked: true }, `revoked key ${keyId}`);
+  });
+
+const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
+tags
+  .command('list')
+  .description("a team's tags of one mode, most recently updated first")
+  .requiredOption('--team <team_id>', 'the team')
+  .requiredOption('--mode <mode>', 'sandbox or production', parseMode)
+  .option('--status <status>', 'only created or configured tags', (v: string) => {
+    if (v !== 'created' && v !== 'configured') throw new InvalidArgumentError('must be created or configured');
+    return v;
+  })
+  .option(
+    '--limit <n>',
+    'at most this many (1 to 10000)',
+    (v: string) => {
+      if (!/^\d{1,5}$/.test(v) || Number(v) < 1 || Number(v) > 10_000) throw new InvalidArgumentError('must be a whole number from 1 to 10000');
+      return Number(v);
+    },
+    100,
+  )
+  .option('--json', 'machine-readable output')
+  .action(async (opts) => {
+    const world = { teamId: opts.team, mode: opts.mode as Mode };
+    const { rows, total } = await withContext(
+      async (ctx) => {
+        if (!(await teamsRepo.findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
+        return listTags(ctx, world, {
+          q: null,
+          status: opts.status ?? null,
+          order: [{ field: 'updated_at', direction: 'desc' }],
+          limit: opts.limit,
+          offset: 0,
+        });
+      },
+      { touchesKeys: false },
+    );
+    const shown = rows.map((t) => ({ id: t.id, ...renderTag(t).attributes }));
+    const more = total > rows.length ? `\n(${rows.length} of ${total}; --limit shows more)` : '';
+    const human =
+      shown.length === 0
+        ? 'no tags'
+        : table([['id', 'status', 'protocol', 'updated_at', 'url'], ...shown.map((t) => [t.id, t.status, t.protocol, t.updated_at, t.url])]) + more;
+    output(opts.json, shown, human);
   });
 
 export async function main(argv: string[]): Promise<void> {

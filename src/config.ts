@@ -1,10 +1,8 @@
 // The only reader of process.env. Every value is validated here so that a bad
 // deployment stops at start with one clear line instead of failing later.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 
-export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
   port: number;
@@ -15,6 +13,12 @@ export interface Config {
   /** Where `masterKey` came from, for operator messages (never the key itself). */
   masterKeySource: 'TAPPROOF_MASTER_KEY' | 'TAPPROOF_MASTER_KEY_FILE' | null;
   rateLimit: number;
+  /** Prefix of this deployment's keys in a shared Redis (docs/operations.md, Redis). */
+  redisPrefix: string;
+  /** The whole request (headers and body) must arrive within this (docs/hardening.md, Server timeouts). */
+  requestTimeoutMs: number;
+  /** Claims one client IP may post per hour on each extension base (docs/extension.md, Claims). */
+  claimsPerHour: number;
   /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string[];
   apiPrefix: string;
@@ -28,7 +32,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Run the background worker (webhook delivery) inside `serve`. */
   embeddedWorker: boolean;
-  /** SQLite files: decide and commit scan batches in a worker thread (issue #10); off: on the event loop. */
+  /** SQLite files: decide and commit scan batches in a worker thread (docs/throughput.md#group-commit); off: on the event loop. */
   scanWriterThread: boolean;
   dataDir: string;
   /** TAPPROOF_METRICS_TOKEN: bearer token GET /metrics requires; null = open (keep it off the public network). */
@@ -37,6 +41,8 @@ export interface Config {
   workerMetricsPort: number | null;
   /** Networks, the EIP-1271 RPC and the holdings providers of the extension API (docs/wallets.md). */
   wallets: WalletsConfig;
+  /** TAPPROOF_GEOIP_DB: the operator's GeoLite2/GeoIP2 Country file; null = the embedded database (docs/operations.md). */
+  geoipDb: string | null;
 }
 
 export interface WalletsConfig {
@@ -44,7 +50,8 @@ export interface WalletsConfig {
   ethereumChainId: number;
   /** JSON-RPC node for EIP-1271 contract wallets and the `rpc` holdings provider. */
   ethereumRpcUrl: string | null;
-  cardanoHoldings: { provider: 'embedded' } | { provider: 'koios'; url: string; token: string | null } | { provider: 'blockfrost'; url: string; projectId: string };
+  cardanoHoldings:
+    { provider: 'embedded' } | { provider: 'koios'; url: string; token: string | null } | { provider: 'blockfrost'; url: string; projectId: string };
   ethereumHoldings: 'embedded' | 'rpc';
   /** How long a call to Koios, Blockfrost or the EVM RPC may take before the proof answers 500. */
   providerTimeoutMs: number;
@@ -75,6 +82,20 @@ function masterKey(env: Env): Pick<Config, 'masterKey' | 'masterKeySource'> {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** TAPPROOF_GEOIP_DB must name a file this process can read; whether it is a database is checked when it opens. */
+function geoipDb(env: Env): string | null {
+  const path = env.TAPPROOF_GEOIP_DB || null;
+  if (path === null) return null;
+  try {
+    if (!statSync(path).isFile()) throw new ConfigError(`TAPPROOF_GEOIP_DB: ${path} is not a file`);
+    closeSync(openSync(path, 'r'));
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`TAPPROOF_GEOIP_DB: cannot read ${path} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  return path;
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -136,6 +157,12 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
   throw new ConfigError(`DATABASE_URL must be ${DATABASE_URL_FORMS}, got ${got}`);
 }
 
+function redisPrefix(env: Env): string {
+  const raw = env.TAPPROOF_REDIS_PREFIX || 'tapproof';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(raw)) throw new ConfigError('TAPPROOF_REDIS_PREFIX must be 1 to 64 letters, digits, dashes, underscores, dots or colons');
+  return raw;
+}
+
 function trustProxy(env: Env): Config['trustProxy'] {
   const raw = env.TAPPROOF_TRUST_PROXY;
   if (raw === undefined || raw === '') return false;
@@ -143,7 +170,10 @@ function trustProxy(env: Env): Config['trustProxy'] {
   if (['0', 'false', 'no', 'off'].includes(lower)) return false;
   if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0 || list.some((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s))) {
     throw new ConfigError('TAPPROOF_TRUST_PROXY must be true/false, a hop count, or a comma-separated list of proxy IPs/CIDRs');
   }
@@ -165,6 +195,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     ...masterKey(env),
     rateLimit: integer(env, 'TAPPROOF_RATE_LIMIT', 600, 1, 100_000_000),
+    redisPrefix: redisPrefix(env),
+    requestTimeoutMs: integer(env, 'TAPPROOF_REQUEST_TIMEOUT_MS', 30_000, 1000, 300_000),
+    claimsPerHour: integer(env, 'TAPPROOF_CLAIMS_PER_HOUR', 60, 1, 100_000_000),
     trustProxy: trustProxy(env),
     apiPrefix: prefix(env, 'TAPPROOF_API_PREFIX', '/api/v1'),
     extPrefix: prefix(env, 'TAPPROOF_EXT_PREFIX', '/ext'),
@@ -179,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.TAPPROOF_METRICS_TOKEN || null,
     workerMetricsPort: env.TAPPROOF_WORKER_METRICS_PORT ? integer(env, 'TAPPROOF_WORKER_METRICS_PORT', 0, 0, 65535) : null,
     wallets: walletsConfig(env),
+    geoipDb: geoipDb(env),
   };
 }
 

@@ -23,13 +23,14 @@ export const TITLES = {
   ConfiguredTag: 'The tag is configured and is kept',
   WriteInProgress: 'A write of this tag is already running',
   WriteEnded: 'The write has ended, or another request advanced it first',
+  WebhookDisabled: 'The webhook is disabled: enable it first',
   PayloadTooLarge: 'Request body too large',
-  UnsupportedMediaType: 'Unsupported Media Type: send application/vnd.api+json without parameters',
+  UnsupportedMediaType: 'Unsupported Media Type: send application/vnd.api+json without parameters, or application/json',
   ValidationFailed: 'Validation failed',
   RateLimited: 'Too Many Requests',
   Internal: 'Internal Server Error',
   Unavailable: 'Service Unavailable',
-  // The extension API's errors (spec extension-api.md: the body is `{error: title}`).
+  // The extension API's errors: the body is `{error: title}` (docs/extension.md#http).
   ExtInvalidVerificationId: 'Invalid verification ID format',
   ExtVerificationNotFound: 'Verification not found',
   ExtResourceUrlRequired: 'resource_url is required',
@@ -38,7 +39,8 @@ export const TITLES = {
   ExtVerificationNotValid: 'Verification is not valid',
   ExtClaimVerificationNotFound: 'Verification not found in tapproof',
   ExtNoToken: 'No token is linked to this verification',
-  ExtOwnershipVerified: 'Ownership is already verified',
+  ExtOwnershipHeld: 'Ownership is held by another wallet',
+  ExtProofWindowClosed: 'The proof window of this scan has closed: scan the item again',
   ExtInvalidChallenge: 'Invalid or expired challenge',
   ExtSignatureFailed: 'Signature verification failed',
   ExtNotHolder: 'Address does not hold the required token',
@@ -74,6 +76,8 @@ export class DomainError extends Error {
     readonly fields: readonly FieldProblem[] = [],
     /** What was refused, leading the plain line (`nothing imported`). */
     refused?: string,
+    /** A sentence for the client beside the title, on an error without `fields` (JSON:API `detail`). */
+    readonly detail?: string,
   ) {
     const lines = fields.length > 0 ? fields.map(fieldLine).join('; ') : TITLES[code];
     super(refused === undefined ? lines : `${refused}: ${lines}`);

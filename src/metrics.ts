@@ -1,6 +1,6 @@
-// Prometheus metrics (issue #11, "Metrics and scale-out"). Each database handle
-// gets its own Registry, never prom-client's global one: tests run several apps
-// in one process, and each must count only its own traffic.
+// Prometheus metrics (docs/operations.md). Each context (src/context.ts) gets its
+// own Registry, never prom-client's global one: tests run several apps in one
+// process, and each must count only its own traffic.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -83,24 +83,15 @@ export class Metrics {
       registers,
       // One COUNT per scrape: the backlog is shared by every worker, so only the database knows it.
       async collect() {
-        const row = await db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('status', '=', 'pending').executeTakeFirst();
+        const row = await db.kysely
+          .selectFrom('deliveries')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
         this.set(Number(row?.n ?? 0));
       },
     });
   }
-}
-
-// Keyed by the database handle: the verification service and the delivery worker
-// only receive the AppContext, and one Db is one app (or one worker process).
-const byDb = new WeakMap<Db, Metrics>();
-
-export function metricsOf(db: Db): Metrics {
-  let metrics = byDb.get(db);
-  if (!metrics) {
-    metrics = new Metrics(db);
-    byDb.set(db, metrics);
-  }
-  return metrics;
 }
 
 function digest(value: string): Buffer {
@@ -137,7 +128,12 @@ export function metricsRoute(app: FastifyInstance, metrics: Metrics, token: stri
  * delivery attempts are counted in its registry, which no server can see.
  * Resolves with the address and a function that closes the listener.
  */
-export async function startMetricsServer(metrics: Metrics, token: string | null, host: string, port: number): Promise<{ address: string; close(): Promise<void> }> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  token: string | null,
+  host: string,
+  port: number,
+): Promise<{ address: string; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
   metricsRoute(app, metrics, token);
   try {
@@ -145,7 +141,8 @@ export async function startMetricsServer(metrics: Metrics, token: string | null,
     return { address, close: () => app.close() };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new ConfigError(`TAPPROOF_WORKER_METRICS_PORT ${port} is already in use on HOST ${host}: stop the other process or set another port`);
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(`TAPPROOF_WORKER_METRICS_PORT ${port} is already in use on HOST ${host}: stop the other process or set another port`);
     throw error;
   }
 }

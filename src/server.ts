@@ -3,7 +3,7 @@
 import { buildApp } from './app.js';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import { createContext, type AppContext } from './context.js';
 import { verifyMasterKeys } from './chip-keys/masters.js';
 import { openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { migrate } from './db/migrations.js';
@@ -26,13 +26,20 @@ export async function openContext(config: Config, options: OpenOptions = {}, mig
     await db.close().catch(() => undefined);
     throw databaseStartError(error, config.database) ?? error;
   }
-  return { db, config, clock: systemClock };
+  return createContext(db, config, systemClock);
 }
 
 export async function serve(config: Config): Promise<void> {
   const ctx = await openContext(config, { checkpoints: 'background' });
   await verifyMasterKeys(ctx);
-  const boot = await bootstrapIfEmpty(ctx);
+  // The GeoIP database opens now: a bad TAPPROOF_GEOIP_DB stops the start, not the first scan.
+  await ctx.countries.ready();
+  // Said once at start, not only per refused request in the log (docs/operations.md, Master keys).
+  if (config.database.kind === 'postgres' && !config.masterKey) {
+    process.stderr.write(
+      'tapproof: WARNING: production is unavailable: PostgreSQL needs TAPPROOF_MASTER_KEY (or TAPPROOF_MASTER_KEY_FILE) for production chip keys and webhook secrets; sandbox works. Production requests answer 503 until it is set.\n',
+    );
+  }
   const app = await buildApp(ctx);
   let address: string;
   try {
@@ -40,6 +47,9 @@ export async function serve(config: Config): Promise<void> {
   } catch (error) {
     throw listenStartError(error, config) ?? error;
   }
+  // Only once listening: a first start that cannot listen must not create the key it could never show
+  // (only its hash is stored), so the next start creates and prints it (README.md, the first start).
+  const boot = await bootstrapIfEmpty(ctx);
   const background = config.embeddedWorker ? startBackgroundWork(ctx) : null;
   if (boot) {
     const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}${config.apiPrefix}`;

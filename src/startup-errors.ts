@@ -53,7 +53,9 @@ export function listenStartError(error: unknown, config: Pick<Config, 'host' | '
     case 'EADDRINUSE':
       return new ConfigError(`PORT ${config.port} is already in use on HOST ${config.host}: stop the other process or set another PORT`);
     case 'EACCES':
-      return new ConfigError(`PORT ${config.port} needs privileges on HOST ${config.host}: use a PORT above 1023 (and a proxy in front) or grant CAP_NET_BIND_SERVICE`);
+      return new ConfigError(
+        `PORT ${config.port} needs privileges on HOST ${config.host}: use a PORT above 1023 (and a proxy in front) or grant CAP_NET_BIND_SERVICE`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EINVAL':

@@ -22,7 +22,7 @@ export interface Clock {
 
 export const systemClock: Clock = { nowMicros };
 
-/** `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the spec's timestamp shape. */
+/** `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the API's timestamp shape (docs/architecture.md#engines). */
 export function isoMicros(micros: number): string {
   const ms = Math.floor(micros / 1000);
   const base = new Date(ms).toISOString(); // ...SS.mmmZ

@@ -4,7 +4,6 @@ import type { AppContext } from './context.js';
 import type { BackgroundJob } from './background-job.js';
 import { webhookDelivery } from './webhooks/worker.js';
 
-
 /** Feature modules add their jobs here. */
 export const backgroundJobs: BackgroundJob[] = [webhookDelivery];
 

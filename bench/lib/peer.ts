@@ -1,4 +1,4 @@
-// The stateless peer of issue #10: nfc-developer/sdm-backend (Flask under uWSGI, 2 processes, HTTP/1.1
+// The stateless peer the verification bench compares with: nfc-developer/sdm-backend (Flask under uWSGI, 2 processes, HTTP/1.1
 // keep-alive), which checks the same AES SUN message but stores nothing and checks no counter. Not
 // part of the project: the bench runs it from a checkout given with --peer, so that both are measured
 // on the same cores in the same run. Its default configuration (config.dist.py: legacy derivation,
@@ -47,7 +47,21 @@ export async function startPeer(dir: string): Promise<Peer> {
   const shim = cryptoShim();
   const child: ChildProcess = spawn(
     'uwsgi',
-    ['--plugin', 'python3', '--http11-socket', `127.0.0.1:${port}`, '--processes', '2', '--master', '--module', 'app', '--callable', 'app', '--disable-logging', '--die-on-term'],
+    [
+      '--plugin',
+      'python3',
+      '--http11-socket',
+      `127.0.0.1:${port}`,
+      '--processes',
+      '2',
+      '--master',
+      '--module',
+      'app',
+      '--callable',
+      'app',
+      '--disable-logging',
+      '--die-on-term',
+    ],
     { cwd: dir, env: { ...process.env, PYTHONPATH: [shim, dir].filter(Boolean).join(':') }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const origin = `http://127.0.0.1:${port}`;

@@ -42,7 +42,13 @@ export async function answering(child: ChildProcess, url: string, ready: (status
 /** Starts the server (LOG_LEVEL=warn, rate limit raised) and waits until /healthz answers. */
 export async function startServer(launch: Launch, env: Record<string, string>, serveArgs: string[] = []): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawnTapproof(launch, ['serve', ...serveArgs], { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', TAPPROOF_RATE_LIMIT: '100000000' });
+  const child = spawnTapproof(launch, ['serve', ...serveArgs], {
+    ...env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    TAPPROOF_RATE_LIMIT: '100000000',
+  });
   const origin = `http://127.0.0.1:${port}`;
   await answering(child, `${origin}/healthz`, (status) => status === 200);
   const rss = new RssSampler([child.pid!]);

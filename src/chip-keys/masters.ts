@@ -38,8 +38,6 @@ const SEALED = [
   { table: 'webhooks', column: 'secret_sealed', purpose: 'webhook-secret' },
 ] as const;
 
-const cache = new WeakMap<Db, Map<Mode, Promise<Buffer>>>();
-
 async function sandboxMaster(db: Db, generate: boolean): Promise<Buffer | null> {
   // Several processes may start together: the first insert wins, everyone reads the winner.
   if (generate) {
@@ -65,7 +63,9 @@ function productionMaster(ctx: AppContext, generate: boolean): Buffer | null {
   if (ctx.config.masterKey) return Buffer.from(ctx.config.masterKey, 'hex');
   if (ctx.config.database.kind === 'postgres') {
     if (!generate) return null;
-    throw new MasterKeyError(`production chip keys on PostgreSQL need TAPPROOF_MASTER_KEY or TAPPROOF_MASTER_KEY_FILE: ${SET_IT} (new deployment: openssl rand -hex 32)`);
+    throw new MasterKeyError(
+      `production chip keys on PostgreSQL need TAPPROOF_MASTER_KEY or TAPPROOF_MASTER_KEY_FILE: ${SET_IT} (new deployment: openssl rand -hex 32)`,
+    );
   }
   const path = productionKeyPath(ctx);
   const read = () => {
@@ -87,7 +87,8 @@ function productionMaster(ctx: AppContext, generate: boolean): Buffer | null {
       writeFileSync(path, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
       generated = true;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw new MasterKeyError(`cannot create the production master key file ${path} (${(error as { code?: string }).code}); set TAPPROOF_MASTER_KEY`);
+      if ((error as { code?: string }).code !== 'EEXIST')
+        throw new MasterKeyError(`cannot create the production master key file ${path} (${(error as { code?: string }).code}); set TAPPROOF_MASTER_KEY`);
     }
   }
   const key = read();
@@ -115,7 +116,9 @@ function mismatch(ctx: AppContext, mode: Mode, recorded: string, actual: string)
     mode === 'sandbox'
       ? `restore the settings table from the same backup as the rest of the database`
       : `start every process with the master key this database was first used with (changing it makes every production chip and webhook secret unusable; see docs/operations.md)`;
-  return new MasterKeyError(`${sourceOf(ctx, mode)} does not match the ${mode} master key this database was first used with (check value ${recorded}, this process has ${actual}): ${fix}`);
+  return new MasterKeyError(
+    `${sourceOf(ctx, mode)} does not match the ${mode} master key this database was first used with (check value ${recorded}, this process has ${actual}): ${fix}`,
+  );
 }
 
 function missing(ctx: AppContext, mode: Mode, recorded: string): MasterKeyError {
@@ -125,7 +128,9 @@ function missing(ctx: AppContext, mode: Mode, recorded: string): MasterKeyError 
       : ctx.config.database.kind === 'postgres'
         ? SET_IT
         : `set TAPPROOF_MASTER_KEY, or restore ${productionKeyPath(ctx)}`;
-  return new MasterKeyError(`this database holds ${mode} chip keys sealed or derived under a master key (check value ${recorded}) this process does not have: ${where}`);
+  return new MasterKeyError(
+    `this database holds ${mode} chip keys sealed or derived under a master key (check value ${recorded}) this process does not have: ${where}`,
+  );
 }
 
 async function recordedCheck(db: Db, mode: Mode): Promise<string | null> {
@@ -158,7 +163,9 @@ async function confirm(ctx: AppContext, mode: Mode, master: Buffer, record: bool
   if (recorded === null) {
     const where = await sealedUnderAnother(ctx, mode, master);
     if (where !== null) {
-      throw new MasterKeyError(`${sourceOf(ctx, mode)} is not the ${mode} master key this database's ${where} values were sealed under: start with the original key (see docs/operations.md)`);
+      throw new MasterKeyError(
+        `${sourceOf(ctx, mode)} is not the ${mode} master key this database's ${where} values were sealed under: start with the original key (see docs/operations.md)`,
+      );
     }
     if (!record) return;
     // Several processes may use a mode for the first time together: the first insert wins.
@@ -174,17 +181,16 @@ async function confirm(ctx: AppContext, mode: Mode, master: Buffer, record: bool
 
 /** The 32-byte master key of a world's mode; records its check value on first use. */
 export function modeMaster(ctx: AppContext, mode: Mode): Promise<Buffer> {
-  let perDb = cache.get(ctx.db);
-  if (!perDb) cache.set(ctx.db, (perDb = new Map()));
-  let key = perDb.get(mode);
+  const masters = ctx.masters;
+  let key = masters.get(mode);
   if (!key) {
     key = (async () => {
       const master = (await resolveMaster(ctx, mode, true))!;
       await confirm(ctx, mode, master, true);
       return master;
     })();
-    key.catch(() => perDb!.delete(mode));
-    perDb.set(mode, key);
+    key.catch(() => masters.delete(mode));
+    masters.set(mode, key);
   }
   return key;
 }

@@ -6,10 +6,14 @@ import { keyCache } from './key-cache.js';
 
 function ecbName(key: Uint8Array): string {
   switch (key.length) {
-    case 16: return 'aes-128-ecb';
-    case 24: return 'aes-192-ecb';
-    case 32: return 'aes-256-ecb';
-    default: throw new TypeError(`AES key must be 16, 24 or 32 bytes, got ${key.length}`);
+    case 16:
+      return 'aes-128-ecb';
+    case 24:
+      return 'aes-192-ecb';
+    case 32:
+      return 'aes-256-ecb';
+    default:
+      throw new TypeError(`AES key must be 16, 24 or 32 bytes, got ${key.length}`);
   }
 }
 

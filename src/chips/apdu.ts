@@ -35,7 +35,13 @@ export function getVersionApdus(): Buffer[] {
 }
 
 export interface VersionPart {
-  vendor: number; type: number; subtype: number; major: number; minor: number; storage: number; protocol: number;
+  vendor: number;
+  type: number;
+  subtype: number;
+  major: number;
+  minor: number;
+  storage: number;
+  protocol: number;
 }
 
 export interface ChipVersion {

@@ -53,13 +53,7 @@ export function cmacSubkeys(key: Uint8Array): CmacSubkeys {
  * block). `from`/`state` resume the chain after `from` blocks already processed into `state`.
  * `encryptBlock` may not keep its argument (the buffer is reused).
  */
-export function cmacWith(
-  encryptBlock: (block: Buffer) => Buffer,
-  sub: CmacSubkeys,
-  msg: Uint8Array,
-  from = 0,
-  state: Buffer = ZERO_BLOCK,
-): Buffer {
+export function cmacWith(encryptBlock: (block: Buffer) => Buffer, sub: CmacSubkeys, msg: Uint8Array, from = 0, state: Buffer = ZERO_BLOCK): Buffer {
   const n = msg.length === 0 ? 1 : Math.ceil(msg.length / 16);
   const lastComplete = msg.length > 0 && msg.length % 16 === 0;
   let y = state;

@@ -2,18 +2,11 @@
 // mirrors into its URL on a tap. The inverse of verifySun424, built from the same primitives.
 import { randomBytes } from 'node:crypto';
 import { toHex } from './hex.js';
-import {
-  counterLsbFirst,
-  encryptPiccData,
-  PICC_DATA_TAG,
-  SdmSession,
-  type SdmCrypto,
-} from './sdm.js';
+import { counterLsbFirst, encryptPiccData, PICC_DATA_TAG, SdmSession, type SdmCrypto } from './sdm.js';
 import type { Sun424Params } from './sun424.js';
 import { tamperChars, type Tamper } from './tamper.js';
 
 export type { Sun424Params };
-
 
 export interface Sun424Emulation {
   crypto: SdmCrypto;

@@ -46,25 +46,19 @@ export {
   authFinish,
   authPart1Apdu,
   authPart2,
-  changeKeyData,
-  Ev2Session,
   ev2SessionKeys,
   ev2SessionVectors,
   lrpAuthFinish,
   lrpAuthPart1Apdu,
   lrpAuthPart2,
-  LrpSession,
   lrpSessionMaster,
   lrpSessionVector,
-  restoreSession,
-  sessionState,
-  type LrpChallenge,
-  type SessionState,
   type AuthChallenge,
-  type CommMode,
   type Ev2Authenticated,
-  type Ev2Keys,
-} from './ev2.js';
+  type LrpChallenge,
+} from './authentication.js';
+export { Ev2Session, LrpSession, type CommMode, type Ev2Keys } from './secure-messaging.js';
+export { restoreSession, sessionState, type SessionState } from './session-state.js';
 export {
   getVersionApdus,
   parseFileSettings,
@@ -80,37 +74,37 @@ export {
 } from './apdu.js';
 export { NTAG424_ORIGINALITY_KEY, verifyOriginality } from './originality.js';
 
-// Chip writer commands (host side), NDEF/SDM template, and the APDU-level card emulator (issue #8)
+// Chip writer commands (host side), NDEF/SDM template, and the APDU-level card emulator (docs/chips.md)
+export { chipProtocolOf, describeStatus, FILES, INS, ISO_SW, KEY_COUNT, le3, NDEF_APPLICATION_FILE_ID, readLe3, statusOf, SW } from './command-codes.js';
 export {
   accessRightsOf,
   accessRightsValue,
-  changeFileSettingsApdu,
-  changeKeyApdu,
-  changeKeyResponseMode,
-  chipProtocolOf,
   commModeOf,
   decodeFileConfig,
   decodeGetFileSettings,
-  describeStatus,
   encodeFileConfig,
   encodeGetFileSettings,
-  FILES,
   FREE,
+  NEVER,
+  sdmConfigProblem,
+  type AccessRights,
+  type FileConfig,
+  type SdmConfig,
+} from './file-settings.js';
+export {
+  changeFileSettingsApdu,
+  changeKeyApdu,
+  changeKeyData,
+  changeKeyResponseMode,
   getCardUidApdu,
   getFileCountersApdu,
   getFileSettingsApdu,
   getKeyVersionApdu,
   getTtStatusApdu,
-  INS,
-  ISO_SW,
   isoReadBinaryApdu,
   isoSelectFileApdu,
   isoUpdateBinaryApdu,
-  KEY_COUNT,
-  le3,
   maxWriteChunk,
-  NDEF_APPLICATION_FILE_ID,
-  NEVER,
   parseGetCardUid,
   parseGetFileCounters,
   parseGetFileSettingsResponse,
@@ -118,18 +112,11 @@ export {
   parseGetTtStatus,
   parseReadSig,
   readDataApdu,
-  readLe3,
   readSigApdu,
-  sdmConfigProblem,
-  statusOf,
   SET_CONFIGURATION_LRP,
   setConfigurationApdu,
-  SW,
   writeChunks,
   writeDataApdu,
-  type AccessRights,
-  type FileConfig,
-  type SdmConfig,
 } from './commands.js';
 export {
   KEY_SLOTS,
@@ -147,7 +134,10 @@ export {
   type SdmTemplate,
 } from './ndef.js';
 export { EMULATOR_ORIGINALITY_KEY, EMULATOR_ORIGINALITY_PRIVATE_KEY, signOriginality } from './originality.js';
-export { CardRemovedError, Ntag424Card, type CardFault, type CardOptions, type CardProtocol, type CardState } from './card/ntag424-card.js';
+export { Ntag424Card, type CardOptions } from './card/ntag424-card.js';
+export type { CardProtocol } from './card/chip.js';
+export { CardRemovedError, type CardFault } from './card/faults.js';
+export type { CardState } from './card/persistence.js';
 // The one piece that does I/O (a TCP client, only once connect() is called): the vpcd link that puts
 // the software card into pcscd's virtual reader.
-export { NTAG424_ATR, VPCD_DEFAULT_HOST, VPCD_DEFAULT_PORT, VpcdLink, type VirtualCard, type VpcdOptions } from './card/vpcd.js';
+export { NTAG424_ATR, VPCD_DEFAULT_HOST, VPCD_DEFAULT_PORT, VpcdLink, vpcdReaderName, type VirtualCard, type VpcdOptions } from './card/vpcd.js';

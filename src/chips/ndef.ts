@@ -4,7 +4,8 @@
 // Type 2 Tag NDEF TLV for the 223. Pure.
 import { appendSdm, defaultLayout, type ChipLayout, type Params } from '../tag-chips/layout.js';
 import type { Protocol } from '../tags/rules.js';
-import { FILES, FREE, NEVER, type FileConfig } from './commands.js';
+import { FILES } from './command-codes.js';
+import { FREE, NEVER, type FileConfig } from './file-settings.js';
 
 /** NFC Forum URI record prefix codes that tapproof compresses (longest first). */
 const URI_PREFIXES: [number, string][] = [
@@ -164,7 +165,7 @@ export function sdmFileConfig(protocol: Protocol, t: SdmTemplate): FileConfig {
  * public; import remains the way for 223 chips.
  */
 export const NTAG223_WRITE_UNSUPPORTED =
-  'writing NTAG 223 DNA chips is not supported: its personalization commands are not in NXP\'s public documents; write the chip elsewhere and use `tapproof tags import`';
+  "writing NTAG 223 DNA chips is not supported: its personalization commands are not in NXP's public documents; write the chip elsewhere and use `tapproof tags import`";
 
 /** How many bytes of url fit on a chip of this protocol (after the URI prefix is compressed). */
 export function ndefUrlCapacity(protocol: Protocol, url: string, crypto: ChipCrypto = 'aes'): number {
@@ -182,7 +183,8 @@ export function ndefUrlCapacity(protocol: Protocol, url: string, crypto: ChipCry
 
 /**
  * A one-line reason when the tag's url plus its SDM parameters cannot fit the chip's NDEF memory,
- * or null. Checked before any APDU (issue #8).
+ * or null. Checked before any APDU, so a url that cannot fit fails the write before the chip is touched
+ * (docs/writer.md, reason `url_too_long`).
  */
 export function ndefCapacityError(protocol: Protocol, url: string, crypto: ChipCrypto = 'aes'): string | null {
   const bytes = Buffer.byteLength(url, 'utf8');

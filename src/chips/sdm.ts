@@ -46,11 +46,17 @@ function requireUidCtr(uid: Uint8Array, ctrLsb: Uint8Array): void {
 export function sdmSessionVectorsAes(uid: Uint8Array, ctrLsb: Uint8Array): { sv1: Buffer; sv2: Buffer } {
   requireUidCtr(uid, ctrLsb);
   const sv1 = Buffer.allocUnsafe(16);
-  sv1[0] = 0xc3; sv1[1] = 0x3c; sv1[2] = 0x00; sv1[3] = 0x01; sv1[4] = 0x00; sv1[5] = 0x80;
+  sv1[0] = 0xc3;
+  sv1[1] = 0x3c;
+  sv1[2] = 0x00;
+  sv1[3] = 0x01;
+  sv1[4] = 0x00;
+  sv1[5] = 0x80;
   sv1.set(uid, 6);
   sv1.set(ctrLsb, 13);
   const sv2 = Buffer.from(sv1);
-  sv2[0] = 0x3c; sv2[1] = 0xc3;
+  sv2[0] = 0x3c;
+  sv2[1] = 0xc3;
   return { sv1, sv2 };
 }
 
@@ -91,10 +97,12 @@ export function sdmMacKeyAes(fileReadKey: Uint8Array, uid: Uint8Array, ctrLsb: U
 export function sdmSessionVectorLrp(uid: Uint8Array, ctrLsb: Uint8Array): Buffer {
   requireUidCtr(uid, ctrLsb);
   const sv = Buffer.alloc(16);
-  sv[1] = 0x01; sv[3] = 0x80;
+  sv[1] = 0x01;
+  sv[3] = 0x80;
   sv.set(uid, 4);
   sv.set(ctrLsb, 11);
-  sv[14] = 0x1e; sv[15] = 0xe1;
+  sv[14] = 0x1e;
+  sv[15] = 0xe1;
   return sv;
 }
 

@@ -3,16 +3,9 @@
 // what it stored.
 import { timingSafeEqual } from 'node:crypto';
 import { isHex, toHex } from './hex.js';
-import {
-  decryptPiccData,
-  encPiccDataLength,
-  parsePiccData,
-  SdmSession,
-  type SdmCrypto,
-} from './sdm.js';
+import { decryptPiccData, encPiccDataLength, parsePiccData, SdmSession, type SdmCrypto } from './sdm.js';
 import { parseTamperChars, type Tamper } from './tamper.js';
 import type { SunVerdict } from './verdict.js';
-
 
 /** SDM parameter values exactly as they appear in the URL (hex), plus the text the chip MACed. */
 export interface Sun424Params {

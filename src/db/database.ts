@@ -1,6 +1,7 @@
 // Connections for the two supported databases. Everything above this module
-// talks to Kysely and never knows which engine is underneath, except through
-// `Db.dialect` where SQL text must differ (migrations only).
+// talks to Kysely; where SQL text or the cheapest statement shape differs
+// (migrations, the group commit's statements, prepared statements) the code asks
+// `Db.dialect` or `onPostgres` (docs/architecture.md, engines).
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -35,7 +36,7 @@ export interface Db {
    * after committing, so that servers (watching it) drop cached principals.
    */
   revocationsFile?: string;
-  /** SQLite file databases: the file, for connections of other threads (the scan writer, src/verifications/scan-writer.ts). */
+  /** SQLite file databases: the file, for connections of other threads (the group commit's writer thread, src/db/writer-thread.ts). */
   file?: string;
   /** Runs `stop` first when the Db closes (threads tied to this connection). */
   atClose(stop: () => Promise<void>): void;
@@ -193,7 +194,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
 
 // node-postgres sends every query as an unnamed statement, which PostgreSQL parses
 // and plans anew each time. The statements of the hot path (the group commit's,
-// src/verifications/scan-statements.ts) have one text whatever their row count
+// src/verifications/repository.ts) have one text whatever their row count
 // (arrays, not value lists) and open with `/* prepared: NAME */`: they go out as
 // named prepared statements, parsed and planned once per connection. A connection
 // pooler must keep them (docs/operations.md, Connection poolers).

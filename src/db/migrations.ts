@@ -1,7 +1,7 @@
 // One ordered list of migrations for both engines. Where the SQL must differ
 // (auto-increment, collation, NULL ordering in indexes) a step asks the dialect;
 // everything else is the same builder call.
-import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.js';
 import * as core from './migrations/0001_core.js';
 import * as webhooks from './migrations/0002_webhooks.js';
@@ -13,10 +13,16 @@ import * as holdings from './migrations/0009_holdings.js';
 import * as commentFolded from './migrations/0010_comment_folded.js';
 import * as genuineScansIndex from './migrations/0011_genuine_scans_index.js';
 import * as scanChipsGuard from './migrations/0012_scan_chips_guard.js';
+import * as claimsUnique from './migrations/0013_claims_unique.js';
+import * as ownershipProofs from './migrations/0014_ownership_proofs.js';
+import * as readApi from './migrations/0015_read_api.js';
+import * as scanCounts from './migrations/0016_scan_counts.js';
+import * as keyLastUsed from './migrations/0017_key_last_used.js';
+import * as tagWrites from './migrations/0018_tag_writes.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
-/** Append new steps at the end; names sort in application order. */
+/** Append new steps at the end. The list is the order of application; numbers are names, not an order. */
 const steps: Record<string, Step> = {
   '0001_core': core,
   '0002_webhooks': webhooks,
@@ -28,6 +34,12 @@ const steps: Record<string, Step> = {
   '0010_comment_folded': commentFolded,
   '0011_genuine_scans_index': genuineScansIndex,
   '0012_scan_chips_guard': scanChipsGuard,
+  '0013_claims_unique': claimsUnique,
+  '0014_ownership_proofs': ownershipProofs,
+  '0015_read_api': readApi,
+  '0016_scan_counts': scanCounts,
+  '0017_key_last_used': keyLastUsed,
+  '0018_tag_writes': tagWrites,
 };
 
 function provider(dialect: Dialect): MigrationProvider {
@@ -47,13 +59,18 @@ export async function migrate(db: Db): Promise<string[]> {
   const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
   // Unordered: migrations were numbered per feature and landed out of number order (0006 and 0009 before 0005),
   // so a database may have applied a later number before an earlier one arrives.
-  const migrator = new Migrator({ db: db.kysely, provider: provider(db.dialect), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: provider(db.dialect),
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   // Kysely checks for its tables by introspecting every schema of the database; a
   // schema dropped meanwhile by someone else (another deployment, a parallel test
   // run) fails that read with 3F000. Nothing was applied then: read again.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if ((error as { code?: string }).code !== '3F000' || attempt === 5) throw error;
+    if ((error as { code?: string }).code !== '3F000' || attempt === 5) throw error as Error;
   }
 }

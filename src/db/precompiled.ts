@@ -23,7 +23,9 @@ const shapes = new Map<string, Shape | null>();
  * (column left out), not an array (a value list), not an expression (SQL).
  */
 function plain(value: unknown): boolean {
-  return value !== undefined && (typeof value !== 'object' || value === null || value instanceof Uint8Array || value instanceof Date) && typeof value !== 'function';
+  return (
+    value !== undefined && (typeof value !== 'object' || value === null || value instanceof Uint8Array || value instanceof Date) && typeof value !== 'function'
+  );
 }
 
 /** `?` or `$1`: tells the dialects apart without Kysely internals (compiling one value is cheap). */
@@ -36,7 +38,12 @@ function placeholder(db: Executor): string {
  * own properties (same keys on every row, plain values) — compiled once per shape.
  * `key` names the statement (one per call site). Rows of another shape run as built.
  */
-export async function executeShaped<R extends object, O = unknown>(db: Executor, key: string, rows: R[], build: (db: Executor, rows: R[]) => Compilable<O>): Promise<O[]> {
+export async function executeShaped<R extends object, O = unknown>(
+  db: Executor,
+  key: string,
+  rows: R[],
+  build: (db: Executor, rows: R[]) => Compilable<O>,
+): Promise<O[]> {
   if (rows.length === 0) return [];
   const columns = Object.keys(rows[0]!) as (keyof R & string)[];
   for (const row of rows) {
@@ -60,7 +67,12 @@ export async function executeShaped<R extends object, O = unknown>(db: Executor,
 }
 
 /** The shape of `build` for `count` rows of `columns`, or null when its parameters are not exactly the values. */
-function compileShape<R extends object>(db: Executor, count: number, columns: (keyof R & string)[], build: (db: Executor, rows: R[]) => Compilable<unknown>): Shape | null {
+function compileShape<R extends object>(
+  db: Executor,
+  count: number,
+  columns: (keyof R & string)[],
+  build: (db: Executor, rows: R[]) => Compilable<unknown>,
+): Shape | null {
   const markers = Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, `${MARKER}${r * columns.length + i}`])) as R);
   const compiled = build(db, markers).compile();
   const slots = new Int32Array(compiled.parameters.length);

@@ -20,6 +20,8 @@ export interface ApiKeysTable {
   key_hash: string;
   created_at: number;
   revoked_at: number | null;
+  /** Microseconds; kept to the minute (src/keys/last-use.ts), null when never used. */
+  last_used_at: number | null;
 }
 
 export interface TagsTable {
@@ -94,6 +96,8 @@ export interface DeliveriesTable {
   webhook_id: string;
   status: 'pending' | 'delivered' | 'failed' | 'canceled';
   attempts: number;
+  /** Attempts made before the latest redelivery, which restarted `attempts` (and the schedule) at 0. */
+  earlier_attempts: Generated<number>;
   /** When pending: when it is due, or (while claimed) when the claim expires. */
   next_attempt_at: number;
   created_at: number;
@@ -202,7 +206,6 @@ export interface MasterKeyChecksTable {
 
 export interface Database extends ExtensionTables {}
 
-
 /** Extension API (docs/decisions.md §7): the operator's catalog. */
 export interface ProductsTable {
   id: string;
@@ -277,6 +280,17 @@ export interface OwnershipsTable {
   verified_at: number;
 }
 
+/** Every successful proof; `replaced_at` set when a later proof took the ownership over. */
+export interface OwnershipProofsTable {
+  request_id: string;
+  verification_id: string;
+  chain: 'cardano' | 'ethereum';
+  wallet_address: string;
+  token_id: string;
+  verified_at: number;
+  replaced_at: number | null;
+}
+
 export interface ExtensionTables {
   products: ProductsTable;
   tokens: TokensTable;
@@ -284,9 +298,10 @@ export interface ExtensionTables {
   claims: ClaimsTable;
   challenges: ChallengesTable;
   ownerships: OwnershipsTable;
+  ownership_proofs: OwnershipProofsTable;
 }
 
-/** Remote personalization (issue #8): one write of a tag onto a chip (src/writer/). */
+/** Remote personalization (docs/writer.md): one write of a tag onto a chip (src/writer/). */
 export interface WriterSessionsTable {
   id: string;
   team_id: string;
@@ -324,3 +339,18 @@ export interface HoldingsTables {
   holdings: HoldingsTable;
 }
 export interface Database extends HoldingsTables {}
+
+/** Verifications counted per world, UTC day (YYYY-MM-DD), reason and country ('' unknown): scan statistics. */
+export interface ScanCountsTable {
+  team_id: string;
+  mode: Mode;
+  day: string;
+  reason: string;
+  country: string;
+  count: number;
+}
+
+export interface ScanCountsTables {
+  scan_counts: ScanCountsTable;
+}
+export interface Database extends ScanCountsTables {}

@@ -4,15 +4,16 @@
 import { randomBytes } from 'node:crypto';
 import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
 import { modeMaster } from '../chip-keys/masters.js';
-import { generateSun223, generateSun424, type TamperState } from '../chips/index.js';
+import type { TamperState } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { refusal, validationFailed } from '../errors.js';
-import { findTeam } from '../teams/repository.js';
+import * as teamsRepo from '../teams/repository.js';
 import type { World } from '../world.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
-import { appendSdm, defaultLayout, storedLayout, type Params } from '../tag-chips/layout.js';
-import { chipRow, findEmulatedChip, incrementEmulatedCounter, insertChips, insertEmulatedChip, setEmulatedTamper } from '../tag-chips/repository.js';
+import { defaultLayout } from '../tag-chips/layout.js';
+import { sunUrl } from '../tag-chips/tap.js';
+import * as chipsRepo from '../tag-chips/repository.js';
 
 export interface EmulatedChipSpec {
   teamId: string;
@@ -26,7 +27,7 @@ export interface EmulatedChipSpec {
 /** Makes an emulated chip with derived keys and its configured sandbox tag; returns the tag id. */
 export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec): Promise<{ id: string; uid: string }> {
   const world: World = { teamId: spec.teamId, mode: 'sandbox' };
-  if (!(await findTeam(ctx.db.kysely, spec.teamId))) throw refusal(`no team ${spec.teamId}`);
+  if (!(await teamsRepo.findTeam(ctx.db.kysely, spec.teamId))) throw refusal(`no team ${spec.teamId}`);
   const attributes: Record<string, unknown> = { protocol: spec.protocol, url: spec.url };
   if (spec.comment !== undefined) attributes.comment = spec.comment;
   if (spec.sessionDuration !== undefined) attributes.session_duration = spec.sessionDuration;
@@ -37,21 +38,23 @@ export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec
   if (crypto !== 'aes' && crypto !== 'lrp') throw refusal('crypto must be aes or lrp');
   if (protocol === 'ntag_223_dna' && crypto !== 'aes') throw refusal('an NTAG 223 DNA uses aes only');
   // NXP UIDs start with the manufacturer code 04.
-  const uid = Buffer.concat([Buffer.from([0x04]), randomBytes(6)]).toString('hex').toUpperCase();
+  const uid = Buffer.concat([Buffer.from([0x04]), randomBytes(6)])
+    .toString('hex')
+    .toUpperCase();
   const layout = defaultLayout(protocol);
   const tt = protocol === 'ntag_424_dna_tag_tamper';
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const [tag] = await insertCheckedTags(trx, world, [attributes], ctx.clock);
     const at = ctx.clock.nowMicros();
-    await insertChips(trx, [chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
-    await insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
+    await chipsRepo.insertChips(trx, [chipsRepo.chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+    await chipsRepo.insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
     await markConfigured(trx, world, tag!.id, ctx.clock);
     return { id: tag!.id, uid };
   });
 }
 
 async function emulatedChip(ctx: AppContext, tagId: string) {
-  const chip = await findEmulatedChip(ctx.db.kysely, tagId);
+  const chip = await chipsRepo.findEmulatedChip(ctx.db.kysely, tagId);
   if (!chip || chip.mode !== 'sandbox') throw refusal(`no emulated sandbox chip for tag ${tagId}`);
   return chip;
 }
@@ -59,31 +62,16 @@ async function emulatedChip(ctx: AppContext, tagId: string) {
 /** One tap: the counter goes up and the chip mirrors its SUN message into the URL. */
 export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string; counter: number }> {
   const chip = await emulatedChip(ctx, tagId);
-  const counter = await incrementEmulatedCounter(ctx.db.kysely, tagId);
+  const counter = await chipsRepo.incrementEmulatedCounter(ctx.db.kysely, tagId);
   if (counter === undefined) throw refusal(`no emulated sandbox chip for tag ${tagId}`);
   if (counter > 0xffffff) throw refusal('the chip counter is exhausted (24 bits)');
   const master = await modeMaster(ctx, 'sandbox');
-  const uid = Buffer.from(chip.uid, 'hex');
-  const fileKey = deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey;
-  const layout = storedLayout(chip);
-  let values: Params;
-  if (chip.mirroring === 'sun') {
-    values = { sun: generateSun223({ key: fileKey, uid, counter }) };
-  } else {
-    const tamper =
-      chip.tamper_permanent === null ? undefined : { permanent: chip.tamper_permanent as TamperState, current: chip.tamper_current as TamperState };
-    const sun = generateSun424({
-      crypto: chip.crypto,
-      uid,
-      counter,
-      sdmMetaReadKey: teamMetaReadKey(master, chip.team_id, chip.key_version),
-      sdmFileReadKey: fileKey,
-      ...(tamper ? { tamper } : {}),
-      macInput: (v) => (layout.macInputFrom === 'enc' && v.enc !== undefined ? `${v.enc}&${layout.params.cmac}=` : ''),
-    });
-    values = { picc_data: sun.piccData, enc: sun.enc, cmac: sun.cmac };
-  }
-  return { url: appendSdm(chip.url, layout, values), counter };
+  const keys = {
+    sdmMetaReadKey: chip.mirroring === 'sun' ? null : teamMetaReadKey(master, chip.team_id, chip.key_version),
+    sdmFileReadKey: deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey,
+  };
+  const tamper = chip.tamper_permanent === null ? undefined : { permanent: chip.tamper_permanent as TamperState, current: chip.tamper_current as TamperState };
+  return { url: sunUrl(chip, keys, counter, tamper), counter };
 }
 
 /** TagTamper loop: opening latches the permanent status; closing restores only the current one. */
@@ -93,6 +81,6 @@ export async function setTamper(ctx: AppContext, tagId: string, state: 'open' | 
     throw refusal(`tag ${tagId} is not an NTAG 424 DNA TagTamper chip`);
   }
   const permanent = (state === 'open' ? 'open' : chip.tamper_permanent) as TamperState;
-  await setEmulatedTamper(ctx.db.kysely, tagId, permanent, state);
+  await chipsRepo.setEmulatedTamper(ctx.db.kysely, tagId, permanent, state);
   return { permanent, current: state };
 }

@@ -10,7 +10,6 @@ import { isoMicros } from '../time.js';
 import type { EventType } from './types.js';
 import { inChunks } from '../db/chunked.js';
 
-
 /**
  * Writes one event per tag, rendering the tag as the API shows it now: that
  * snapshot is the webhook's `data` (for tag.deleted, the last state). `at` is the

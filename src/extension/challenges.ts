@@ -1,23 +1,22 @@
-// Ownership challenges (spec extension-api.md, docs/decisions.md §7): single
+// Ownership challenges (docs/extension.md, docs/decisions.md §7): single
 // use, 5 minutes, a message carrying domain, verification id, token, network,
-// a 96-bit nonce, issue and expiry times. Ethereum: an EIP-4361 message (it
-// names the signing address, so the challenge asks for it); Cardano: one
-// printable ASCII line of at most 198 bytes.
+// a 96-bit nonce, issue and expiry times: one printable ASCII line of at most
+// 198 bytes. An Ethereum challenge that is given the signing address is an
+// EIP-4361 message instead, which names it (docs/extension.md, "Challenges").
 import { randomBytes, randomUUID } from 'node:crypto';
 import { checksumAddress, isAddress } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { base62 } from '../ids.js';
 import { isoMicros } from '../time.js';
-import { findToken, type TokenRow } from './catalog/repository.js';
+import * as catalogRepo from './catalog/repository.js';
+import type { TokenRow } from './catalog/repository.js';
 import { findShownVerification } from './lookup.js';
-import { ownershipChecks } from './ownership-checks.js';
-import { scanWriter } from '../verifications/scan-writer.js';
+import { commitExtensionWrite } from './writes.js';
 import { publicVerificationId, verificationUuid, VRF_ID_PATTERN } from './verification-ids.js';
 import { isObject } from '../json.js';
 
@@ -36,16 +35,18 @@ export interface ChallengeTarget {
 export const CHALLENGE_RULES = {
   uuid: {
     schema: Type.String({ description: "The verification's UUID, if given" }),
-    explain: (v: unknown, target: ChallengeTarget) => (typeof v === 'string' && v.toLowerCase() === target.uuid ? null : 'must be the UUID of the verification in the path'),
+    explain: (v: unknown, target: ChallengeTarget) =>
+      typeof v === 'string' && v.toLowerCase() === target.uuid ? null : 'must be the UUID of the verification in the path',
   },
   verification_id: {
     schema: Type.String({ pattern: VRF_ID_PATTERN, description: "The verification's VRF_ id, if given" }),
     explain: (v: unknown, target: ChallengeTarget) => (v === target.verificationId ? null : 'must be the verification_id of the verification in the path'),
   },
   address: {
-    schema: Type.String({ description: 'ethereum: the signing address (EIP-4361 names it); required for ethereum tokens' }),
+    schema: Type.String({ description: 'ethereum, optional: the signing address; given, the message is an EIP-4361 message naming it' }),
     explain: (v: unknown, target: ChallengeTarget) => {
-      if (target.chain === 'ethereum') return readEthereumAddress(v) === null ? 'must be 0x followed by 40 hex characters, with a valid EIP-55 checksum when mixed case' : null;
+      if (target.chain === 'ethereum')
+        return readEthereumAddress(v) === null ? 'must be 0x followed by 40 hex characters, with a valid EIP-55 checksum when mixed case' : null;
       return typeof v === 'string' ? null : 'must be a string';
     },
   },
@@ -80,8 +81,16 @@ export function challengeDomain(origin: string | undefined, host: string | undef
   return host && authority.test(host) ? host.toLowerCase() : 'localhost';
 }
 
-/** The Cardano line; a domain too long for 198 bytes loses its leftmost labels. */
-export function cardanoMessage(parts: { domain: string; verificationId: string; tokenId: string; network: string; nonce: string; issuedAt: number; expiresAt: number }): string {
+/** The one-line message (every Cardano challenge, Ethereum without an address); a domain too long for 198 bytes loses its leftmost labels. */
+export function ownershipLine(parts: {
+  domain: string;
+  verificationId: string;
+  tokenId: string;
+  network: string;
+  nonce: string;
+  issuedAt: number;
+  expiresAt: number;
+}): string {
   const rest = ` ownership ${parts.verificationId} token ${parts.tokenId} network ${parts.network} nonce ${parts.nonce} issued ${isoSeconds(parts.issuedAt)} expires ${isoSeconds(parts.expiresAt)}`;
   let domain = parts.domain;
   while (domain.length + rest.length > CARDANO_MAX_BYTES && domain.includes('.')) domain = domain.slice(domain.indexOf('.') + 1);
@@ -89,7 +98,16 @@ export function cardanoMessage(parts: { domain: string; verificationId: string; 
   return domain + rest;
 }
 
-export function ethereumMessage(parts: { domain: string; address: string; verificationId: string; token: TokenRow; chainId: number; nonce: string; issuedAt: number; expiresAt: number }): string {
+export function ethereumMessage(parts: {
+  domain: string;
+  address: string;
+  verificationId: string;
+  token: TokenRow;
+  chainId: number;
+  nonce: string;
+  issuedAt: number;
+  expiresAt: number;
+}): string {
   return createSiweMessage({
     domain: parts.domain,
     address: parts.address as `0x${string}`,
@@ -114,10 +132,17 @@ export function readEthereumAddress(value: unknown): `0x${string}` | null {
   return checksumAddress(value as `0x${string}`);
 }
 
-/** When each open database last had its expired challenges pruned by an issued challenge. */
-const lastPrunes = new WeakMap<Db, number>();
+/** A challenge request: the verification id of the path, the optional body, and where it came from. */
+export interface ChallengeRequest {
+  pathId: string;
+  body: unknown;
+  origin?: string;
+  host?: string;
+  log?: { warn(obj: object, msg: string): void };
+}
 
-export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string, body: unknown, request: { origin?: string; host?: string; log?: { warn(obj: object, msg: string): void } }): Promise<Challenge> {
+export async function issueChallenge(ctx: AppContext, mode: Mode, request: ChallengeRequest): Promise<Challenge> {
+  const { pathId, body } = request;
   const db = ctx.db.kysely;
   if (body !== undefined && body !== null && !isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
   const fields = (body ?? {}) as Record<string, unknown>;
@@ -126,27 +151,29 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
   const target: ChallengeTarget = { uuid: verificationUuid(verification.id), verificationId };
   const problems: FieldProblem[] = [];
   for (const name of Object.keys(fields)) if (!CHALLENGE_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a challenge request'));
-  for (const name of ['uuid', 'verification_id'] as const) if (fields[name] !== undefined) problems.push(...fieldProblems(name, CHALLENGE_RULES[name], fields[name], target));
-  if (verification.token_id === null || verification.ownership_status !== null) {
+  for (const name of ['uuid', 'verification_id'] as const)
+    if (fields[name] !== undefined) problems.push(...fieldProblems(name, CHALLENGE_RULES[name], fields[name], target));
+  if (verification.token_id === null) {
     if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
-    throw new DomainError(verification.token_id === null ? 'ExtNoToken' : 'ExtOwnershipVerified');
+    throw new DomainError('ExtNoToken');
   }
-  const token = (await findToken(db, verification.token_id))!;
-  if (token.chain === 'ethereum' && fields.address === undefined) problems.push(problem('address', 'is required for ethereum tokens (the EIP-4361 message names the signing address)'));
-  else if (fields.address !== undefined) problems.push(...fieldProblems('address', CHALLENGE_RULES.address, fields.address, { ...target, chain: token.chain as 'cardano' | 'ethereum' }));
+  const token = (await catalogRepo.findToken(db, verification.token_id))!;
+  if (fields.address !== undefined)
+    problems.push(...fieldProblems('address', CHALLENGE_RULES.address, fields.address, { ...target, chain: token.chain as 'cardano' | 'ethereum' }));
   if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
   const address = token.chain === 'ethereum' ? readEthereumAddress(fields.address) : null;
 
-  const checks = ownershipChecks(ctx);
+  const checks = ctx.ownership;
+  const networks = checks.networks(mode);
   // Whole seconds: the message's times and expires_at say the same instant.
   const issuedAt = Math.floor(ctx.clock.nowMicros() / 1_000_000) * 1_000_000;
   const expiresAt = issuedAt + CHALLENGE_LIFETIME_MICROS;
   const domain = challengeDomain(request.origin, request.host);
   const parts = { domain, verificationId, nonce: nonce(), issuedAt, expiresAt };
   const message =
-    token.chain === 'ethereum'
-      ? ethereumMessage({ ...parts, address: address!, token, chainId: checks.ethereumChainId })
-      : cardanoMessage({ ...parts, tokenId: token.id, network: checks.cardanoNetwork });
+    address !== null
+      ? ethereumMessage({ ...parts, address, token, chainId: networks.ethereumChainId })
+      : ownershipLine({ ...parts, tokenId: token.id, network: token.chain === 'ethereum' ? `eip155:${networks.ethereumChainId}` : networks.cardano });
   let holders: string[] = [];
   if (token.chain === 'cardano') {
     try {
@@ -157,13 +184,24 @@ export async function issueChallenge(ctx: AppContext, mode: Mode, pathId: string
     }
   }
   const sessionId = randomUUID();
-  const prune = issuedAt - (lastPrunes.get(ctx.db) ?? 0) > PRUNE_EVERY_MICROS;
-  if (prune) lastPrunes.set(ctx.db, issuedAt);
+  const prune = issuedAt - ctx.challengePrune.at > PRUNE_EVERY_MICROS;
+  if (prune) ctx.challengePrune.at = issuedAt;
   // Through the group commit: committed (durable) before the answer, sharing the commit with concurrent writes.
-  await scanWriter(ctx.db, ctx.config.scanWriterThread).writeExtension({
+  await commitExtensionWrite(ctx.commits, {
     kind: 'challenge',
     pruneBefore: prune ? issuedAt : null,
-    row: { id: sessionId, verification_id: verification.id, mode, token_id: token.id, chain: token.chain, address, message, issued_at: issuedAt, expires_at: expiresAt, used_at: null },
+    row: {
+      id: sessionId,
+      verification_id: verification.id,
+      mode,
+      token_id: token.id,
+      chain: token.chain,
+      address,
+      message,
+      issued_at: issuedAt,
+      expires_at: expiresAt,
+      used_at: null,
+    },
   });
   return { session_id: sessionId, uuid: target.uuid, message, expires_at: isoMicros(expiresAt), blockchain_type: token.chain, expected_holders: holders };
 }

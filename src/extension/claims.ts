@@ -1,15 +1,14 @@
-// Claims: a genuine verification linked to a URL (spec extension-api.md,
+// Claims: a genuine verification linked to a URL (docs/extension.md,
 // GET/POST /claims). A claim's verification must be of the base URL's mode.
 import { createHash, randomUUID } from 'node:crypto';
-import type { Executor } from '../db/database.js';
+import type { AppContext } from '../context.js';
 import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
-import { codePoints } from '../http/text-rules.js';
-import type { Clock } from '../time.js';
+import { codePoints, isWellFormed, WELL_FORMED } from '../http/text-rules.js';
 import { isHttpUrl } from './catalog/rules.js';
-import { findPublicVerifications, insertClaim, listClaims } from './repository.js';
+import * as extensionRepo from './repository.js';
 import { renderPublicVerification, type PublicVerification } from './serializer.js';
 import { isVerificationId, VRF_ID_PATTERN } from './verification-ids.js';
 import { isObject } from '../json.js';
@@ -22,6 +21,7 @@ const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 function resourceUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
   if (codePoints(value) > CLAIM_LIMITS.resourceUrl) return `must be at most ${CLAIM_LIMITS.resourceUrl} characters`;
+  if (!isWellFormed(value)) return WELL_FORMED;
   return isHttpUrl(value) ? null : 'must be an absolute http or https URL';
 }
 
@@ -41,23 +41,31 @@ export const CLAIM_RULES = {
       if (v === null) return null;
       if (typeof v !== 'string') return 'must be a string';
       if (codePoints(v) > CLAIM_LIMITS.note) return `must be at most ${CLAIM_LIMITS.note} characters`;
+      if (!isWellFormed(v)) return WELL_FORMED;
       return v.includes('\u0000') ? 'must not contain the NUL character' : null;
     },
   },
 } satisfies Record<(typeof CLAIM_FIELDS)[number], FieldRule>;
 
-/** GET /claims?resource_url=…: newest first, at most 100. */
-export async function claimsOf(db: Executor, mode: Mode, resourceUrl: unknown): Promise<PublicVerification[]> {
+/** GET /claims?resource_url=…: oldest first, at most 100, so a URL's first claims cannot be pushed out. */
+export async function claimsOf({ db: { kysely: db } }: Pick<AppContext, 'db'>, mode: Mode, resourceUrl: unknown): Promise<PublicVerification[]> {
   if (resourceUrl === undefined || resourceUrl === '') throw new DomainError('ExtResourceUrlRequired');
   // A repeated parameter (an array) is not one URL.
   if (resourceUrlProblem(resourceUrl) !== null) throw new DomainError('ExtInvalidResourceUrl');
   const url = resourceUrl as string;
-  const rows = await listClaims(db, mode, url, urlHash(url), CLAIM_LIMITS.listed);
+  const rows = await extensionRepo.listClaims(db, mode, url, urlHash(url), CLAIM_LIMITS.listed);
   return rows.map(({ claim, verification }) => renderPublicVerification(verification, claim));
 }
 
-/** POST /claims: every problem of the body in one `Validation failed`, then the verification. */
-export async function createClaim(db: Executor, mode: Mode, body: unknown, clock: Clock): Promise<{ id: string; verification_id: string }> {
+/**
+ * POST /claims: every problem of the body in one `Validation failed`, then the verification.
+ * A verification claims a URL once: a repeat answers the claim stored first (`created` false).
+ */
+export async function createClaim(
+  { db: { kysely: db }, clock }: Pick<AppContext, 'db' | 'clock'>,
+  mode: Mode,
+  body: unknown,
+): Promise<{ claim: { id: string; verification_id: string }; created: boolean }> {
   if (!isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
   const problems: FieldProblem[] = [];
   for (const name of Object.keys(body)) if (!(CLAIM_FIELDS as readonly string[]).includes(name)) problems.push(problem(name, 'is not a field of a claim'));
@@ -72,15 +80,14 @@ export async function createClaim(db: Executor, mode: Mode, body: unknown, clock
 
   const verificationId = body.verification_id as string;
   const platformId = verificationId.length === 26 ? `vrf_${verificationId.slice(4)}` : null;
-  const [verification] = platformId ? (await findPublicVerifications(db, [platformId])).filter((v) => v.mode === mode) : [];
+  const [verification] = platformId ? (await extensionRepo.findPublicVerifications(db, [platformId])).filter((v) => v.mode === mode) : [];
   if (!verification) throw new DomainError('ExtClaimVerificationNotFound');
   if (verification.genuine !== 1) {
     throw new DomainError('ExtVerificationNotValid', [problem('verification_id', `the scan was not genuine (${verification.reason})`)]);
   }
-  const id = randomUUID();
   const resourceUrl = body.resource_url as string;
-  await insertClaim(db, {
-    id,
+  const { claim, created } = await extensionRepo.insertClaim(db, {
+    id: randomUUID(),
     verification_id: verification.id,
     mode,
     resource_url: resourceUrl,
@@ -88,5 +95,5 @@ export async function createClaim(db: Executor, mode: Mode, body: unknown, clock
     note: typeof body.note === 'string' ? body.note : null,
     created_at: clock.nowMicros(),
   });
-  return { id, verification_id: verificationId };
+  return { claim: { id: claim.id, verification_id: verificationId }, created };
 }

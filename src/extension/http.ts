@@ -7,8 +7,18 @@ import { DomainError } from '../errors.js';
 /** The largest extension body: a claim with a 2048-character URL and a 280-character note in 4-byte UTF-8 is under 10 kB. */
 export const EXT_BODY_LIMIT = 16 * 1024;
 
-const CORS = {
+/**
+ * What every extension answer carries, errors and 429 included: any page may read it (no credential
+ * is taken), and its script may read the X-Request-Id it can quote to support. The rate limiter
+ * sends no headers of its own, so there are none to expose.
+ */
+export const EXT_ANSWER_HEADERS = {
   'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id',
+} as const;
+
+const CORS = {
+  ...EXT_ANSWER_HEADERS,
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers': 'content-type, x-request-id',
   'access-control-max-age': '600',
@@ -32,7 +42,7 @@ export function installExtensionHttp(app: FastifyInstance): void {
     parse(request, body, done);
   });
   app.addHook('onRequest', (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    reply.header('access-control-allow-origin', '*');
+    reply.headers(EXT_ANSWER_HEADERS);
     done();
   });
   // Preflight: any path of the scope, answered before the route exists or not.

@@ -7,14 +7,15 @@
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { DomainError } from '../errors.js';
-import { findPublicVerifications, type PublicVerificationRow } from './repository.js';
+import * as extensionRepo from './repository.js';
+import type { PublicVerificationRow } from './repository.js';
 import { platformIdsOf } from './verification-ids.js';
 
-/** The genuine verification of `mode` that a path id (VRF_ id or UUID) names; 400 / 404 as the spec says. */
+/** The genuine verification of `mode` that a path id (VRF_ id or UUID) names; 400 for a malformed id, 404 for an unknown or not genuine one (docs/extension.md#ids). */
 export async function findShownVerification(db: Executor, mode: Mode, pathId: string): Promise<PublicVerificationRow> {
   const ids = platformIdsOf(pathId);
   if (ids === null) throw new DomainError('ExtInvalidVerificationId');
-  const found = (await findPublicVerifications(db, ids)).filter((v) => v.mode === mode && v.genuine === 1);
+  const found = (await extensionRepo.findPublicVerifications(db, ids)).filter((v) => v.mode === mode && v.genuine === 1);
   if (found.length === 0) throw new DomainError('ExtVerificationNotFound');
   return found[0]!;
 }

@@ -1,9 +1,11 @@
-// What a proof needs from the wallets and holdings modules (i9-wallets'
-// façades src/extension/wallets and src/extension/holdings): the deployment's
-// networks, signature verification per chain, and the holdings provider.
-// Routes and services use only this interface.
+// What a proof needs from the wallets and holdings modules (the façades
+// src/extension/wallets and src/extension/holdings): the deployment's networks,
+// signature verification per chain, and the holdings provider. Routes and
+// services use only this interface, held by the context (tests replace parts).
 import type { PublicClient } from 'viem';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
 import type { TokenRow } from './catalog/repository.js';
 import { HoldingsUnavailable, holdingsFor } from './holdings/index.js';
 import { encodeAddress, parseAddressBytes, rpcClient, verifyCardanoSignature, verifyEthereumSignature } from './wallets/index.js';
@@ -12,12 +14,23 @@ export { HoldingsUnavailable };
 
 export type SignatureVerdict = { ok: true } | { ok: false; reason: string };
 
-export interface OwnershipChecks {
-  /** The network a challenge names: cardano `mainnet` | `preprod` | `preview`; ethereum the chain id. */
-  cardanoNetwork: string;
+/** The networks a challenge names and signatures are made on: cardano `mainnet` | `preprod` | `preview`; the EVM chain id. */
+export interface Networks {
+  cardano: 'mainnet' | 'preprod' | 'preview';
   ethereumChainId: number;
+}
+
+/** Ethereum's test network (Sepolia), named by sandbox challenges of a mainnet deployment. */
+const SEPOLIA = 11155111;
+
+export interface OwnershipChecks {
+  /**
+   * The deployment's networks in production; test networks in the sandbox, whose tokens never
+   * reach a real chain (docs/wallets.md, "Networks").
+   */
+  networks(mode: Mode): Networks;
+  verifyCardano(input: { address: string; message: string; signature: string; key: string; network: Networks['cardano'] }): Promise<SignatureVerdict>;
   /** `{ok: false, reason: 'rpc-unavailable'}` when the EIP-1271 check could not reach the RPC (500). */
-  verifyCardano(input: { address: string; message: string; signature: string; key: string }): Promise<SignatureVerdict>;
   verifyEthereum(input: { address: string; message: string; signature: string }): Promise<SignatureVerdict>;
   /** Throws HoldingsUnavailable when the provider cannot answer. */
   holds(token: TokenRow, address: string): Promise<boolean>;
@@ -32,28 +45,22 @@ export function bech32Address(address: string): string {
   return parsed ? encodeAddress(parsed) : address;
 }
 
-const checksOf = new WeakMap<AppContext, OwnershipChecks>();
-
-/** Replaces some checks for one app (tests). */
-export function useOwnershipChecks(ctx: AppContext, checks: Partial<OwnershipChecks>): void {
-  checksOf.set(ctx, { ...ownershipChecks(ctx), ...checks });
-}
-
-/** The deployment's checks (config.wallets): networks, wallets façade, holdings façade; one RPC client per app. */
-export function ownershipChecks(ctx: AppContext): OwnershipChecks {
-  let checks = checksOf.get(ctx);
-  if (checks) return checks;
-  const wallets = ctx.config.wallets;
+/** The deployment's checks (config.wallets): networks, wallets façade, holdings façade; one RPC client per process. */
+export function createOwnershipChecks(db: Db, config: Config): OwnershipChecks {
+  const wallets = config.wallets;
   const rpc: PublicClient | null = wallets.ethereumRpcUrl ? rpcClient(wallets.ethereumRpcUrl, wallets.providerTimeoutMs) : null;
-  const holdings = holdingsFor(wallets, ctx.db.kysely, rpc);
-  checks = {
-    cardanoNetwork: wallets.cardanoNetwork,
-    ethereumChainId: wallets.ethereumChainId,
-    verifyCardano: async (input) => verifyCardanoSignature({ ...input, networkId: wallets.cardanoNetwork === 'mainnet' ? 1 : 0 }),
+  const holdings = holdingsFor(wallets, db.kysely, rpc);
+  return {
+    networks: (mode) =>
+      mode === 'production'
+        ? { cardano: wallets.cardanoNetwork, ethereumChainId: wallets.ethereumChainId }
+        : {
+            cardano: wallets.cardanoNetwork === 'mainnet' ? 'preprod' : wallets.cardanoNetwork,
+            ethereumChainId: wallets.ethereumChainId === 1 ? SEPOLIA : wallets.ethereumChainId,
+          },
+    verifyCardano: async ({ network, ...input }) => verifyCardanoSignature({ ...input, networkId: network === 'mainnet' ? 1 : 0 }),
     verifyEthereum: (input) => verifyEthereumSignature(input, rpc ?? undefined),
     holds: (token, address) => holdings.forToken(token).holds(token, address),
     expectedHolders: (token) => holdings.forToken(token).expectedHolders(token),
   };
-  checksOf.set(ctx, checks);
-  return checks;
 }

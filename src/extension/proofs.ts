@@ -1,10 +1,11 @@
-// Ownership proofs (spec extension-api.md, docs/decisions.md §7). A proof is
-// judged first (the signature over the stored message, then the holdings), then
-// takes its challenge with an atomic compare-and-set, so a challenge answers one
-// proof whatever the verdict and of concurrent proofs exactly one gets it. A
-// success takes the challenge and records the ownership in one transaction; a
-// provider that cannot answer takes nothing. Both writes go through the group
-// commit (src/extension/writes.ts), durable before the answer.
+// Ownership proofs (docs/extension.md, docs/decisions.md §7). A proof is
+// judged first (the signature over the stored message, the holdings, then who
+// may take the ownership: docs/extension.md, "Ownership"), then takes its
+// challenge with an atomic compare-and-set, so a challenge answers one proof
+// whatever the verdict and of concurrent proofs exactly one gets it. A success
+// takes the challenge and records the ownership in one transaction; a provider
+// that cannot answer takes nothing. Both writes go through the group commit
+// (src/extension/writes.ts), durable before the answer.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Mode } from '../db/schema.js';
@@ -12,12 +13,12 @@ import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { isoMicros } from '../time.js';
-import { findToken } from './catalog/repository.js';
+import * as catalogRepo from './catalog/repository.js';
 import { readEthereumAddress } from './challenges.js';
 import { findShownVerification } from './lookup.js';
-import { HoldingsUnavailable, bech32Address, ownershipChecks, type SignatureVerdict } from './ownership-checks.js';
-import { findChallenge } from './repository.js';
-import { scanWriter } from '../verifications/scan-writer.js';
+import { HoldingsUnavailable, bech32Address, type SignatureVerdict } from './ownership-checks.js';
+import { commitExtensionWrite } from './writes.js';
+import * as extensionRepo from './repository.js';
 import { isUuid } from './verification-ids.js';
 import { isObject } from '../json.js';
 
@@ -35,7 +36,10 @@ export const PROOF_RULES = {
   // Not `format: uuid`: a session id that is no UUID names no challenge, which is its own answer (Invalid or expired challenge).
   session_id: { schema: Type.String({ description: "The challenge's session_id" }), explain: text },
   address: { schema: Type.String({ description: 'cardano: bech32 or hex; ethereum: 0x-prefixed' }), explain: text },
-  signature: { schema: Type.String({ description: 'cardano: COSE_Sign1 hex (CIP-30 signData); ethereum: 0x-prefixed personal_sign signature' }), explain: text },
+  signature: {
+    schema: Type.String({ description: 'cardano: COSE_Sign1 hex (CIP-30 signData); ethereum: 0x-prefixed personal_sign signature' }),
+    explain: text,
+  },
   key: { schema: Type.String({ description: 'cardano: COSE_Key hex (required for cardano)' }), explain: text },
   blockchain_type: {
     schema: Type.Union([Type.Literal('cardano'), Type.Literal('ethereum'), Type.Null()], { description: 'cardano or ethereum; ethereum when absent or null' }),
@@ -64,22 +68,27 @@ function readProof(body: unknown): ProofInput {
   if (chain === 'cardano' && !('key' in body)) problems.push(problem('key', 'is required for cardano'));
   else if (body.key !== undefined) problems.push(...fieldProblems('key', PROOF_RULES.key, body.key, undefined));
   if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
-  return { sessionId: body.session_id as string, address: body.address as string, signature: body.signature as string, key: body.key as string | undefined, chain: chain as ProofInput['chain'] };
+  return {
+    sessionId: body.session_id as string,
+    address: body.address as string,
+    signature: body.signature as string,
+    key: body.key as string | undefined,
+    chain: chain as ProofInput['chain'],
+  };
 }
 
-export async function proveOwnership(
-  ctx: AppContext,
-  mode: Mode,
-  pathId: string,
-  body: unknown,
-  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
-): Promise<ProofResult> {
+/** A proof request: the verification id of the path, the body, and the request's logger. */
+export interface ProofRequest {
+  pathId: string;
+  body: unknown;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+export async function proveOwnership(ctx: AppContext, mode: Mode, { pathId, body, log }: ProofRequest): Promise<ProofResult> {
   const db = ctx.db.kysely;
-  const writer = scanWriter(ctx.db, ctx.config.scanWriterThread);
   const proof = readProof(body);
   const verification = await findShownVerification(db, mode, pathId);
-  if (verification.ownership_status !== null) throw new DomainError('ExtOwnershipVerified');
-  const challenge = isUuid(proof.sessionId) ? await findChallenge(db, proof.sessionId.toLowerCase()) : undefined;
+  const challenge = isUuid(proof.sessionId) ? await extensionRepo.findChallenge(db, proof.sessionId.toLowerCase()) : undefined;
   const now = ctx.clock.nowMicros();
   if (!challenge || challenge.verification_id !== verification.id || challenge.mode !== mode || challenge.used_at !== null || challenge.expires_at <= now) {
     throw new DomainError('ExtInvalidChallenge');
@@ -87,7 +96,7 @@ export async function proveOwnership(
   if (proof.chain !== challenge.chain) {
     throw new DomainError('ExtValidationFailed', [problem('blockchain_type', `must be ${challenge.chain}, the chain of the challenge's token`)]);
   }
-  const checks = ownershipChecks(ctx);
+  const checks = ctx.ownership;
   // A provider that cannot answer judges nothing: the challenge stays open for a retry.
   const providerDown = (reason: string) => {
     log.warn({ token: challenge.token_id, reason }, 'ownership provider unavailable; challenge left open');
@@ -95,8 +104,9 @@ export async function proveOwnership(
   };
   // A refused proof uses the challenge too (a failed proof needs a new one); of
   // concurrent proofs only the one that takes it gets its verdict.
-  const refuse = async (code: 'ExtSignatureFailed' | 'ExtNotHolder', reason: string) => {
-    if ((await writer.writeExtension({ kind: 'use-challenge', challengeId: challenge.id, now })) !== 'done') return new DomainError('ExtInvalidChallenge');
+  const refuse = async (code: 'ExtSignatureFailed' | 'ExtNotHolder' | 'ExtOwnershipHeld' | 'ExtProofWindowClosed', reason: string) => {
+    if ((await commitExtensionWrite(ctx.commits, { kind: 'use-challenge', challengeId: challenge.id, now })) !== 'done')
+      return new DomainError('ExtInvalidChallenge');
     log.info({ verification: verification.id, reason }, 'ownership proof refused');
     return new DomainError(code);
   };
@@ -104,35 +114,52 @@ export async function proveOwnership(
   let verdict: SignatureVerdict;
   if (challenge.chain === 'ethereum') {
     const address = readEthereumAddress(proof.address);
-    // The EIP-4361 message names one address; another one cannot have signed it.
+    // An EIP-4361 message names one address; another one cannot have signed it.
     verdict =
-      address === null || address !== challenge.address
-        ? { ok: false, reason: 'address-not-in-message' }
+      address === null || (challenge.address !== null && address !== challenge.address)
+        ? { ok: false, reason: address === null ? 'invalid-address' : 'address-not-in-message' }
         : await checks.verifyEthereum({ address, message: challenge.message, signature: proof.signature });
     wallet = address ?? proof.address;
   } else {
     wallet = bech32Address(proof.address);
-    verdict = await checks.verifyCardano({ address: wallet, message: challenge.message, signature: proof.signature, key: proof.key! });
+    verdict = await checks.verifyCardano({
+      address: wallet,
+      message: challenge.message,
+      signature: proof.signature,
+      key: proof.key!,
+      network: checks.networks(mode).cardano,
+    });
   }
   if (!verdict.ok) {
     if (verdict.reason === 'rpc-unavailable') throw providerDown('EIP-1271 RPC unavailable');
     throw await refuse('ExtSignatureFailed', verdict.reason);
   }
 
-  const token = await findToken(db, challenge.token_id);
-  let held: boolean;
-  try {
-    held = token !== undefined && (await checks.holds(token, wallet));
-  } catch (error) {
-    if (!(error instanceof HoldingsUnavailable)) throw error;
-    throw providerDown(error.message);
+  const token = await catalogRepo.findToken(db, challenge.token_id);
+  const holds = async (address: string) => {
+    try {
+      return token !== undefined && (await checks.holds(token, address));
+    } catch (error) {
+      if (!(error instanceof HoldingsUnavailable)) throw error;
+      throw providerDown(error.message);
+    }
+  };
+  if (!(await holds(wallet))) throw await refuse('ExtNotHolder', 'not-held');
+  // Who may take the ownership (docs/extension.md, "Ownership"): the first proof only
+  // with a challenge issued within the scan's session window; later a holder other
+  // than the recorded owner only once the recorded owner no longer holds the token.
+  const owner = verification.ownership_wallet_address;
+  if (owner === null) {
+    if (challenge.issued_at >= verification.scanned_at + (verification.session_duration ?? 0) * 1_000_000)
+      throw await refuse('ExtProofWindowClosed', 'window-closed');
+  } else if (owner !== wallet && verification.ownership_chain === challenge.chain && (await holds(owner))) {
+    throw await refuse('ExtOwnershipHeld', 'held-by-owner');
   }
-  if (!held) throw await refuse('ExtNotHolder', 'not-held');
 
   const requestId = randomUUID();
   const verifiedAt = ctx.clock.nowMicros();
   // Taking the challenge and recording the owner commit together, with the writes of other requests.
-  const outcome = await writer.writeExtension({
+  const outcome = await commitExtensionWrite(ctx.commits, {
     kind: 'ownership',
     challengeId: challenge.id,
     now,
@@ -145,9 +172,10 @@ export async function proveOwnership(
       request_id: requestId,
       verified_at: verifiedAt,
     },
+    replaces: verification.ownership_request_id,
   });
   if (outcome === 'challenge-used') throw new DomainError('ExtInvalidChallenge');
-  // Two challenges proven at once: the first recorded owner stays.
-  if (outcome === 'owned') throw new DomainError('ExtOwnershipVerified');
+  // Another proof changed the owner since this one was judged: it stands.
+  if (outcome === 'owned') throw new DomainError('ExtOwnershipHeld');
   return { success: true, request_id: requestId, ownership: { status: 'verified', wallet_address: wallet, verified_at: isoMicros(verifiedAt) } };
 }

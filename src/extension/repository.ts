@@ -2,6 +2,7 @@
 // the tag's catalog links and the proven ownership), claims, challenges.
 import type { Executor } from '../db/database.js';
 import { executeShaped } from '../db/precompiled.js';
+import type { TamperState } from '../chips/index.js';
 import type { ChallengesTable, ClaimsTable, Mode, OwnershipsTable } from '../db/schema.js';
 
 export type ClaimRow = ClaimsTable;
@@ -16,6 +17,10 @@ export interface PublicVerificationRow {
   reason: string;
   scanned_at: number;
   country: string | null;
+  tamper_permanent: TamperState | null;
+  tamper_current: TamperState | null;
+  /** The tag's current session_duration, in seconds: the window of a scan's first proof (null: the tag is gone). */
+  session_duration: number | null;
   product_id: string | null;
   product_name: string | null;
   product_image_url: string | null;
@@ -33,11 +38,14 @@ export interface PublicVerificationRow {
   ownership_status: 'verified' | null;
   ownership_wallet_address: string | null;
   ownership_verified_at: number | null;
+  ownership_chain: 'cardano' | 'ethereum' | null;
+  ownership_request_id: string | null;
 }
 
 function publicVerifications(db: Executor) {
   return db
     .selectFrom('verifications as v')
+    .leftJoin('tags as g', 'g.id', 'v.tag_id')
     .leftJoin('tag_links as l', 'l.tag_id', 'v.tag_id')
     .leftJoin('products as p', 'p.id', 'l.product_id')
     .leftJoin('tokens as t', 't.id', 'l.token_id')
@@ -49,6 +57,9 @@ function publicVerifications(db: Executor) {
       'v.reason',
       'v.scanned_at',
       'v.country',
+      'v.tamper_permanent',
+      'v.tamper_current',
+      'g.session_duration',
       'p.id as product_id',
       'p.name as product_name',
       'p.image_url as product_image_url',
@@ -66,6 +77,8 @@ function publicVerifications(db: Executor) {
       'o.status as ownership_status',
       'o.wallet_address as ownership_wallet_address',
       'o.verified_at as ownership_verified_at',
+      'o.chain as ownership_chain',
+      'o.request_id as ownership_request_id',
     ]);
 }
 
@@ -84,20 +97,39 @@ export async function findPublicVerifications(db: Executor, ids: string[]): Prom
   )) as PublicVerificationRow[];
 }
 
-export async function insertClaim(db: Executor, row: ClaimRow): Promise<void> {
-  await db.insertInto('claims').values(row).execute();
+/** The claim stored for the row's verification and URL: the row, or the one already there (a unique index decides a race). */
+export async function insertClaim(db: Executor, row: ClaimRow): Promise<{ claim: ClaimRow; created: boolean }> {
+  const inserted = await db
+    .insertInto('claims')
+    .values(row)
+    .onConflict((oc) => oc.columns(['verification_id', 'resource_url_hash']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { claim: row, created: true };
+  const claim = await db
+    .selectFrom('claims')
+    .selectAll()
+    .where('verification_id', '=', row.verification_id)
+    .where('resource_url_hash', '=', row.resource_url_hash)
+    .executeTakeFirstOrThrow();
+  return { claim, created: false };
 }
 
-/** The newest claims of one URL in one mode, each with its verification. */
-export async function listClaims(db: Executor, mode: Mode, resourceUrl: string, urlHash: string, limit: number): Promise<{ claim: ClaimRow; verification: PublicVerificationRow }[]> {
+/** The oldest claims of one URL in one mode, each with its verification (docs/extension.md, Claims). */
+export async function listClaims(
+  db: Executor,
+  mode: Mode,
+  resourceUrl: string,
+  urlHash: string,
+  limit: number,
+): Promise<{ claim: ClaimRow; verification: PublicVerificationRow }[]> {
   const claims = await db
     .selectFrom('claims')
     .selectAll()
     .where('mode', '=', mode)
     .where('resource_url_hash', '=', urlHash)
     .where('resource_url', '=', resourceUrl)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
     .limit(limit)
     .execute();
   const verifications = new Map((await findPublicVerifications(db, [...new Set(claims.map((c) => c.verification_id))])).map((v) => [v.id, v]));
@@ -114,7 +146,13 @@ export async function findChallenge(db: Executor, id: string): Promise<Challenge
 
 /** Marks an open, unexpired challenge used; false when another proof (or time) got there first. */
 export async function useChallenge(db: Executor, id: string, now: number): Promise<boolean> {
-  const result = await db.updateTable('challenges').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  const result = await db
+    .updateTable('challenges')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -130,11 +168,29 @@ export async function deleteExpiredChallenges(db: Executor, before: number): Pro
 }
 
 /**
- * Records the first proven ownership of a verification; false when one is
- * already recorded (a verification's owner is never replaced: its id is public
- * in claim lists, and another holder of a fungible token must not take it over).
+ * Records a proven owner and its proof: the first owner when `replaces` is null,
+ * else in place of the owner whose proof is `replaces` (its proof is marked
+ * replaced). False when the recorded owner is not the one expected: another
+ * proof got there first (docs/extension.md, "Ownership").
  */
-export async function saveOwnership(db: Executor, row: OwnershipRow): Promise<boolean> {
-  const inserted = await db.insertInto('ownerships').values(row).onConflict((oc) => oc.column('verification_id').doNothing()).returning('verification_id').executeTakeFirst();
-  return inserted !== undefined;
+export async function saveOwnership(db: Executor, row: OwnershipRow, replaces: string | null): Promise<boolean> {
+  const { verification_id: _, ...owner } = row;
+  const saved = await db
+    .insertInto('ownerships')
+    .values(row)
+    .onConflict((oc) =>
+      replaces === null
+        ? oc.column('verification_id').doNothing()
+        : oc.column('verification_id').doUpdateSet(owner).where('ownerships.request_id', '=', replaces),
+    )
+    .returning('verification_id')
+    .executeTakeFirst();
+  if (saved === undefined) return false;
+  if (replaces !== null) await db.updateTable('ownership_proofs').set({ replaced_at: row.verified_at }).where('request_id', '=', replaces).execute();
+  const { status: __, ...proof } = row;
+  await db
+    .insertInto('ownership_proofs')
+    .values({ ...proof, replaced_at: null })
+    .execute();
+  return true;
 }

@@ -1,11 +1,13 @@
 // Schemas of the extension API for the OpenAPI document and fast response
 // serialization. Bodies are read by the services (every problem is reported
-// as the spec words it), so these schemas never reject a request.
+// at once, in the API's words: docs/extension.md#claims), so these schemas never reject a request.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CLAIM_LIMITS, CLAIM_RULES } from './claims.js';
 import { CHALLENGE_RULES } from './challenges.js';
 import { PROOF_RULES } from './proofs.js';
+import type { Mode } from '../db/schema.js';
 import { VRF_ID_PATTERN } from './verification-ids.js';
+import { TamperStatus } from '../verifications/schemas.js';
 
 const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -13,7 +15,9 @@ const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 export const ExtError = Type.Object(
   {
     error: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'On `Validation failed` and `Verification is not valid`' })),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'On `Validation failed` and `Verification is not valid`' }),
+    ),
   },
   { title: 'Extension API error' },
 );
@@ -38,7 +42,12 @@ export const PublicVerification = Type.Object(
         supply: Type.Integer(),
       }),
     ),
-    ownership: Type.Union([Type.Object({ status: Type.String({ examples: ['verified'] }), wallet_address: Type.String(), verified_at: Iso }), Type.Null()], { description: 'null until proven' }),
+    ownership: Type.Union([Type.Object({ status: Type.String({ examples: ['verified'] }), wallet_address: Type.String(), verified_at: Iso }), Type.Null()], {
+      description: 'null until proven',
+    }),
+    tamper: Type.Union([TamperStatus, Type.Null()], {
+      description: "The scan's TagTamper status, as on the platform's verification; null for chips without one",
+    }),
   },
   { title: 'Extension verification' },
 );
@@ -83,7 +92,19 @@ export const ProofResult = Type.Object({
 
 export const PathId = Type.Object({ id: Type.String({ description: 'VRF_ id or UUID' }) });
 export const ClaimsQuery = Type.Object({
-  resource_url: Type.String({ minLength: 1, maxLength: CLAIM_LIMITS.resourceUrl, format: 'uri', description: 'An absolute http or https URL, matched exactly' }),
+  resource_url: Type.String({
+    minLength: 1,
+    maxLength: CLAIM_LIMITS.resourceUrl,
+    format: 'uri',
+    description: 'An absolute http or https URL, matched exactly',
+  }),
 });
 
 export const extErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ExtError]));
+
+/**
+ * Both bases are in the OpenAPI document (docs/openapi.md): production operations tagged `extension`,
+ * their twins under the sandbox base tagged `extension (sandbox)`, each with its own operationId.
+ */
+export const extOperation = (verb: string, noun: string, mode: Mode) =>
+  mode === 'sandbox' ? { operationId: `${verb}Sandbox${noun}`, tags: ['extension (sandbox)'] } : { operationId: `${verb}${noun}`, tags: ['extension'] };

@@ -1,5 +1,6 @@
-// The extension API's verification object (spec extension-api.md, Resources),
+// The extension API's verification object (docs/extension.md#the-verification-object),
 // also the shape of each claim in a claim list.
+import type { Tamper } from '../chips/index.js';
 import { isoMicros } from '../time.js';
 import { tokenData } from './catalog/rules.js';
 import type { ClaimRow, PublicVerificationRow } from './repository.js';
@@ -23,6 +24,8 @@ export interface PublicVerification {
     supply: number;
   } | null;
   ownership: { status: string; wallet_address: string; verified_at: string } | null;
+  /** TagTamper status of the scan, as on the platform's verification; null for chips without one. */
+  tamper: Tamper;
 }
 
 /**
@@ -40,14 +43,18 @@ export function renderPublicVerification(row: PublicVerificationRow, claim?: Cla
     created_at: isoMicros(claim ? claim.created_at : row.scanned_at),
     country: row.country,
     product:
-      row.product_id === null
-        ? null
-        : { id: row.product_id, name: row.product_name!, image_url: row.product_image_url, description: row.product_description },
+      row.product_id === null ? null : { id: row.product_id, name: row.product_name!, image_url: row.product_image_url, description: row.product_description },
     token:
       row.token_id === null
         ? null
         : {
-            data: tokenData({ chain: row.token_chain!, policy_id: row.token_policy_id, asset_name: row.token_asset_name, token_number: row.token_number, standard: row.token_standard }),
+            data: tokenData({
+              chain: row.token_chain!,
+              policy_id: row.token_policy_id,
+              asset_name: row.token_asset_name,
+              token_number: row.token_number,
+              standard: row.token_standard,
+            }),
             name: row.token_name!,
             symbol: row.token_symbol!,
             blockchain_type: row.token_chain!,
@@ -58,5 +65,6 @@ export function renderPublicVerification(row: PublicVerificationRow, claim?: Cla
       row.ownership_status === null
         ? null
         : { status: row.ownership_status, wallet_address: row.ownership_wallet_address!, verified_at: isoMicros(row.ownership_verified_at!) },
+    tamper: row.tamper_permanent === null ? null : { permanent: row.tamper_permanent, current: row.tamper_current! },
   };
 }

@@ -1,9 +1,10 @@
 // The extension API's names for a verification (docs/decisions.md §7): the
 // verification_id `VRF_` plus the random part of the platform id `vrf_…`, and a
-// UUID. The UUID is not stored: it is a version-4 UUID whose 122 random bits
-// are the first 122 of the platform id's 128 random bits. Reading a UUID back
-// leaves 6 bits open, so a lookup asks for the 64 platform ids it may stand for
-// (two ids sharing 122 random bits: probability 2^-122 per pair).
+// UUID. The UUID is not stored: it is a version-4-shaped UUID whose 122 free bits
+// are the first 122 of the platform id's 128 bits (its millisecond, then random
+// bits: src/ids.ts). Reading a UUID back leaves 6 bits open, so a lookup asks for
+// the 64 platform ids it may stand for (two ids of one millisecond sharing their
+// first 122 bits: probability 2^-74 per pair).
 import { base62 } from '../ids.js';
 
 /** The verification_id's shape, for schemas as well as the check below. */

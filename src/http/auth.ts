@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { principalCache } from '../keys/cache.js';
 import type { Principal } from '../keys/principal.js';
 import { authenticate } from '../keys/service.js';
 import { DomainError } from '../errors.js';
@@ -12,15 +11,16 @@ declare module 'fastify' {
 }
 
 /** Every route in the scope requires `Authorization: Bearer <key>`; failures are 401. */
-export function installAuth(app: FastifyInstance, { db, config }: AppContext): void {
+export function installAuth(app: FastifyInstance, ctx: AppContext): void {
+  const { config } = ctx;
   // PostgreSQL: listen for revokes while the app runs (the principal cache is bypassed until then).
-  const detach = principalCache(db).attach(config.database.kind === 'postgres' ? config.database.url : null);
+  const detach = ctx.principals.attach(config.database.kind === 'postgres' ? config.database.url : null);
   app.addHook('onClose', detach);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
-    const principal = match ? await authenticate(db, match[1]) : null;
+    const principal = match ? await authenticate(ctx, match[1]) : null;
     if (!principal) throw new DomainError('Unauthorized');
     request.principal = principal;
   });

@@ -8,6 +8,7 @@ import { DomainError, type ErrorCode, type FieldProblem } from '../errors.js';
 import { STATUS } from './errors.js';
 import { JSON_API } from './jsonapi.js';
 import { isObject } from '../json.js';
+import { EXT_ANSWER_HEADERS } from '../extension/http.js';
 
 function fromFastify(error: FastifyError): DomainError | null {
   switch (error.code) {
@@ -40,7 +41,9 @@ function pointer(field: FieldProblem, batch: boolean): string {
 /** The JSON:API `errors` of an error (also the in-process writer's answer, writer/local.ts). */
 export function jsonApiErrors(error: DomainError, document: unknown) {
   const status = String(STATUS[error.code]);
-  if (error.fields.length === 0) return [{ status, title: error.title }];
+  if (error.fields.length === 0) return [{ status, title: error.title, ...(error.detail ? { detail: error.detail } : {}) }];
+  // A query parameter is named as such (JSON:API `source.parameter`); other fields sit in the body.
+  if (error.code === 'InvalidQuery') return error.fields.map((f) => ({ status, title: error.title, detail: f.detail, source: { parameter: f.path } }));
   const batch = isObject(document) && Array.isArray(document.data);
   return error.fields.map((f) => ({ status, title: error.title, detail: f.detail, source: { pointer: pointer(f, batch) } }));
 }
@@ -50,13 +53,14 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
   reply.code(status);
   const ext = request.url.startsWith(surfaces.extPrefix + '/') || request.url === surfaces.extPrefix;
   // Browsers may read the extension API's errors too (CORS, no credentials).
-  if (ext) reply.header('access-control-allow-origin', '*');
+  if (ext) reply.headers(EXT_ANSWER_HEADERS);
   if (status === 429) {
     return reply.type('text/plain; charset=utf-8').send('Too Many Requests');
   }
   if (ext) {
-    // Extension errors carry `details` as {field, message} items (spec: validation errors of POST /claims).
-    const body = error.fields.length > 0 ? { error: error.title, details: error.fields.map((f) => ({ field: f.path, message: f.detail })) } : { error: error.title };
+    // Extension validation errors name every failed field as {field, message} (docs/extension.md#claims).
+    const body =
+      error.fields.length > 0 ? { error: error.title, details: error.fields.map((f) => ({ field: f.path, message: f.detail })) } : { error: error.title };
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
   const errors = jsonApiErrors(error, request.body);
@@ -71,11 +75,14 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
  * resource, so it is the 404 any unknown id gets, in the API's error format.
  */
 export function frameworkErrors(surfaces: ErrorSurfaces) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     if (error.code !== 'FST_ERR_BAD_URL') request.log.error({ err: error }, 'framework error');
-    return renderError(request, reply, new DomainError(error.code === 'FST_ERR_BAD_URL' ? 'RouteNotFound' : 'Internal'), surfaces);
+    renderError(request, reply, new DomainError(error.code === 'FST_ERR_BAD_URL' ? 'RouteNotFound' : 'Internal'), surfaces);
   };
 }
+
+const KEY_MATERIAL_DETAIL =
+  'the server has no usable key material for this mode: its operator must set TAPPROOF_MASTER_KEY (or TAPPROOF_MASTER_KEY_FILE); the server log says why';
 
 export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurfaces): void {
   app.setErrorHandler((raw: FastifyError, request, reply) => {
@@ -86,7 +93,8 @@ export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurface
     // client's and never a verdict on the chip: 503, with the operator's line in the log.
     if (raw instanceof KeyMaterialError) {
       request.log.error({ reason: raw.message }, 'key material unavailable');
-      return renderError(request, reply, new DomainError('Unavailable'), surfaces);
+      // The variable's name only: the reason itself (check values, paths) is the operator's, in the log.
+      return renderError(request, reply, new DomainError('Unavailable', [], undefined, KEY_MATERIAL_DETAIL), surfaces);
     }
     request.log.error({ err: raw }, 'unhandled error');
     return renderError(request, reply, new DomainError('Internal'), surfaces);
@@ -98,7 +106,13 @@ export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurface
     // A catch-all (the extension API's CORS preflight, OPTIONS /ext/*) says nothing about the methods of a
     // concrete path: an unknown path under it stays 404.
     if (route.url.includes('*')) return;
-    const source = '^' + route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$';
+    const source =
+      '^' +
+      route.url
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/') +
+      '/?$';
     let entry = routes.find((r) => r.pattern.source === source);
     if (!entry) routes.push((entry = { pattern: new RegExp(source), methods: new Set() }));
     for (const method of [route.method].flat()) entry.methods.add(method);

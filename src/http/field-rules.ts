@@ -3,8 +3,8 @@
 // schema is compiled by Ajv, Fastify's own validator: it counts string lengths
 // in code points as JSON Schema says (TypeBox's checker counts UTF-16 units, so
 // a comment of 50 emoji would fail a `maxLength: 50` it meets). Rules stay out of
-// Fastify's request validation because the spec tells 400 (a malformed document)
-// from 422 (a bad attribute) and names each failed field, which a route schema's
+// Fastify's request validation because the API tells 400 (a malformed document)
+// from 422 (a bad attribute, docs/api.md#requests-and-errors) and names each failed field, which a route schema's
 // first error cannot.
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';

@@ -14,13 +14,27 @@ export interface ResourceObject<A> {
 /** Whether an Accept header admits `application/vnd.api+json` (or a wildcard that covers it). */
 function acceptsJsonApi(accept: string): boolean {
   return accept.split(',').some((part) => {
-    const [range, ...params] = part.trim().split(';').map((s) => s.trim().toLowerCase());
+    const [range, ...params] = part
+      .trim()
+      .split(';')
+      .map((s) => s.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
     if (q && Number(q.slice(2)) === 0) return false;
     // JSON:API: a JSON:API media type with parameters other than ext/profile is not acceptable.
     if (range === JSON_API) return params.every((p) => p.startsWith('q=') || p.startsWith('ext=') || p.startsWith('profile='));
     return range === '*/*' || range === 'application/*';
   });
+}
+
+/**
+ * The request media types a body may carry: JSON:API's own, without parameters, and plain
+ * `application/json` (JSON:API allows a server to accept it), which stock generated clients send.
+ * Answers stay JSON:API either way (docs/openapi.md, "Media types").
+ */
+function acceptedBodyType(type: string): boolean {
+  const [range, ...params] = type.split(';').map((s) => s.trim().toLowerCase());
+  if (range === JSON_API) return params.length === 0;
+  return range === 'application/json' && params.every((p) => p.replace(/\s+/g, '') === 'charset=utf-8');
 }
 
 function hasBody(request: FastifyRequest): boolean {
@@ -42,7 +56,7 @@ export function installJsonApi(app: FastifyInstance): void {
   };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_API, { parseAs: 'string' }, parse);
-  // A request with a body but no Content-Type is tolerated (spec) and read as JSON;
+  // A request with a body but no Content-Type is tolerated (docs/api.md#requests-and-errors) and read as JSON;
   // any other media type was already refused by the hook below.
   app.addContentTypeParser('*', { parseAs: 'string' }, parse);
 
@@ -51,7 +65,7 @@ export function installJsonApi(app: FastifyInstance): void {
     const accept = request.headers.accept;
     if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) return done(new DomainError('NotAcceptable'));
     const type = request.headers['content-type'];
-    if (type !== undefined && hasBody(request) && type.trim().toLowerCase() !== JSON_API) return done(new DomainError('UnsupportedMediaType'));
+    if (type !== undefined && hasBody(request) && !acceptedBodyType(type)) return done(new DomainError('UnsupportedMediaType'));
     done();
   });
 }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { webhookOperations } from '../webhooks/openapi.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -11,22 +12,72 @@ const JSON_API = 'application/vnd.api+json';
 function extensionServers(document: any, extPrefix: string) {
   for (const [path, item] of Object.entries<any>(document.paths ?? {})) {
     if (!path.startsWith(extPrefix + '/')) continue;
-    item.servers = [{ url: '/', description: `extension API: public, plain JSON, CORS; production verifications under ${extPrefix}, sandbox ones under ${extPrefix}/sandbox` }];
+    item.servers = [
+      {
+        url: '/',
+        description: `extension API: public, plain JSON, CORS; production verifications under ${extPrefix}, sandbox ones under ${extPrefix}/sandbox`,
+      },
+    ];
     for (const op of Object.values<any>(item)) if (op && typeof op === 'object' && 'responses' in op) op.security = [];
   }
   return document;
 }
 
 const RATE_LIMITED = {
-  description: 'Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike.',
+  description:
+    'Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike.',
   content: { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } },
 };
 
-/** The limiter runs ahead of every route and answers in plain text (src/http/error-handler.ts), so every operation declares it. */
-function rateLimited(document: any) {
-  for (const item of Object.values<any>(document.paths ?? {}))
-    for (const op of Object.values<any>(item)) if (op && typeof op === 'object' && 'responses' in op) op.responses['429'] = RATE_LIMITED;
+/** What each error status means, the same on every operation (docs/openapi.md). */
+const ERROR_MEANINGS: Record<string, string> = {
+  '400': 'Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range).',
+  '401': 'Unauthorized: the key is missing, unknown or revoked.',
+  '404': "Not Found: no such resource in the key's team and mode (for a scan: no configured tag).",
+  '406': 'Not Acceptable: the Accept header excludes application/vnd.api+json.',
+  '409': 'Conflict: the resource is in a state that forbids the operation.',
+  '413': 'Payload Too Large: the body exceeds the request size limit.',
+  '415': 'Unsupported Media Type: the body is neither application/vnd.api+json nor application/json.',
+  '422': 'Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded.',
+  '500': 'Internal Server Error.',
+};
+
+const operationsOf = (document: any): any[] =>
+  Object.values<any>(document.paths ?? {}).flatMap((item) => Object.values<any>(item).filter((op) => op && typeof op === 'object' && 'responses' in op));
+
+/**
+ * Every operation's error responses: the limiter runs ahead of every route and answers in plain
+ * text (src/http/error-handler.ts), so every operation declares 429; the other errors read the same
+ * everywhere, so their descriptions live here rather than in each route.
+ */
+function errorResponses(document: any) {
+  for (const op of operationsOf(document))
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      if (response.description === 'Default Response' && ERROR_MEANINGS[status]) response.description = ERROR_MEANINGS[status];
+    }
+  for (const op of operationsOf(document)) op.responses['429'] = RATE_LIMITED;
   return document;
+}
+
+/**
+ * A TypeBox union of string literals comes out as `anyOf` of one-value enums, which renderers show as
+ * "string or string or string"; one `enum` says the same and reads as the list of values.
+ */
+export function enums(node: any): any {
+  if (Array.isArray(node)) return node.map(enums);
+  if (node === null || typeof node !== 'object') return node;
+  const out: any = {};
+  for (const [key, value] of Object.entries(node)) out[key] = enums(value);
+  const members = out.anyOf;
+  if (
+    Array.isArray(members) &&
+    members.length > 1 &&
+    members.every((m: any) => m.type === 'string' && Array.isArray(m.enum) && m.enum.length === 1 && Object.keys(m).length === 2)
+  ) {
+    delete out.anyOf;
+    return { type: 'string', enum: members.map((m: any) => m.enum[0]), ...out };
+  }
+  return out;
 }
 
 export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix?: string): Promise<void> {
@@ -35,12 +86,17 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
       openapi: '3.1.0',
       info: {
         title: 'tapproof platform API',
-        version: '1',
-        description: 'JSON:API for provisioning NFC tags, verifying scans and receiving lifecycle webhooks. Every request carries `Authorization: Bearer <key>`; bodies are `application/vnd.api+json`.',
+        // Redoc shows the version in brackets after the title; a bare "1" read as a copy's file name.
+        version: '1.0.0',
+        description:
+          'JSON:API for provisioning NFC tags, verifying scans and receiving lifecycle webhooks (the `webhooks` section), ' +
+          'and the public extension API (`extension` operations under `/ext` and `/ext/sandbox`). Every platform request carries ' +
+          '`Authorization: Bearer <key>`; bodies are `application/vnd.api+json` (`application/json` is accepted too), answers are always JSON:API.',
       },
       servers: [{ url: apiPrefix }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tp_sandbox_… or tp_live_…' } } },
       security: [{ bearer: [] }],
+      webhooks: webhookOperations() as never,
     },
     // The platform speaks only JSON:API (415/406 otherwise): declare that media type so
     // generated clients send and accept what the server answers.
@@ -53,8 +109,9 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     hideUntagged: true,
     transformObject: (({ openapiObject }: { openapiObject: unknown }) => {
-      rateLimited(openapiObject);
-      return extPrefix ? extensionServers(openapiObject, extPrefix) : openapiObject;
+      errorResponses(openapiObject);
+      const described = enums(openapiObject);
+      return extPrefix ? extensionServers(described, extPrefix) : described;
     }) as never,
   });
 }
@@ -65,6 +122,17 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': 
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 const REDOC_PATH = '/docs/redoc.standalone.js';
 
+// Redoc's sidebar footer loads its logo from cdn.redoc.ly, with no option to turn it off. An empty
+// data URI makes the image fail to load, and Redoc then leaves it out (its onError hides it).
+export const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+
+/** The installed bundle with the logo's CDN address replaced; throws if a Redoc upgrade moved it, rather than serve a CDN request. */
+export async function redocBundle(): Promise<string> {
+  const installed = await readFile(REDOC_BUNDLE, 'utf8');
+  if (!installed.includes(`"${REDOC_LOGO}"`)) throw new Error(`redoc bundle: ${REDOC_LOGO} not found; check the bundle for CDN references`);
+  return installed.replaceAll(`"${REDOC_LOGO}"`, '"data:,"');
+}
+
 /** GET /docs (a Redoc reference of the served openapi.json) and the script it loads. */
 export function referenceRoutes(api: FastifyInstance, apiPrefix: string): void {
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -73,12 +141,12 @@ export function referenceRoutes(api: FastifyInstance, apiPrefix: string): void {
 <redoc spec-url="${escape(apiPrefix)}/openapi.json"></redoc>
 <script src="${escape(apiPrefix + REDOC_PATH)}"></script></body></html>`;
   // 1.1 MB, read on first use: most processes never serve it.
-  let bundle: Promise<Buffer> | null = null;
+  let bundle: Promise<string> | null = null;
   api.get('/docs', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
   api.get(REDOC_PATH, { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=86400')
-      .send(await (bundle ??= readFile(REDOC_BUNDLE))),
+      .send(await (bundle ??= redocBundle())),
   );
 }

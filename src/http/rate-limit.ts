@@ -8,13 +8,15 @@
 // goes down and one when it is back (docs/operations.md, "Redis").
 import { createRequire } from 'node:module';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { DomainError } from '../errors.js';
 
 export interface RateLimitOptions {
   perMinute: number;
   redisUrl: string | null;
+  /** This deployment's part of a shared Redis: its keys are `<prefix>-rl:<key>`. */
+  redisPrefix: string;
   /** Paths answered without counting (health probes). */
   exempt: string[];
   /** Called once per refused request (the metrics counter). */
@@ -41,9 +43,12 @@ interface Store {
 }
 const require = createRequire(import.meta.url);
 const LocalStore: new (continueExceeding: boolean, exponentialBackoff: boolean, cache?: number) => Store = require('@fastify/rate-limit/store/LocalStore');
-const RedisStore: new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, key: string) => Store = require('@fastify/rate-limit/store/RedisStore');
-
-const NAMESPACE = 'tapproof-rl:';
+const RedisStore: new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  redis: Redis,
+  key: string,
+) => Store = require('@fastify/rate-limit/store/RedisStore');
 
 /** Redis with its connection state followed and logged once per change. */
 function watchedRedis(url: string, log: FastifyBaseLogger) {
@@ -62,7 +67,12 @@ function watchedRedis(url: string, log: FastifyBaseLogger) {
     const first = state === 'connecting';
     state = 'down';
     // The reason is a code or short message; the URL (it may carry a password) is never logged.
-    log.warn({ reason }, first ? 'redis unavailable: rate limits are counted in this process until it answers' : 'redis down: rate limits are counted in this process until it is back');
+    log.warn(
+      { reason },
+      first
+        ? 'redis unavailable: rate limits are counted in this process until it answers'
+        : 'redis down: rate limits are counted in this process until it is back',
+    );
   };
   redis.on('ready', () => {
     if (state === 'down') log.info('redis up again: rate limits are shared again');
@@ -101,6 +111,18 @@ function watchedRedis(url: string, log: FastifyBaseLogger) {
   };
 }
 
+/**
+ * A route's own budget per client IP and hour (an `onRequest` hook of the route), counted by this
+ * limiter's store under its own key, on top of the per-minute budget every request spends.
+ */
+export function hourlyBudget(app: FastifyInstance, name: string, max: number) {
+  const count = app.createRateLimit({ max, timeWindow: 3_600_000, keyGenerator: (request: FastifyRequest) => `${name}:${request.ip}` });
+  return async (request: FastifyRequest) => {
+    const counted = await count(request);
+    if (!counted.isAllowed && counted.isExceeded) throw new DomainError('RateLimited');
+  };
+}
+
 export async function installRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<RateLimitState> {
   const watched = options.redisUrl ? watchedRedis(options.redisUrl, app.log) : null;
   if (watched) app.addHook('onClose', async () => void (await watched.redis.quit().catch(() => watched.redis.disconnect())));
@@ -109,7 +131,7 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
   const local = new LocalStore(false, false, 10_000);
   // The store the plugin instantiates: Redis while it answers, this process's counts otherwise.
   class SharedOrLocalStore implements Store {
-    private readonly shared = watched ? new RedisStore(false, false, watched.redis, NAMESPACE) : null;
+    private readonly shared = watched ? new RedisStore(false, false, watched.redis, `${options.redisPrefix}-rl:`) : null;
     incr: Incr = (key, cb, timeWindow, max) => {
       if (!this.shared || !watched!.usable()) return local.incr(key, cb, timeWindow, max);
       this.shared.incr(

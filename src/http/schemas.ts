@@ -1,7 +1,7 @@
 // JSON schemas shared by the route declarations: they document the API in
 // OpenAPI and let Fastify serialize responses fast. Request bodies are read by
-// the feature's document readers (400 vs 422 is a spec distinction that schema
-// validation alone cannot make), so Fastify does not validate with them; the
+// the feature's document readers (400 for a malformed document vs 422 for a bad
+// value, docs/api.md#requests-and-errors, is a distinction schema validation alone cannot make), so Fastify does not validate with them; the
 // attribute schemas inside them come from field rules (src/http/field-rules.ts),
 // which the readers enforce.
 import { Type, type TSchema } from '@sinclair/typebox';
@@ -13,7 +13,9 @@ export const ErrorDocument = Type.Object(
         status: Type.String({ description: 'The HTTP status, as a string' }),
         title: Type.String(),
         detail: Type.Optional(Type.String()),
-        source: Type.Optional(Type.Object({ pointer: Type.String() })),
+        source: Type.Optional(
+          Type.Object({ pointer: Type.Optional(Type.String()), parameter: Type.Optional(Type.String({ description: 'The query parameter at fault' })) }),
+        ),
       }),
     ),
   },
@@ -31,3 +33,6 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
 }
 
 export const IdParam = Type.Object({ id: Type.String() });
+
+/** A success response schema with what it means, which the OpenAPI document shows as the response's description. */
+export const answer = <T extends TSchema>(description: string, schema: T): T => ({ ...schema, description });

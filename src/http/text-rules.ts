@@ -6,7 +6,8 @@
 // SQLite, one on PostgreSQL), so two distinct urls could collide after the fact.
 // Refusing them up front keeps what is read back exactly what was written.
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern is for
+export const CONTROL = /[\u0000-\u001f\u007f]/;
 // Without the u flag the pattern sees UTF-16 code units: a high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -17,9 +18,13 @@ export function codePoints(s: string): number {
   return n;
 }
 
+/** False for ill-formed UTF-16: a lone surrogate, which each engine would store differently. */
+export const isWellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
+export const WELL_FORMED = 'must be well-formed Unicode (no lone UTF-16 surrogates)';
+
 /** Why `value` cannot be stored as the attribute `name`, or null when it can. */
 export function textProblem(name: string, value: string): string | null {
   if (CONTROL.test(value)) return `${name} must not contain control characters (U+0000 to U+001F, U+007F)`;
-  if (LONE_SURROGATE.test(value)) return `${name} must be well-formed Unicode (no lone UTF-16 surrogates)`;
+  if (!isWellFormed(value)) return `${name} ${WELL_FORMED}`;
   return null;
 }

@@ -13,14 +13,13 @@
 // Revokes through the same Db object evict directly. A TTL bounds staleness
 // whatever happens. An entry past its refresh age is still served while one
 // request looks the key up again in the background, so that under steady
-// traffic no request waits on the database for its key (a wait that used to
-// let later scans overtake earlier ones, issue #10).
+// traffic no request waits on the database for its key (such a wait holds later
+// scans back behind it in arrival order, docs/throughput.md).
 import { watch, writeFileSync, type FSWatcher } from 'node:fs';
 import pg from 'pg';
 import type { Db } from '../db/database.js';
 import type { Principal } from './principal.js';
-import { KEYS_CHANNEL } from './repository.js';
-
+import * as keysRepo from './repository.js';
 
 const MAX_ENTRIES = 10_000;
 const TTL_MS = 60_000;
@@ -164,7 +163,7 @@ export class PrincipalCache {
       down();
       client = null;
       void c.end().catch(() => {});
-      if (!stopped) timer = setTimeout(connect, RECONNECT_MS);
+      if (!stopped) timer = setTimeout(() => void connect(), RECONNECT_MS);
     };
     const connect = async () => {
       timer = null;
@@ -173,13 +172,13 @@ export class PrincipalCache {
       const c = new pg.Client({ connectionString: url, keepAlive: true });
       client = c;
       c.on('notification', (message) => {
-        if (message.channel === KEYS_CHANNEL && message.payload) this.evict(message.payload);
+        if (message.channel === keysRepo.KEYS_CHANNEL && message.payload) this.evict(message.payload);
       });
       c.on('error', () => fail(c));
       c.on('end', () => fail(c));
       try {
         await c.connect();
-        await c.query(`listen ${KEYS_CHANNEL}`);
+        await c.query(`listen ${keysRepo.KEYS_CHANNEL}`);
         if (client !== c || stopped) return;
         // Anything cached before (or while down) may have missed a revoke.
         this.clear();
@@ -198,12 +197,4 @@ export class PrincipalCache {
       await c?.end().catch(() => {});
     };
   }
-}
-
-const caches = new WeakMap<Db, PrincipalCache>();
-
-export function principalCache(db: Db): PrincipalCache {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new PrincipalCache(db)));
-  return cache;
 }

@@ -33,3 +33,21 @@ export async function notifyKeyRevoked(db: Executor, keyHash: string): Promise<v
 export async function findKeyInWorld(db: Executor, id: string, teamId: string, mode: Mode): Promise<KeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('team_id', '=', teamId).where('mode', '=', mode).executeTakeFirst();
 }
+
+/** A team's keys of one mode (or both), oldest first; never the hash. */
+export async function listKeys(db: Executor, teamId: string, mode?: Mode): Promise<Omit<KeyRow, 'key_hash'>[]> {
+  let query = db.selectFrom('api_keys').select(['id', 'team_id', 'mode', 'created_at', 'revoked_at', 'last_used_at']).where('team_id', '=', teamId);
+  if (mode !== undefined) query = query.where('mode', '=', mode);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** Moves each key's last use forward to its time (never back: writes of several processes may cross). */
+export async function setKeysLastUsed(db: Executor, uses: readonly { keyId: string; at: number }[]): Promise<void> {
+  for (const { keyId, at } of uses)
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
+}

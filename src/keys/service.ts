@@ -1,22 +1,22 @@
 import { writeFileSync } from 'node:fs';
-import type { Db, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../context.js';
 import type { Clock } from '../time.js';
-import { findTeam } from '../teams/repository.js';
-import { principalCache } from './cache.js';
+import * as teamsRepo from '../teams/repository.js';
 import type { Principal } from './principal.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
-import { findKeyByHash, insertKey, notifyKeyRevoked, revokeKey } from './repository.js';
+import * as keysRepo from './repository.js';
 import { refusal } from '../errors.js';
+import { inTransaction } from '../db/transaction.js';
 
 /** Creates a key and returns its text, which is never stored nor shown again. */
 export async function createKey(db: Executor, teamId: string, mode: Mode, clock: Clock): Promise<{ id: string; key: string }> {
-  if (!(await findTeam(db, teamId))) throw refusal(`no team ${teamId}`);
+  if (!(await teamsRepo.findTeam(db, teamId))) throw refusal(`no team ${teamId}`);
   const key = newKeyText(mode);
   const id = newId('key');
-  await insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: clock.nowMicros(), revoked_at: null });
+  await keysRepo.insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: clock.nowMicros(), revoked_at: null, last_used_at: null });
   return { id, key };
 }
 
@@ -25,14 +25,14 @@ export async function createKey(db: Executor, teamId: string, mode: Mode, clock:
  * cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
  * watched revocations file once the revoke has committed.
  */
-export async function revoke({ db, clock }: Pick<AppContext, 'db' | 'clock'>, keyId: string): Promise<boolean> {
-  const key = await db.kysely.transaction().execute(async (trx) => {
-    const row = await revokeKey(trx, keyId, clock.nowMicros());
-    if (row && db.dialect === 'postgres') await notifyKeyRevoked(trx, row.key_hash);
+export async function revoke({ db, clock, principals }: Pick<AppContext, 'db' | 'clock' | 'principals'>, keyId: string): Promise<boolean> {
+  const key = await inTransaction(db, async (trx) => {
+    const row = await keysRepo.revokeKey(trx, keyId, clock.nowMicros());
+    if (row && db.dialect === 'postgres') await keysRepo.notifyKeyRevoked(trx, row.key_hash);
     return row;
   });
   if (key) {
-    principalCache(db).evict(key.key_hash);
+    principals.evict(key.key_hash);
     // SQLite: servers in other processes watch this file and drop their cached principals.
     if (db.revocationsFile) writeFileSync(db.revocationsFile, `${clock.nowMicros()}\n`);
   }
@@ -43,24 +43,25 @@ export async function revoke({ db, clock }: Pick<AppContext, 'db' | 'clock'>, ke
  * Resolves a bearer key to its principal, or null. The lookup is by hash, so
  * the comparison never touches the secret itself (no timing oracle on it).
  */
-export async function authenticate(db: Db, keyText: string): Promise<Principal | null> {
+export async function authenticate(ctx: Pick<AppContext, 'db' | 'principals' | 'keyUses'>, keyText: string): Promise<Principal | null> {
   const mode = modeOfKeyText(keyText);
   if (mode === null) return null;
   const hash = hashKeyText(keyText);
-  const cache = principalCache(db);
-  const cached = cache.get(hash);
+  const cached = ctx.principals.get(hash);
   // The hash covers the text, mode prefix included: a cached principal has the mode the text claims.
   if (cached !== undefined) {
-    if (cached.refresh) void refreshPrincipal(db, hash, mode);
+    if (cached.refresh) void refreshPrincipal(ctx, hash, mode);
+    ctx.keyUses.note(cached.principal.keyId);
     return cached.principal;
   }
-  return lookUpPrincipal(db, hash, mode);
+  const principal = await lookUpPrincipal(ctx, hash, mode);
+  if (principal !== null) ctx.keyUses.note(principal.keyId);
+  return principal;
 }
 
-async function lookUpPrincipal(db: Db, hash: string, mode: Mode): Promise<Principal | null> {
-  const cache = principalCache(db);
+async function lookUpPrincipal({ db, principals: cache }: Pick<AppContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<Principal | null> {
   const stamp = cache.stamp();
-  const row = await findKeyByHash(db.kysely, hash);
+  const row = await keysRepo.findKeyByHash(db.kysely, hash);
   if (!row || row.revoked_at !== null || row.mode !== mode) {
     cache.drop(hash, stamp);
     return null;
@@ -71,11 +72,11 @@ async function lookUpPrincipal(db: Db, hash: string, mode: Mode): Promise<Princi
 }
 
 /** Re-reads a cached key off the request path; a failure only drops the entry. */
-async function refreshPrincipal(db: Db, hash: string, mode: Mode): Promise<void> {
-  const stamp = principalCache(db).stamp();
+async function refreshPrincipal(ctx: Pick<AppContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<void> {
+  const stamp = ctx.principals.stamp();
   try {
-    await lookUpPrincipal(db, hash, mode);
+    await lookUpPrincipal(ctx, hash, mode);
   } catch {
-    principalCache(db).drop(hash, stamp);
+    ctx.principals.drop(hash, stamp);
   }
 }

@@ -8,7 +8,8 @@ import type { Db } from '../db/database.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { World } from '../world.js';
-import { findSession, sessionVerificationIds, type SessionRow } from './repository.js';
+import * as sessionsRepo from './repository.js';
+import type { SessionRow } from './repository.js';
 
 export type SessionStatus = 'open' | 'completed' | 'expired';
 
@@ -28,21 +29,33 @@ export interface SessionPointer {
  * it completes, or a new one (returned in `opened`). Updates `pointer`. Callers
  * hold the tag's counter compare-and-set, so one tag's scans arrive one at a time.
  */
-export function placeGenuineScan(world: World, tag: { id: string; session_duration: number }, pointer: SessionPointer, at: number): { sessionId: string; opened: SessionRow | null } {
+export function placeGenuineScan(
+  world: World,
+  tag: { id: string; session_duration: number },
+  pointer: SessionPointer,
+  at: number,
+): { sessionId: string; opened: SessionRow | null } {
   if (pointer.session_id !== null && pointer.session_expires_at !== null && at < pointer.session_expires_at) {
     const sessionId = pointer.session_id;
     pointer.session_id = null;
     pointer.session_expires_at = null;
     return { sessionId, opened: null };
   }
-  const opened: SessionRow = { id: newId('ses'), team_id: world.teamId, mode: world.mode, tag_id: tag.id, opened_at: at, expires_at: at + tag.session_duration * 1_000_000 };
+  const opened: SessionRow = {
+    id: newId('ses'),
+    team_id: world.teamId,
+    mode: world.mode,
+    tag_id: tag.id,
+    opened_at: at,
+    expires_at: at + tag.session_duration * 1_000_000,
+  };
   pointer.session_id = opened.id;
   pointer.session_expires_at = opened.expires_at;
   return { sessionId: opened.id, opened };
 }
 
-export async function getSession(db: Db, world: World, id: string): Promise<{ row: SessionRow; verificationIds: string[] }> {
-  const row = await findSession(db.kysely, world, id);
+export async function getSession({ db }: { db: Db }, world: World, id: string): Promise<{ row: SessionRow; verificationIds: string[] }> {
+  const row = await sessionsRepo.findSession(db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
-  return { row, verificationIds: await sessionVerificationIds(db.kysely, row) };
+  return { row, verificationIds: await sessionsRepo.sessionVerificationIds(db.kysely, row) };
 }

@@ -1,27 +1,49 @@
-// `tapproof tags import`: chips written elsewhere (spec operator path (a)),
+// `tapproof tags import`: chips written elsewhere (docs/api.md#importing-chips),
 // entry format of docs/decisions.md §4. The whole file is checked before anything is
 // written; one bad entry and nothing is imported. Imported tags are configured
 // at once: tag.created then tag.configured, in one transaction with the chips.
 import type { AppContext } from '../context.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
-import { findTeam } from '../teams/repository.js';
+import * as teamsRepo from '../teams/repository.js';
 import type { World } from '../world.js';
 import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { chipSealer } from './keys.js';
 import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from './layout.js';
-import { chipRow, insertChips } from './repository.js';
+import * as chipsRepo from './repository.js';
 import { isObject } from '../json.js';
 
-/** The import's refusal (a domain error like any other): nothing was written. */
+/**
+ * The import's refusal (a domain error like any other): nothing was written. Entries are
+ * named as a person counts them, the first being entry 1 (checks number them from 0).
+ */
 export class ChipImportServiceError extends DomainError {
-  constructor(fields: FieldProblem[]) {
-    super('ValidationFailed', fields, 'nothing imported');
+  constructor(fields: readonly FieldProblem[]) {
+    super(
+      'ValidationFailed',
+      fields.map((f) => (f.index === undefined ? f : { ...f, index: f.index + 1 })),
+      'nothing imported',
+    );
+    // Said on the line itself: a reader who counts from 0 would otherwise look at the wrong entry.
+    if (fields.some((f) => f.index !== undefined)) this.message += ' (entries are counted from 1)';
   }
 }
 
-const FIELDS = ['url', 'protocol', 'uid', 'comment', 'session_duration', 'crypto', 'sdm_meta_read_key', 'sdm_file_read_key', 'params', 'mac_input_from', 'last_counter', ...CATALOG_FIELDS];
+const FIELDS = [
+  'url',
+  'protocol',
+  'uid',
+  'comment',
+  'session_duration',
+  'crypto',
+  'sdm_meta_read_key',
+  'sdm_file_read_key',
+  'params',
+  'mac_input_from',
+  'last_counter',
+  ...CATALOG_FIELDS,
+];
 const MAX_COUNTER = 0xffffff;
 const isKeyHex = (v: unknown) => typeof v === 'string' && /^[0-9A-Fa-f]{32}$/.test(v);
 
@@ -48,7 +70,8 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
   const protocol = entry.protocol as Protocol;
   const is223 = protocol === 'ntag_223_dna';
 
-  if ('uid' in entry && !(typeof entry.uid === 'string' && /^[0-9A-Fa-f]{14}$/.test(entry.uid))) problems.push(['uid', 'must be 14 hex characters (a 7-byte UID)']);
+  if ('uid' in entry && !(typeof entry.uid === 'string' && /^[0-9A-Fa-f]{14}$/.test(entry.uid)))
+    problems.push(['uid', 'must be 14 hex characters (a 7-byte UID)']);
   const crypto = entry.crypto ?? 'aes';
   if (crypto !== 'aes' && crypto !== 'lrp') problems.push(['crypto', 'must be aes or lrp']);
   else if (is223 && crypto !== 'aes') problems.push(['crypto', 'must be aes for ntag_223_dna']);
@@ -101,7 +124,10 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
     const seen = new Set<string>();
     for (const [role, name] of Object.entries(entry.params)) {
       if (![...required, ...optional].includes(role as Role)) {
-        problems.push([`params.${role}`, `is not a parameter of ${mirroring === 'sun' ? 'NTAG 223 DNA' : mirroring} mirroring (expected ${[...required, ...optional].join(', ')})`]);
+        problems.push([
+          `params.${role}`,
+          `is not a parameter of ${mirroring === 'sun' ? 'NTAG 223 DNA' : mirroring} mirroring (expected ${[...required, ...optional].join(', ')})`,
+        ]);
       } else if (typeof name !== 'string' || !/^[A-Za-z0-9._~-]{1,64}$/.test(name)) {
         problems.push([`params.${role}`, 'must be a parameter name of 1 to 64 letters, digits or . _ ~ -']);
       } else if (seen.has(name)) {
@@ -113,7 +139,8 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
     }
     for (const role of required) if (!(role in entry.params)) problems.push([`params.${role}`, 'is required']);
   }
-  if (tt && params.enc === undefined) problems.push(['params.enc', 'is required for ntag_424_dna_tag_tamper (the tamper status is in the encrypted file data)']);
+  if (tt && params.enc === undefined)
+    problems.push(['params.enc', 'is required for ntag_424_dna_tag_tamper (the tamper status is in the encrypted file data)']);
   let macInputFrom: Role | null;
   if (entry.mac_input_from === undefined) {
     macInputFrom = params.enc !== undefined ? 'enc' : null;
@@ -124,8 +151,17 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
   } else if (mirroring === 'sun') {
     problems.push(['mac_input_from', 'must be null for ntag_223_dna (its MAC covers UID and counter)']);
     return null;
-  } else if (typeof entry.mac_input_from !== 'string' || !['picc_data', 'enc', 'uid', 'ctr'].includes(entry.mac_input_from) || params[entry.mac_input_from as Role] === undefined) {
-    problems.push(['mac_input_from', `must be null or one of the entry's parameter roles: ${Object.keys(params).filter((r) => r !== 'cmac').join(', ')}`]);
+  } else if (
+    typeof entry.mac_input_from !== 'string' ||
+    !['picc_data', 'enc', 'uid', 'ctr'].includes(entry.mac_input_from) ||
+    params[entry.mac_input_from as Role] === undefined
+  ) {
+    problems.push([
+      'mac_input_from',
+      `must be null or one of the entry's parameter roles: ${Object.keys(params)
+        .filter((r) => r !== 'cmac')
+        .join(', ')}`,
+    ]);
     return null;
   } else {
     macInputFrom = entry.mac_input_from as Role;
@@ -138,7 +174,7 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
   const refuse = (detail: string) => new ChipImportServiceError([problem('', detail)]);
   if (!Array.isArray(entries)) throw refuse('the file must hold a JSON array of entries');
   if (entries.length === 0) throw refuse('the file holds no entries');
-  if (!(await findTeam(ctx.db.kysely, world.teamId))) throw refuse(`no team ${world.teamId}`);
+  if (!(await teamsRepo.findTeam(ctx.db.kysely, world.teamId))) throw refuse(`no team ${world.teamId}`);
   const fields: FieldProblem[] = [];
   const checked: CheckedEntry[] = [];
   const firstOfUrl = new Map<string, number>();
@@ -148,32 +184,60 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
     if (!ok) return;
     const url = ok.tag.url as string;
     const first = firstOfUrl.get(url);
-    if (first !== undefined) fields.push(problem('url', `is the same as in entry ${first}`, index));
+    if (first !== undefined) fields.push(problem('url', `is the same as in entry ${first + 1}`, index));
     else firstOfUrl.set(url, index);
     checked.push(ok);
   });
   if (fields.length > 0) throw new ChipImportServiceError(fields);
 
   const box = await chipSealer(ctx, world.mode);
+  return writeChecked(ctx, world, checked, box).catch((error: unknown) => {
+    // A refusal from the tag checks (a url already used) is the import's refusal too.
+    if (error instanceof DomainError && !(error instanceof ChipImportServiceError) && error.fields.length > 0) throw new ChipImportServiceError(error.fields);
+    throw error;
+  });
+}
+
+async function writeChecked(ctx: AppContext, world: World, checked: CheckedEntry[], box: Awaited<ReturnType<typeof chipSealer>>): Promise<string[]> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    const references = await catalogReferenceProblems(trx, world, checked.map((c) => c.catalog));
+    const references = await catalogReferenceProblems(
+      trx,
+      world,
+      checked.map((c) => c.catalog),
+    );
     if (references.length > 0) throw new ChipImportServiceError(references);
-    const tags = await insertCheckedTags(trx, world, checked.map((c) => c.tag), ctx.clock);
+    const tags = await insertCheckedTags(
+      trx,
+      world,
+      checked.map((c) => c.tag),
+      ctx.clock,
+    );
     const at = ctx.clock.nowMicros();
     const chips = checked.map((c, i) =>
-      chipRow(world, tags[i]!, {
-        uid: c.uid,
-        crypto: c.crypto,
-        layout: c.layout,
-        keySource: 'imported',
-        keyVersion: 1,
-        sealedKeys: { meta: c.metaKey === null ? null : box.seal(c.metaKey), file: box.seal(c.fileKey) },
-        lastCounter: c.lastCounter,
-      }, at),
+      chipsRepo.chipRow(
+        world,
+        tags[i]!,
+        {
+          uid: c.uid,
+          crypto: c.crypto,
+          layout: c.layout,
+          keySource: 'imported',
+          keyVersion: 1,
+          sealedKeys: { meta: c.metaKey === null ? null : box.seal(c.metaKey), file: box.seal(c.fileKey) },
+          lastCounter: c.lastCounter,
+        },
+        at,
+      ),
     );
-    await insertChips(trx, chips);
+    await chipsRepo.insertChips(trx, chips);
     for (const tag of tags) await markConfigured(trx, world, tag.id, ctx.clock);
-    await applyCatalogFields(trx, world, tags.map((t) => t.id), checked.map((c) => c.catalog), at);
+    await applyCatalogFields(
+      trx,
+      world,
+      tags.map((t) => t.id),
+      checked.map((c) => c.catalog),
+      at,
+    );
     return tags.map((t) => t.id);
   });
 }

@@ -1,6 +1,6 @@
 // All SQL on chips (bound to configured tags) and the sandbox emulator's chip state.
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { onPostgres, type Executor } from '../db/database.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
 import type { World } from '../world.js';
@@ -56,7 +56,13 @@ export async function insertChips(db: Executor, rows: ChipRow[]): Promise<void> 
 
 /** The tag of this world other than `exceptTag` whose chip has `uid`, or null. */
 export async function chipOwner(db: Executor, world: World, uid: string, exceptTag: string): Promise<string | null> {
-  const row = await db.selectFrom('chips').select('tag_id').where('mode', '=', world.mode).where('uid', '=', uid).where('tag_id', '!=', exceptTag).executeTakeFirst();
+  const row = await db
+    .selectFrom('chips')
+    .select('tag_id')
+    .where('mode', '=', world.mode)
+    .where('uid', '=', uid)
+    .where('tag_id', '!=', exceptTag)
+    .executeTakeFirst();
   return row?.tag_id ?? null;
 }
 
@@ -91,7 +97,7 @@ export async function findTagsByUrls(db: Executor, world: World, urls: string[])
 /**
  * SQLite: the chips of `tagIds` with their tag's current session_duration, read inside the
  * group commit's transaction, which (BEGIN IMMEDIATE) already holds the database's write lock.
- * PostgreSQL locks them FOR UPDATE with a statement of its own (src/verifications/scan-statements.ts).
+ * PostgreSQL locks them FOR UPDATE with a statement of its own (lockPrepared, below).
  * Replay detection reads and advances counters under this lock.
  */
 export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedChip[]> {
@@ -100,20 +106,27 @@ export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedC
       .selectFrom('chips')
       .select(['tag_id', 'write_generation', 'last_counter', 'session_id', 'session_expires_at'])
       // The tag's current session_duration (PATCH may change it).
-      .select((eb) => eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'))
+      .select((eb) =>
+        eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'),
+      )
       .where(
         'tag_id',
         'in',
         ids.map((i) => i.id),
       )
       .orderBy('tag_id');
-  return executeShaped(db, 'lockChips', tagIds.map((id) => ({ id })), build);
+  return executeShaped(
+    db,
+    'lockChips',
+    tagIds.map((id) => ({ id })),
+    build,
+  );
 }
 
 /**
  * SQLite: writes back the counters and session pointers of locked chips, one statement for many
  * (UPDATE … FROM VALUES: only the three columns, where an upsert would rebuild every column of the row).
- * PostgreSQL does it in the group commit's own statement (src/verifications/scan-statements.ts).
+ * PostgreSQL does it in the group commit's own statement (writeOutcomes, src/verifications/repository.ts).
  */
 export async function saveChipProgress(db: Executor, rows: ChipProgress[]): Promise<void> {
   const progress = rows.map(({ tag_id, last_counter, session_id, session_expires_at }) => ({ tag_id, last_counter, session_id, session_expires_at }));
@@ -134,7 +147,18 @@ export async function findEmulatedChip(db: Executor, tagId: string) {
     .innerJoin('tags', 'tags.id', 'emulated_chips.tag_id')
     .innerJoin('chips', 'chips.tag_id', 'emulated_chips.tag_id')
     .selectAll('emulated_chips')
-    .select(['tags.url', 'tags.team_id', 'tags.mode', 'tags.protocol', 'chips.uid', 'chips.crypto', 'chips.key_version', 'chips.params', 'chips.mirroring', 'chips.mac_input_from'])
+    .select([
+      'tags.url',
+      'tags.team_id',
+      'tags.mode',
+      'tags.protocol',
+      'chips.uid',
+      'chips.crypto',
+      'chips.key_version',
+      'chips.params',
+      'chips.mirroring',
+      'chips.mac_input_from',
+    ])
     .where('emulated_chips.tag_id', '=', tagId)
     .executeTakeFirst();
 }
@@ -152,4 +176,38 @@ export async function incrementEmulatedCounter(db: Executor, tagId: string): Pro
 
 export async function setEmulatedTamper(db: Executor, tagId: string, permanent: string, current: string): Promise<void> {
   await db.updateTable('emulated_chips').set({ tamper_permanent: permanent, tamper_current: current }).where('tag_id', '=', tagId).execute();
+}
+
+/** The chips of a batch's tags, locked until its transaction ends, with their tag's current session_duration. */
+export function lockForBatch(db: Executor, tagIds: string[]): Promise<LockedChip[]> {
+  return onPostgres(db) ? lockPrepared(db, tagIds) : lockChips(db, tagIds);
+}
+
+/** FOR UPDATE in tag order, so that two batches never wait on each other in a cycle. */
+async function lockPrepared(db: Executor, tagIds: string[]): Promise<LockedChip[]> {
+  // The tag's current session_duration (PATCH may change it) in a subquery, so that only chips are locked.
+  // Only what the batch decides on, by name: not chips.* (the sealed keys are the bulk of a row), and a prepared
+  // statement whose result columns change (a later migration adding one while older servers run) would fail
+  // with "cached plan must not change result type".
+  const { rows } = await sql<LockedChip>`/* prepared: tapproof_lock_chips */
+    SELECT tag_id, write_generation, last_counter, session_id, session_expires_at,
+           (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration
+    FROM chips WHERE chips.tag_id = ANY(${tagIds}::text[]) ORDER BY chips.tag_id FOR UPDATE`.execute(db);
+  return rows;
+}
+
+/** The chip of a tag (written, imported or emulated) with the tag's url, in the tag's world. */
+export async function findTagChip(db: Executor, world: World, tagId: string): Promise<{ url: string; chip: ChipRow } | undefined> {
+  const row = await db
+    .selectFrom('chips')
+    .innerJoin('tags', 'tags.id', 'chips.tag_id')
+    .selectAll('chips')
+    .select('tags.url')
+    .where('chips.tag_id', '=', tagId)
+    .where('tags.team_id', '=', world.teamId)
+    .where('tags.mode', '=', world.mode)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { url, ...chip } = row;
+  return { url, chip: chip as ChipRow };
 }

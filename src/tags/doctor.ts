@@ -1,7 +1,8 @@
 // `tapproof doctor`: the stored per-world tag counters (what GET /tags reports
 // as total_count) checked against the rows they count, and repaired on request.
 import type { Db } from '../db/database.js';
-import { findCounterDrift, lockTagCounters, setTagCount, type CounterDrift } from './repository.js';
+import * as tagsRepo from './repository.js';
+import type { CounterDrift } from './repository.js';
 
 export interface DoctorReport {
   drift: CounterDrift[];
@@ -11,11 +12,11 @@ export interface DoctorReport {
 
 /** Reads the drift; with `fix`, sets every drifted counter to its row count in one transaction. */
 export async function checkTagCounters(db: Db, options: { fix: boolean }): Promise<DoctorReport> {
-  if (!options.fix) return { drift: await findCounterDrift(db.kysely), fixed: false };
+  if (!options.fix) return { drift: await tagsRepo.findCounterDrift(db.kysely), fixed: false };
   return db.kysely.transaction().execute(async (trx) => {
-    await lockTagCounters(trx);
-    const drift = await findCounterDrift(trx);
-    for (const world of drift) await setTagCount(trx, world, world.rows);
+    await tagsRepo.lockTagCounters(trx);
+    const drift = await tagsRepo.findCounterDrift(trx);
+    for (const world of drift) await tagsRepo.setTagCount(trx, world, world.rows);
     return { drift, fixed: drift.length > 0 };
   });
 }

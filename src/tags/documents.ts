@@ -1,5 +1,5 @@
 // Reading the JSON:API request documents of the tag routes. Shape problems are
-// 400 (spec: wrong data shape, batch size, missing protocol/url); value problems
+// 400 (docs/api.md#requests-and-errors: wrong data shape, batch size, missing protocol/url); value problems
 // are left to the rules (422).
 import { DomainError } from '../errors.js';
 import { isId } from '../ids.js';

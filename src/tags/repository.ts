@@ -19,10 +19,27 @@ const NULLABLE: readonly OrderField[] = ['configured_at', 'comment'];
 const UNIQUE_IN_WORLD: readonly OrderField[] = ['id', 'url'];
 
 // Every column but comment_folded, which only the repository reads and writes.
-const TAG_COLUMNS = ['id', 'team_id', 'mode', 'protocol', 'url', 'comment', 'session_duration', 'status', 'configured_at', 'inserted_at', 'updated_at'] as const satisfies readonly (keyof TagRow)[];
+const TAG_COLUMNS = [
+  'id',
+  'team_id',
+  'mode',
+  'protocol',
+  'url',
+  'comment',
+  'session_duration',
+  'status',
+  'configured_at',
+  'inserted_at',
+  'updated_at',
+] as const satisfies readonly (keyof TagRow)[];
 
 export async function insertTags(db: Executor, rows: TagRow[]): Promise<void> {
-  await inChunks(rows, (part) => db.insertInto('tags').values(part.map((row) => ({ ...row, comment_folded: foldComment(row.comment) }))).execute());
+  await inChunks(rows, (part) =>
+    db
+      .insertInto('tags')
+      .values(part.map((row) => ({ ...row, comment_folded: foldComment(row.comment) })))
+      .execute(),
+  );
 }
 
 export async function findTag(db: Executor, world: World, id: string): Promise<TagRow | undefined> {
@@ -41,7 +58,11 @@ function worldTags(db: Executor, world: World, ids: string[]) {
     .select(TAG_COLUMNS)
     .where('team_id', '=', world.teamId)
     .where('mode', '=', world.mode)
-    .where('id', 'in', ids.filter((id) => isId('tag', id)));
+    .where(
+      'id',
+      'in',
+      ids.filter((id) => isId('tag', id)),
+    );
 }
 
 export async function findTags(db: Executor, world: World, ids: string[]): Promise<TagRow[]> {
@@ -74,9 +95,17 @@ export async function findUrlOwners(db: Executor, world: World, urls: string[]):
   return new Map(rows.map((r) => [r.url, r.id]));
 }
 
-export async function updateTag(db: Executor, id: string, changes: Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration' | 'status' | 'configured_at' | 'updated_at'>>): Promise<void> {
+export async function updateTag(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<TagRow, 'url' | 'comment' | 'session_duration' | 'status' | 'configured_at' | 'updated_at'>>,
+): Promise<void> {
   const folded = 'comment' in changes ? { comment_folded: foldComment(changes.comment ?? null) } : {};
-  await db.updateTable('tags').set({ ...changes, ...folded }).where('id', '=', id).execute();
+  await db
+    .updateTable('tags')
+    .set({ ...changes, ...folded })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -111,24 +140,21 @@ export async function adjustTagCount(db: Executor, world: World, delta: number):
 }
 
 export async function countTags(db: Executor, world: World): Promise<number> {
-  const row = await db
-    .selectFrom('tag_counts')
-    .select('tag_count')
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .executeTakeFirst();
+  const row = await db.selectFrom('tag_counts').select('tag_count').where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
   return row?.tag_count ?? 0;
 }
 
 export interface ListQuery {
   q: string | null;
+  status: TagRow['status'] | null;
   order: OrderTerm[];
   limit: number;
   offset: number;
 }
 
-function filtered(db: Executor, world: World, q: string | null) {
+function filtered(db: Executor, world: World, q: string | null, status: TagRow['status'] | null) {
   let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
+  if (status !== null) query = query.where('status', '=', status);
   if (q !== null) {
     // Folded in JavaScript on both sides (src/tags/search-fold.ts); the engines only compare code points.
     const position = onPostgres(db) ? sql<number>`strpos(comment_folded, ${foldForSearch(q)})` : sql<number>`instr(comment_folded, ${foldForSearch(q)})`;
@@ -158,12 +184,16 @@ function inOrder<O>(query: SelectQueryBuilder<Database, 'tags', O>, order: Order
  * page's rows are read and put back in order (a sort of at most page_size rows).
  */
 export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
-  const page = inOrder(filtered(db, world, list.q).select('id'), list.order).limit(list.limit).offset(list.offset);
+  const page = inOrder(filtered(db, world, list.q, list.status).select('id'), list.order)
+    .limit(list.limit)
+    .offset(list.offset);
   return inOrder(db.selectFrom('tags').select(TAG_COLUMNS).where('id', 'in', page), list.order).execute();
 }
 
-export async function countFiltered(db: Executor, world: World, q: string): Promise<number> {
-  const row = await filtered(db, world, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function countFiltered(db: Executor, world: World, q: string | null, status: TagRow['status'] | null): Promise<number> {
+  const row = await filtered(db, world, q, status)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -189,7 +219,8 @@ export async function findCounterDrift(db: Executor): Promise<CounterDrift[]> {
     group by team_id, mode
     having sum(counter) <> sum(n)`.execute(db);
   // Sorted here: team_id has the engine's default collation, which orders differently on the two.
-  const byWorld = (a: { team_id: string; mode: string }, b: typeof a) => (a.team_id < b.team_id ? -1 : a.team_id > b.team_id ? 1 : a.mode < b.mode ? -1 : a.mode > b.mode ? 1 : 0);
+  const byWorld = (a: { team_id: string; mode: string }, b: typeof a) =>
+    a.team_id < b.team_id ? -1 : a.team_id > b.team_id ? 1 : a.mode < b.mode ? -1 : a.mode > b.mode ? 1 : 0;
   return rows.sort(byWorld).map((r) => ({ teamId: r.team_id, mode: r.mode, counter: Number(r.counter), rows: Number(r.rows) }));
 }
 

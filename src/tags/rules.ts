@@ -1,4 +1,4 @@
-// The value rules of tag attributes (spec: Tag fields, Limits). One table serves
+// The value rules of tag attributes (docs/api.md#tags). One table serves
 // validation (422 with a path per failed attribute) and the OpenAPI schema of the
 // request documents (src/tags/schemas.ts composes them from ATTRIBUTES).
 import { Type } from '@sinclair/typebox';
@@ -13,7 +13,7 @@ export const LIMITS = {
   batch: 500,
   commentLength: 50,
   sessionDuration: { min: 1, max: 3600, default: 600 },
-  // Not in the spec: an upper bound keeps every url indexable on PostgreSQL
+  // A decision (docs/api.md#tags, `url` length): an upper bound keeps every url indexable on PostgreSQL
   // (a B-tree entry must stay under ~2.7 kB) and matches the extension API's
   // resource_url limit. Real chips hold far less (the NDEF file is 256 bytes).
   urlBytes: 2048,
@@ -31,7 +31,10 @@ export const ATTRIBUTES = {
     explain: (v: unknown) => (typeof v === 'string' && (PROTOCOLS as readonly string[]).includes(v) ? null : `protocol must be one of ${PROTOCOLS.join(', ')}`),
   },
   url: {
-    schema: Type.String({ minLength: 1, description: `Written to the chip as given; at most ${LIMITS.urlBytes} bytes of UTF-8, no control characters. Unique per team and mode.` }),
+    schema: Type.String({
+      minLength: 1,
+      description: `Written to the chip as given; at most ${LIMITS.urlBytes} bytes of UTF-8, no control characters. Unique per team and mode.`,
+    }),
     explain: (v: unknown) => {
       if (typeof v !== 'string') return 'url must be a string';
       if (v.length === 0) return 'url must not be empty';
@@ -41,7 +44,10 @@ export const ATTRIBUTES = {
     },
   },
   comment: {
-    schema: Type.Union([Type.String({ maxLength: LIMITS.commentLength, description: `At most ${LIMITS.commentLength} characters (code points), no control characters` }), Type.Null()]),
+    schema: Type.Union([
+      Type.String({ maxLength: LIMITS.commentLength, description: `At most ${LIMITS.commentLength} characters (code points), no control characters` }),
+      Type.Null(),
+    ]),
     explain: (v: unknown) => {
       if (v === null) return null;
       if (typeof v !== 'string') return 'comment must be a string or null';
@@ -52,7 +58,8 @@ export const ATTRIBUTES = {
   },
   session_duration: {
     schema: Type.Integer({ minimum: min, maximum: max, default: LIMITS.sessionDuration.default, description: 'Seconds a verification session stays open' }),
-    explain: (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `session_duration must be an integer from ${min} to ${max}`),
+    explain: (v: unknown) =>
+      Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `session_duration must be an integer from ${min} to ${max}`,
   },
 } satisfies Record<(typeof CREATABLE)[number], FieldRule>;
 

@@ -1,26 +1,14 @@
-// The rules of the tag resource (spec: States and transitions, Limits).
+// The rules of the tag resource (docs/api.md#tags: states, limits).
 // Every operation is one transaction; a failed batch changes nothing.
-import { isRetryableConflict, isUniqueViolation, type Db, type Executor } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { recordTagEvents } from '../events/outbox.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../context.js';
 import type { Clock } from '../time.js';
-import {
-  adjustTagCount,
-  countFiltered,
-  configureCreatedTag,
-  countTags,
-  deleteTags,
-  findTag,
-  findTagForUpdate,
-  findTagsForUpdate,
-  findUrlOwners,
-  insertTags,
-  listTags,
-  updateTag,
-  type ListQuery,
-} from './repository.js';
+import * as tagsRepo from './repository.js';
+import type { ListQuery } from './repository.js';
 import type { World } from '../world.js';
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
@@ -28,30 +16,8 @@ import type { TagRow } from './serializer.js';
 /** What the tag operations that run their own transaction need: the database and the clock that stamps changes. */
 export type TagServices = Pick<AppContext, 'db' | 'clock'>;
 
-const CONFLICT_ATTEMPTS = 5;
-
-/**
- * Runs `work` in a transaction. A unique-index race (two requests claiming one
- * url) runs it once more, when the checks see the winner; a deadlock or
- * serialization failure (PostgreSQL may still pick a victim, e.g. on the url
- * index of a swap) is retried a few times with a short random pause. The work
- * only reads and writes the database, so running it again is safe.
- */
-async function atomically<T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> {
-  let uniqueRetried = false;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.kysely.transaction().execute(work);
-    } catch (error) {
-      if (isUniqueViolation(error) && !uniqueRetried) {
-        uniqueRetried = true;
-        continue;
-      }
-      if (!isRetryableConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-    }
-  }
-}
+/** Tag work in a transaction; a url claimed by a concurrent request runs it once more, so that the checks report it. */
+const atomically = <T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> => inTransaction(db, work, { afterUniqueViolation: true });
 
 export async function createTags({ db, clock }: TagServices, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
   const errors: FieldProblem[] = [];
@@ -78,7 +44,7 @@ export async function createTags({ db, clock }: TagServices, world: World, entri
  */
 export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[], clock: Clock): Promise<TagRow[]> {
   const indexOfUrl = new Map(entries.map((a, index) => [a.url as string, index]));
-  const taken = await findUrlOwners(trx, world, [...indexOfUrl.keys()]);
+  const taken = await tagsRepo.findUrlOwners(trx, world, [...indexOfUrl.keys()]);
   if (taken.size > 0) {
     throw validationFailed(
       [...taken.keys()]
@@ -101,14 +67,14 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
     inserted_at: at,
     updated_at: at,
   }));
-  await insertTags(trx, rows);
-  await adjustTagCount(trx, world, rows.length);
+  await tagsRepo.insertTags(trx, rows);
+  await tagsRepo.adjustTagCount(trx, world, rows.length);
   await recordTagEvents(trx, 'tag.created', rows, at);
   return rows;
 }
 
-export async function getTag(db: Db, world: World, id: string): Promise<TagRow> {
-  const row = await findTag(db.kysely, world, id);
+export async function getTag({ db }: Pick<AppContext, 'db'>, world: World, id: string): Promise<TagRow> {
+  const row = await tagsRepo.findTag(db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;
 }
@@ -127,7 +93,7 @@ export async function updateTags({ db, clock }: TagServices, world: World, updat
   if (errors.length > 0) throw validationFailed(errors);
 
   return atomically(db, async (trx) => {
-    const existing = await findTagsForUpdate(trx, world, [...new Set(updates.map((u) => u.id))]);
+    const existing = await tagsRepo.findTagsForUpdate(trx, world, [...new Set(updates.map((u) => u.id))]);
     if (existing.length !== new Set(updates.map((u) => u.id)).size) throw new DomainError('NotFound');
     const state = new Map(existing.map((row) => [row.id, { ...row }]));
     const original = new Map(existing.map((row) => [row.id, row]));
@@ -162,7 +128,7 @@ export async function updateTags({ db, clock }: TagServices, world: World, updat
       errors.push(problem('url', taken, blamed));
     }
     const movedUrls = [...lastUrlWriter.keys()].map((id) => state.get(id)!.url);
-    const owners = await findUrlOwners(trx, world, movedUrls);
+    const owners = await tagsRepo.findUrlOwners(trx, world, movedUrls);
     for (const [url, ownerId] of owners) {
       if (state.has(ownerId)) continue; // owned by a tag of this batch: judged above on its final url
       const writer = [...lastUrlWriter.keys()].find((id) => state.get(id)!.url === url)!;
@@ -180,11 +146,11 @@ export async function updateTags({ db, clock }: TagServices, world: World, updat
     // than LIMITS.urlBytes; not a NUL, which PostgreSQL text cannot hold).
     const swapping = changed.filter((row) => row.url !== original.get(row.id)!.url);
     if (swapping.length > 1) {
-      for (const row of swapping) await updateTag(trx, row.id, { url: `swap:${row.id}:`.padEnd(LIMITS.urlBytes + 1, '~') });
+      for (const row of swapping) await tagsRepo.updateTag(trx, row.id, { url: `swap:${row.id}:`.padEnd(LIMITS.urlBytes + 1, '~') });
     }
     for (const row of changed) {
       row.updated_at = at;
-      await updateTag(trx, row.id, { url: row.url, comment: row.comment, session_duration: row.session_duration, updated_at: at });
+      await tagsRepo.updateTag(trx, row.id, { url: row.url, comment: row.comment, session_duration: row.session_duration, updated_at: at });
     }
     return updates.map((u) => state.get(u.id)!);
   });
@@ -198,11 +164,11 @@ function dedupe(errors: FieldProblem[]): FieldProblem[] {
 
 export async function deleteTag({ db, clock }: TagServices, world: World, id: string): Promise<void> {
   await atomically(db, async (trx) => {
-    const row = await findTagForUpdate(trx, world, id);
+    const row = await tagsRepo.findTagForUpdate(trx, world, id);
     if (!row) throw new DomainError('NotFound');
     if (row.status === 'configured') throw new DomainError('ConfiguredTag');
-    await deleteTags(trx, [id]);
-    await adjustTagCount(trx, world, -1);
+    await tagsRepo.deleteTags(trx, [id]);
+    await tagsRepo.adjustTagCount(trx, world, -1);
     await recordTagEvents(trx, 'tag.deleted', [row], clock.nowMicros());
   });
 }
@@ -210,22 +176,26 @@ export async function deleteTag({ db, clock }: TagServices, world: World, id: st
 /** Deletes the world's unconfigured tags among `ids`; configured ones are kept, foreign ids ignored. */
 export async function deleteManyTags({ db, clock }: TagServices, world: World, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
   return atomically(db, async (trx) => {
-    const rows = await findTagsForUpdate(trx, world, [...new Set(ids)]);
+    const rows = await tagsRepo.findTagsForUpdate(trx, world, [...new Set(ids)]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const order = [...new Set(ids)].filter((id) => byId.has(id));
     const doomed = order.map((id) => byId.get(id)!).filter((r) => r.status !== 'configured');
     const kept = order.filter((id) => byId.get(id)!.status === 'configured');
-    await deleteTags(trx, doomed.map((r) => r.id));
-    await adjustTagCount(trx, world, -doomed.length);
+    await tagsRepo.deleteTags(
+      trx,
+      doomed.map((r) => r.id),
+    );
+    await tagsRepo.adjustTagCount(trx, world, -doomed.length);
     await recordTagEvents(trx, 'tag.deleted', doomed, clock.nowMicros());
     return { deleted: doomed.map((r) => r.id), kept };
   });
 }
 
-export async function listWorldTags(db: Db, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
-  const total = list.q === null ? await countTags(db.kysely, world) : await countFiltered(db.kysely, world, list.q);
+export async function listTags({ db }: Pick<AppContext, 'db'>, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
+  const total =
+    list.q === null && list.status === null ? await tagsRepo.countTags(db.kysely, world) : await tagsRepo.countFiltered(db.kysely, world, list.q, list.status);
   // A page past the end needs no query (and an OFFSET there would walk the whole index).
-  const rows = list.offset >= total ? [] : await listTags(db.kysely, world, list);
+  const rows = list.offset >= total ? [] : await tagsRepo.listTags(db.kysely, world, list);
   return { rows, total };
 }
 
@@ -237,10 +207,10 @@ export async function listWorldTags(db: Db, world: World, list: ListQuery): Prom
  */
 export async function configureTag(trx: Executor, world: World, tagId: string, clock: Clock): Promise<TagRow | undefined> {
   const at = clock.nowMicros();
-  const configured = await configureCreatedTag(trx, world, tagId, at);
+  const configured = await tagsRepo.configureCreatedTag(trx, world, tagId, at);
   if (!configured) {
     // Rare: tell a deleted tag from a configured one only when the update found nothing.
-    if (await findTag(trx, world, tagId)) throw new DomainError('ConfiguredTag');
+    if (await tagsRepo.findTag(trx, world, tagId)) throw new DomainError('ConfiguredTag');
     return undefined;
   }
   await recordTagEvents(trx, 'tag.configured', [configured], at);
@@ -265,7 +235,7 @@ export async function recordConfigurationFailure(
   clock: Clock,
   reason?: { code: string; detail: string },
 ): Promise<TagRow | undefined> {
-  const row = await findTagForUpdate(trx, world, tagId);
+  const row = await tagsRepo.findTagForUpdate(trx, world, tagId);
   if (row) await recordTagEvents(trx, 'tag.configuration_failed', [row], clock.nowMicros(), reason ? { reason } : {});
   return row;
 }

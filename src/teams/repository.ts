@@ -10,3 +10,8 @@ export async function insertTeam(db: Executor, row: TeamRow): Promise<void> {
 export async function findTeam(db: Executor, id: string): Promise<TeamRow | undefined> {
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** Every team, oldest first (an operator's listing). */
+export async function listTeams(db: Executor): Promise<TeamRow[]> {
+  return db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
+}

@@ -1,4 +1,4 @@
-// Scans are decided in the order the server received them (issue #10). Between
+// Scans are decided in the order the server received them (docs/throughput.md). Between
 // receipt and the counter check a request may wait on the database (an expired
 // API-key cache entry, a tag lookup that missed, the sandbox master) while later
 // requests, served from memory, overtake it; a genuine tap at counter N decided
@@ -39,10 +39,11 @@ export class ArrivalOrder {
 
   /**
    * Null when every earlier ticket is through (go on at once, in this turn),
-   * else a promise that resolves when they are.
+   * else a promise that resolves when they are. A ticket already passed (its
+   * socket closed before its handler got here) has nothing left to wait for.
    */
   turn(ticket: number): Promise<void> | null {
-    if (ticket === this.low) return null;
+    if (ticket <= this.low) return null;
     return new Promise((resolve) => this.waiting.set(ticket, resolve));
   }
 
@@ -50,22 +51,18 @@ export class ArrivalOrder {
   pass(ticket: number): void {
     if (ticket < this.low || this.through.has(ticket)) return;
     this.through.add(ticket);
-    while (this.through.delete(this.low)) this.low++;
-    const wake = this.waiting.get(this.low);
+    // A ticket passed early by its closed socket may still have a waiter: every one low passes is woken.
+    while (this.through.delete(this.low)) this.wake(this.low++);
+    this.wake(this.low);
+  }
+
+  private wake(ticket: number): void {
+    const wake = this.waiting.get(ticket);
     if (wake) {
-      this.waiting.delete(this.low);
+      this.waiting.delete(ticket);
       wake();
     }
   }
-}
-
-/** One order per HTTP server (every encapsulated context of an app shares it). */
-const orders = new WeakMap<object, ArrivalOrder>();
-
-function orderOf(app: FastifyInstance): ArrivalOrder {
-  let order = orders.get(app.server);
-  if (!order) orders.set(app.server, (order = new ArrivalOrder()));
-  return order;
 }
 
 /**
@@ -73,8 +70,7 @@ function orderOf(app: FastifyInstance): ArrivalOrder {
  * wait): routes with `config.arrivalOrder` take their ticket on their headers.
  * The request's end, however it ends, passes the ticket.
  */
-export function installArrivalOrder(app: FastifyInstance): void {
-  const order = orderOf(app);
+export function installArrivalOrder(app: FastifyInstance, order: ArrivalOrder): void {
   app.decorateRequest('arrival', null);
   app.addHook('onRequest', (request: FastifyRequest, reply, done) => {
     if (request.routeOptions.config?.arrivalOrder === true) {
@@ -101,8 +97,7 @@ export function installArrivalOrder(app: FastifyInstance): void {
  * Runs `enqueue` (which must hand the scan to the group commit synchronously)
  * once every earlier arrival is through, then lets the next one go.
  */
-export async function inArrivalOrder<T>(app: FastifyInstance, request: FastifyRequest, enqueue: () => T): Promise<T> {
-  const order = orderOf(app);
+export async function inArrivalOrder<T>(order: ArrivalOrder, request: FastifyRequest, enqueue: () => T): Promise<T> {
   // A body that was not complete in the turn its headers came: received now.
   if (request.arrival === null) request.arrival = order.take();
   const wait = order.turn(request.arrival);
@@ -115,6 +110,6 @@ export async function inArrivalOrder<T>(app: FastifyInstance, request: FastifyRe
 }
 
 /** The request will hand no scan over (it failed before): let later arrivals go now rather than at its close. */
-export function passArrival(app: FastifyInstance, request: FastifyRequest): void {
-  if (request.arrival !== null) orderOf(app).pass(request.arrival);
+export function passArrival(order: ArrivalOrder, request: FastifyRequest): void {
+  if (request.arrival !== null) order.pass(request.arrival);
 }

@@ -1,6 +1,17 @@
-// All SQL on verifications.
+// All SQL on verifications, and the group commit's write of a batch of scans'
+// outcomes (chip progress, opened sessions, verifications). On PostgreSQL each
+// statement has one text for any batch (arrays bound as parameters and unnested,
+// not value lists) and goes out as a named prepared statement (src/db/database.ts,
+// `/* prepared: … */`), and the three writes are one statement (data-modifying
+// CTEs): every statement is a round trip on the batch's critical path. SQLite keeps
+// the Kysely statements: there a statement costs no round trip.
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { onPostgres, type Executor } from '../db/database.js';
+import * as sessionsRepo from '../sessions/repository.js';
+import type { SessionRow } from '../sessions/repository.js';
+import * as chipsRepo from '../tag-chips/repository.js';
+import type { ChipProgress, LockedChip } from '../tag-chips/repository.js';
+import { addScanCounts, foldScanCounts, type ScanCountRow } from './scan-counts.js';
 import { isId } from '../ids.js';
 import { executeShaped } from '../db/precompiled.js';
 import type { VerificationsTable } from '../db/schema.js';
@@ -36,4 +47,165 @@ export const genuineByUrlHashes = (db: Executor, tagIds: string[], urlHashes: st
 export async function findGenuineByUrlHashes(db: Executor, tagIds: string[], urlHashes: string[], since: number): Promise<VerificationRow[]> {
   if (tagIds.length === 0) return [];
   return genuineByUrlHashes(db, tagIds, urlHashes, since).execute();
+}
+
+/** A chip a batch advances: as the batch read it, and its new counter and session pointer. */
+export interface ChipAdvance {
+  before: LockedChip;
+  after: ChipProgress;
+}
+
+/** The error of a PostgreSQL outcome statement that found a chip changed since `before` (migration 0012): nothing was written. */
+export const isStaleChips = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'TP001';
+
+/**
+ * A batch's outcome: the chips' counters and session pointers, the sessions it opened, its verifications and
+ * their counts for the statistics (src/verifications/scan-counts.ts).
+ * PostgreSQL writes them only if every chip is still as `before` (else nothing, and `isStaleChips`):
+ * under the batch's row locks that always holds, and without them (a batch decided on the chips as this
+ * process last committed them, src/verifications/scan-commit.ts) it is what makes the batch safe across processes.
+ */
+export async function writeOutcomes(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+  if (onPostgres(db)) return writeOutcomesPrepared(db, chips, sessions, verifications);
+  await chipsRepo.saveChipProgress(
+    db,
+    chips.map((c) => c.after),
+  );
+  await sessionsRepo.insertSessions(db, sessions);
+  await insertVerifications(db, verifications);
+  await addScanCounts(db, foldScanCounts(verifications));
+}
+
+/** Columns and their PostgreSQL types: each becomes one array parameter, unnested into rows. */
+type Columns<R> = readonly (readonly [keyof R & string, string])[];
+
+/** `(a, b, …)` and `unnest($1::t[], $2::u[], …)`: one text whatever the row count, and one list for both. */
+function unnested<R>(rows: R[], columns: Columns<R>) {
+  return {
+    names: sql.join(columns.map(([name]) => sql.ref(name))),
+    values: sql`unnest(${sql.join(columns.map(([name, type]) => sql`${rows.map((row) => row[name])}::${sql.raw(type)}[]`))})`,
+  };
+}
+
+type ChipAdvanceRow = ChipProgress & {
+  was_generation: number;
+  was_counter: number | null;
+  was_session_id: string | null;
+  was_session_expires_at: number | null;
+  was_session_duration: number;
+};
+const CHIP_ADVANCES: Columns<ChipAdvanceRow> = [
+  ['tag_id', 'text'],
+  ['last_counter', 'integer'],
+  ['session_id', 'text'],
+  ['session_expires_at', 'bigint'],
+  ['was_generation', 'integer'],
+  ['was_counter', 'integer'],
+  ['was_session_id', 'text'],
+  ['was_session_expires_at', 'bigint'],
+  ['was_session_duration', 'integer'],
+];
+const advanceRow = ({ before, after }: ChipAdvance): ChipAdvanceRow => ({
+  ...after,
+  was_generation: before.write_generation,
+  was_counter: before.last_counter,
+  was_session_id: before.session_id,
+  was_session_expires_at: before.session_expires_at,
+  was_session_duration: before.session_duration,
+});
+const SESSIONS: Columns<SessionRow> = [
+  ['id', 'text'],
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['tag_id', 'text'],
+  ['opened_at', 'bigint'],
+  ['expires_at', 'bigint'],
+];
+const SCAN_COUNTS: Columns<ScanCountRow> = [
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['day', 'text'],
+  ['reason', 'text'],
+  ['country', 'text'],
+  ['count', 'bigint'],
+];
+const VERIFICATIONS: Columns<VerificationRow> = [
+  ['id', 'text'],
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['tag_id', 'text'],
+  ['genuine', 'integer'],
+  ['reason', 'text'],
+  ['read_counter', 'integer'],
+  ['tamper_permanent', 'text'],
+  ['tamper_current', 'text'],
+  ['session_id', 'text'],
+  ['scanned_at', 'bigint'],
+  ['url_hash', 'text'],
+  ['client_ip', 'text'],
+  ['country', 'text'],
+  ['write_generation', 'integer'],
+];
+
+/**
+ * One statement, whatever the batch holds (an empty array inserts or updates nothing). A chip is advanced
+ * only if it is as the batch read it; the guard, evaluated once every update has been counted, aborts the
+ * whole statement (and its implicit transaction) unless all were.
+ */
+async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+  const progress = unnested(chips.map(advanceRow), CHIP_ADVANCES);
+  const opened = unnested(sessions, SESSIONS);
+  const inserted = unnested(verifications, VERIFICATIONS);
+  const counted = unnested(foldScanCounts(verifications), SCAN_COUNTS);
+  await sql`/* prepared: tapproof_scan_outcomes_guarded */
+    WITH progress AS (
+      UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at
+      FROM ${progress.values} AS p(${progress.names})
+      WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation
+        AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id
+        AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at
+        AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration
+      RETURNING chips.tag_id
+    ), opened AS (
+      INSERT INTO sessions (${opened.names}) SELECT * FROM ${opened.values}
+    ), counted AS (
+      INSERT INTO scan_counts (${counted.names}) SELECT * FROM ${counted.values}
+      ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count
+    )
+    INSERT INTO verifications (${inserted.names}) SELECT * FROM ${inserted.values}
+    WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), ${chips.length}::integer)`.execute(db);
+}
+
+export interface VerificationFilter {
+  tagId?: string;
+  genuine?: boolean;
+  reason?: string;
+  /** Inclusive lower and exclusive upper bound of scanned_at. */
+  since?: number;
+  until?: number;
+  /** The keyset: rows strictly older than this (scanned_at, id). */
+  before?: readonly [number, string];
+  /** Rows to read (a page and one more, to tell whether another page follows). */
+  limit: number;
+}
+
+/**
+ * A world's verifications, newest first, keyset-paged on (scanned_at, id): a world's walk
+ * follows verifications_world_time and a tag's verifications_tag_time (migration 0015),
+ * never an OFFSET.
+ */
+export const worldVerifications = (db: Executor, world: World, filter: VerificationFilter) => {
+  let query = db.selectFrom('verifications').selectAll();
+  query = filter.tagId === undefined ? query : query.where('tag_id', '=', filter.tagId);
+  query = query.where('team_id', '=', world.teamId).where('mode', '=', world.mode);
+  if (filter.genuine !== undefined) query = query.where('genuine', '=', filter.genuine ? 1 : 0);
+  if (filter.reason !== undefined) query = query.where('reason', '=', filter.reason);
+  if (filter.since !== undefined) query = query.where('scanned_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('scanned_at', '<', filter.until);
+  if (filter.before !== undefined) query = query.where(sql<boolean>`(scanned_at, id) < (${filter.before[0]}, ${filter.before[1]})`);
+  return query.orderBy('scanned_at', 'desc').orderBy('id', 'desc').limit(filter.limit);
+};
+
+export async function listVerifications(db: Executor, world: World, filter: VerificationFilter): Promise<VerificationRow[]> {
+  return worldVerifications(db, world, filter).execute();
 }

@@ -12,7 +12,10 @@ export const MAX_SCANNED_URL = LIMITS.urlBytes + 1024;
 
 export const ATTRIBUTES = {
   url: {
-    schema: Type.String({ minLength: 1, description: `The URL exactly as the phone opened it, SDM parameters included; at most ${MAX_SCANNED_URL} bytes of UTF-8` }),
+    schema: Type.String({
+      minLength: 1,
+      description: `The URL exactly as the phone opened it, SDM parameters included; at most ${MAX_SCANNED_URL} bytes of UTF-8`,
+    }),
     explain: (v: unknown) => {
       if (typeof v !== 'string' || v.length === 0) return 'url must be a non-empty string';
       if (Buffer.byteLength(v) > MAX_SCANNED_URL) return `url must be at most ${MAX_SCANNED_URL} bytes`;

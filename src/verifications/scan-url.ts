@@ -7,7 +7,7 @@ import type { SdmValues } from '../tag-chips/layout.js';
  * The most SDM parameters a chip appends after the tag's url. An NTAG 424 DNA
  * mirrors at most picc_data/uid/ctr, enc and cmac (NTAG 223 DNA: one sun), so 8
  * leaves room for imported layouts; it bounds the lookup a crafted URL can cause
- * (3 KB of `&` made ~3,000 candidate urls, issue #12).
+ * (3 KB of `&` would make ~3,000 candidate urls; docs/hardening.md).
  */
 export const MAX_SDM_PARAMETERS = 8;
 
@@ -29,9 +29,13 @@ export function candidateTagUrls(scanned: string): { url: string; sdmStart: numb
 /** Why the SDM values are not what the chip could have mirrored, or null when their shape is right. */
 export function sdmShapeProblem(mirroring: 'encrypted' | 'plain' | 'sun', crypto: 'aes' | 'lrp', { values }: SdmValues): string | null {
   if (mirroring === 'sun') return parseSun223(values.sun) === null ? 'the sun parameter is not UID x counter x MAC in hex' : null;
-  if (mirroring === 'encrypted' && !isHex(values.picc_data, crypto === 'lrp' ? 48 : 32)) return `picc_data must be ${crypto === 'lrp' ? 48 : 32} hex characters`;
+  if (mirroring === 'encrypted' && !isHex(values.picc_data, crypto === 'lrp' ? 48 : 32))
+    return `picc_data must be ${crypto === 'lrp' ? 48 : 32} hex characters`;
   if (mirroring === 'plain' && !(isHex(values.uid, 14) && isHex(values.ctr, 6))) return 'uid must be 14 and ctr 6 hex characters';
-  if (values.enc !== undefined && !(values.enc.length > 0 && values.enc.length % 32 === 0 && values.enc.length <= 256 && isHex(values.enc, values.enc.length))) {
+  if (
+    values.enc !== undefined &&
+    !(values.enc.length > 0 && values.enc.length % 32 === 0 && values.enc.length <= 256 && isHex(values.enc, values.enc.length))
+  ) {
     return 'enc must be hex in blocks of 32 characters';
   }
   if (!isHex(values.cmac, 16)) return 'cmac must be 16 hex characters';

@@ -1,24 +1,59 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp, resourceOf } from '../http/schemas.js';
+import { Links } from '../http/query.js';
 import { ATTRIBUTES } from './rules.js';
 
+export const REASONS = ['ok', 'replayed', 'bad_cmac', 'bad_picc_data', 'uid_mismatch'] as const;
+
 const TamperState = Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('not_enabled')]);
+/** A TagTamper chip's status in a scan (also on the extension API's verification). */
+export const TamperStatus = Type.Object({ permanent: TamperState, current: TamperState });
+
+const Verification = resourceOf(
+  'verifications',
+  Type.Object({
+    genuine: Type.Boolean(),
+    reason: Type.Union(REASONS.map((r) => Type.Literal(r))),
+    verification_id: Type.String({ description: "The extension API's id of this verification: VRF_ and the random part of its id (docs/extension.md, Ids)" }),
+    tag_id: Type.String(),
+    read_counter: Type.Union([Type.Integer(), Type.Null()], { description: 'SDMReadCtr of the scan; null when the message was not authentic' }),
+    tamper: Type.Union([TamperStatus, Type.Null()], { description: 'TagTamper status; null for chips without one' }),
+    session_id: Type.Union([Type.String(), Type.Null()]),
+    scanned_at: Timestamp,
+    country: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'ISO 3166-1 alpha-2 country of client_ip (or of the request address behind a trusted proxy); null for private, reserved and unknown addresses',
+    }),
+    client_ip: Type.Union([Type.String(), Type.Null()], { description: 'The client_ip the scan was verified with; null when none was given' }),
+  }),
+  'Prefix vrf_',
+);
 
 export const VerificationDocument = Type.Object({
-  data: resourceOf(
-    'verifications',
+  data: Verification,
+  meta: Type.Optional(
     Type.Object({
-      genuine: Type.Boolean(),
-      reason: Type.Union(['ok', 'replayed', 'bad_cmac', 'bad_picc_data', 'uid_mismatch'].map((r) => Type.Literal(r))),
-      tag_id: Type.String(),
-      read_counter: Type.Union([Type.Integer(), Type.Null()], { description: 'SDMReadCtr of the scan; null when the message was not authentic' }),
-      tamper: Type.Union([Type.Object({ permanent: TamperState, current: TamperState }), Type.Null()], { description: 'TagTamper status; null for chips without one' }),
-      session_id: Type.Union([Type.String(), Type.Null()]),
-      scanned_at: Timestamp,
-      country: Type.Union([Type.String(), Type.Null()], { description: 'From client_ip when a GeoIP database is configured; none is yet, so null' }),
+      repeat: Type.Boolean({ description: "true when this answers an earlier verification again: the same URL within the tag's session, a page reload" }),
     }),
-    'Prefix vrf_',
   ),
+});
+export const VerificationPage = Type.Object({ data: Type.Array(Verification), links: Links });
+
+const ByReason = Type.Object(Object.fromEntries(REASONS.map((r) => [r, Type.Integer()])) as Record<(typeof REASONS)[number], ReturnType<typeof Type.Integer>>);
+const ByCountry = Type.Array(Type.Object({ country: Type.Union([Type.String(), Type.Null()], { description: 'null: unknown' }), count: Type.Integer() }), {
+  description: 'Most scans first',
+});
+const Counts = Type.Object({ count: Type.Integer(), by_reason: ByReason, by_country: ByCountry });
+
+export const VerificationStatsDocument = Type.Object({
+  meta: Type.Object({
+    since: Type.String({ format: 'date' }),
+    until: Type.String({ format: 'date' }),
+    totals: Counts,
+    days: Type.Array(Type.Intersect([Type.Object({ day: Type.String({ format: 'date' }) }), Counts]), {
+      description: 'Every UTC day of the window, oldest first, zeros included',
+    }),
+  }),
 });
 
 export const CreateVerificationBody = Type.Object({

@@ -6,25 +6,27 @@
 import { createHash } from 'node:crypto';
 import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
-import { newId } from '../ids.js';
+import { newTimeOrderedId } from '../ids.js';
 import type { World } from '../world.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
 import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../tag-chips/layout.js';
-import { findTagsByUrls, type ChipRow, type TagWithChip } from '../tag-chips/repository.js';
-import { findVerification, type VerificationRow } from './repository.js';
+import * as chipsRepo from '../tag-chips/repository.js';
+import type { ChipRow, TagWithChip } from '../tag-chips/repository.js';
+import * as verificationsRepo from './repository.js';
+import type { VerificationRow } from './repository.js';
 import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES } from './rules.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
-import { scanWriter, type Scan } from './scan-writer.js';
-import { metricsOf } from '../metrics.js';
+import type { Scan } from './decide.js';
 
 export type Reason = 'ok' | 'replayed' | 'bad_cmac' | 'bad_picc_data' | 'uid_mismatch';
 
 export interface ScanRequest {
   url: unknown;
   client_ip?: unknown;
+  /** The HTTP client's address, when TAPPROOF_TRUST_PROXY makes it the scanning phone's (docs/api.md, country). */
+  forwardedFor?: string | null;
 }
 
 const badUrl = (detail: string) => validationFailed([problem('url', detail)]);
@@ -39,25 +41,12 @@ function layoutOf(chip: ChipRow): ChipLayout {
   return layout;
 }
 
-// Configured tags never change url nor go away (spec: 409 on delete), and their
-// chip's keys and layout change only with a new write generation, which the
-// counter compare-and-set checks. So a scan's lookup is cached, per open database
-// like the other process caches, once found; a miss always asks the database (a tag
-// may have just been configured).
+// Configured tags never change url nor go away (a configured tag cannot be deleted),
+// and their chip's keys and layout change only with a new write generation, which the
+// counter compare-and-set checks. So a scan's lookup is cached in the process once
+// found (ctx.scanLookups); a miss always asks the database (a tag may have just been configured).
 const LOOKUP_CACHE_LIMIT = 100_000;
-const lookupCaches = new WeakMap<Db, Map<string, TagWithChip>>();
 const lookupKey = (world: World, url: string) => `${world.teamId} ${world.mode} ${url}`;
-
-function lookupsOf(db: Db): Map<string, TagWithChip> {
-  let lookups = lookupCaches.get(db);
-  if (!lookups) lookupCaches.set(db, (lookups = new Map()));
-  return lookups;
-}
-
-/** Empties the database's scan lookup cache (tests: the next scan of every tag asks the database). */
-export function forgetScanLookups(db: Db): void {
-  lookupsOf(db).clear();
-}
 
 function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: TagWithChip; chip: ChipRow; sdm: SdmValues } | null {
   const sdm = readSdmPart(layoutOf(tag.chip!), scanned, sdmStart);
@@ -67,19 +56,19 @@ function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: Tag
   return { tag, chip: tag.chip!, sdm };
 }
 
-/** The tag the scan belongs to and its SDM values; 404 / 422 as the spec says. */
+/** The tag the scan belongs to and its SDM values; 404 / 422 (docs/api.md, verifications). */
 async function locate(ctx: AppContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues }> {
   const candidates = candidateTagUrls(scanned);
   if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
   // The longest matching url is the most specific tag; a tag url may itself have a query.
   const longestFirst = [...candidates].reverse();
-  const lookups = lookupsOf(ctx.db);
+  const lookups = ctx.scanLookups;
   for (const candidate of longestFirst) {
     const cached = lookups.get(lookupKey(world, candidate.url));
     const found = cached && accept(cached, scanned, candidate.sdmStart);
     if (found) return found;
   }
-  const tags = await findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
+  const tags = await chipsRepo.findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
   if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
   if (tags.length === 0) throw new DomainError('NotFound');
   const byUrl = new Map(tags.map((t) => [t.url, t]));
@@ -93,7 +82,7 @@ async function locate(ctx: AppContext, world: World, scanned: string): Promise<{
     const found = accept(tag, scanned, candidate.sdmStart);
     if (found) return found;
   }
-  // Spec: a scan against a tag that is not configured is 404.
+  // A scan against a tag that is not configured is 404 (docs/api.md, verifications).
   if (!configuredMatch) throw new DomainError('NotFound');
   throw badUrl("url's SDM parameters are not the ones this tag's chip writes");
 }
@@ -128,7 +117,13 @@ function check422(name: keyof typeof ATTRIBUTES, value: unknown): void {
 export type Sequencer = <T>(enqueue: () => T) => Promise<T>;
 const direct: Sequencer = async (enqueue) => enqueue();
 
-export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest, sequence: Sequencer = direct): Promise<VerificationRow> {
+/** A scan's answer: the verification, and whether it is an earlier one answered again (a page reload). */
+export interface ScanAnswer {
+  verification: VerificationRow;
+  repeat: boolean;
+}
+
+export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest, sequence: Sequencer = direct): Promise<ScanAnswer> {
   check422('url', request.url);
   if (request.client_ip !== undefined) check422('client_ip', request.client_ip);
   const scanned = request.url as string;
@@ -143,12 +138,12 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     scanned_at: at,
     url_hash: createHash('sha256').update(scanned).digest('hex'),
     client_ip: clientIp,
-    // No GeoIP database is wired in yet, so the country is unknown (null).
-    country: null,
+    // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
+    country: await ctx.countries.lookup(clientIp ?? request.forwardedFor ?? null),
     write_generation: chip.write_generation,
   };
   const record = (reason: Reason, counter: number | null, tamper: Tamper): VerificationRow => ({
-    id: newId('vrf'),
+    id: newTimeOrderedId('vrf', Math.floor(at / 1000)),
     ...base,
     genuine: reason === 'ok' ? 1 : 0,
     reason,
@@ -158,7 +153,6 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     session_id: null,
   });
 
-  const writer = scanWriter(ctx.db, ctx.config.scanWriterThread);
   const scan = ((): Scan => {
     // The UID bound at the write must be the one the chip mirrored.
     if (verdict.uid !== undefined && verdict.uid !== chip.uid) return { kind: 'failed', row: record('uid_mismatch', null, null) };
@@ -180,16 +174,17 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     const turn = ctx.clock.nowMicros();
     if (scan.kind === 'authentic') scan.at = turn;
     scan.row.scanned_at = turn;
-    return writer.write(scan);
+    return ctx.commits.submit<VerificationRow>(scan);
   });
   // Counted here, after the group commit: only then is an authentic scan's reason (ok or replayed) final.
   // A reload within the session answers the original verification (another id): nothing new to count.
-  if (decided.id === scan.row.id) metricsOf(ctx.db).verifications.inc({ reason: decided.reason });
-  return decided;
+  const repeat = decided.id !== scan.row.id;
+  if (!repeat) ctx.metrics.verifications.inc({ reason: decided.reason });
+  return { verification: decided, repeat };
 }
 
 export async function getVerification(ctx: AppContext, world: World, id: string): Promise<VerificationRow> {
-  const row = await findVerification(ctx.db.kysely, world, id);
+  const row = await verificationsRepo.findVerification(ctx.db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;
 }

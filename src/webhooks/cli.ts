@@ -1,9 +1,12 @@
 // Operator commands: read a webhook's delivery attempts, resend events.
-import { CliError, output, program, withContext } from '../cli.js';
+import { CliError, output, program, table, withContext } from '../cli.js';
 import { isoMicros } from '../time.js';
-import { findWebhookById, listAttempts, requeue } from './repository.js';
+import { redeliverAsOperator } from './deliveries.js';
+import * as webhooksRepo from './repository.js';
 
 const webhooks = program.command('webhooks').description('inspect webhook deliveries and resend events');
+
+const COLUMNS = ['started_at', 'event_id', 'event_type', 'tag_id', 'attempt', 'status', 'duration_ms', 'error'] as const;
 
 webhooks
   .command('attempts <webhook_id>')
@@ -12,25 +15,43 @@ webhooks
   .option('--json', 'machine-readable output')
   .action(async (webhookId: string, opts) => {
     if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new CliError('--limit must be a positive whole number');
-    const attempts = await withContext(async (ctx) => {
-      if (!(await findWebhookById(ctx.db.kysely, webhookId))) throw new CliError(`no webhook ${webhookId}`);
-      return listAttempts(ctx.db.kysely, webhookId, opts.limit);
+    const { attempts, events } = await withContext(async (ctx) => {
+      if (!(await webhooksRepo.findWebhookById(ctx.db.kysely, webhookId))) throw new CliError(`no webhook ${webhookId}`);
+      const attempts = await webhooksRepo.listAttempts(ctx.db.kysely, webhookId, opts.limit);
+      return {
+        attempts,
+        events: await webhooksRepo.findEvents(
+          ctx.db.kysely,
+          attempts.map((a) => a.event_id),
+        ),
+      };
     });
     const rows = attempts.map((a) => ({
-      event_id: a.event_id,
-      attempt: a.attempt,
       started_at: isoMicros(a.started_at),
+      event_id: a.event_id,
+      event_type: events.get(a.event_id)?.type ?? null,
+      tag_id: events.get(a.event_id)?.tag_id ?? null,
+      attempt: a.attempt,
       status: a.status_code,
       duration_ms: a.duration_ms,
       error: a.error,
     }));
-    const human = rows.length === 0 ? 'no attempts yet' : rows.map((r) => `${r.started_at}  ${r.event_id}  #${r.attempt}  ${r.status ?? '-'}  ${r.duration_ms} ms${r.error ? `  ${r.error}` : ''}`).join('\n');
-    output(opts.json, rows, human);
+    const cells = rows.map((r) => [
+      r.started_at,
+      r.event_id,
+      r.event_type ?? '-',
+      r.tag_id ?? '-',
+      `#${r.attempt}`,
+      String(r.status ?? '-'),
+      `${r.duration_ms} ms`,
+      r.error ?? '',
+    ]);
+    output(opts.json, rows, rows.length === 0 ? 'no attempts yet' : table([[...COLUMNS], ...cells]));
   });
 
 webhooks
   .command('redeliver')
-  .description('send one event again (--event), or every undelivered event of a webhook since a time (--webhook --since)')
+  .description('send one event again (--event), or every undelivered event of a webhook since a time (--webhook --since); attempts keep their numbering')
   .option('--event <event_id>', 'resend this event to every enabled webhook it was for')
   .option('--webhook <webhook_id>', 'resend what this webhook has not received…')
   .option('--since <iso>', '…among events since this time (ISO 8601)')
@@ -42,14 +63,7 @@ webhooks
     }
     const since = byEvent ? 0 : Date.parse(opts.since);
     if (Number.isNaN(since)) throw new CliError(`--since is not an ISO 8601 time: ${opts.since}`);
-    const count = await withContext(async (ctx) => {
-      if (!byEvent) {
-        const hook = await findWebhookById(ctx.db.kysely, opts.webhook);
-        if (!hook) throw new CliError(`no webhook ${opts.webhook}`);
-        if (hook.enabled !== 1) throw new CliError(`webhook ${opts.webhook} is disabled (${hook.disabled_reason ?? 'by its team'}); enable it first`);
-      }
-      const filter = byEvent ? { eventId: opts.event as string } : { webhookId: opts.webhook as string, since: since * 1000 };
-      return requeue(ctx.db.kysely, filter, ctx.clock.nowMicros());
-    });
+    const filter = byEvent ? { eventId: opts.event as string } : { webhookId: opts.webhook as string, since: since * 1000 };
+    const count = await withContext((ctx) => redeliverAsOperator(ctx, filter));
     output(opts.json, { requeued: count }, `${count} deliver${count === 1 ? 'y' : 'ies'} queued again`);
   });

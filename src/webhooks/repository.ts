@@ -39,16 +39,23 @@ export async function cancelPending(db: Executor, webhookId: string): Promise<vo
 
 /** The enabled webhooks of a world with their event filters (a world has a handful). */
 export async function enabledWebhooks(db: Executor, world: World): Promise<{ id: string; events: string }[]> {
-  return db.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', world.teamId).where('mode', '=', world.mode).where('enabled', '=', 1).execute();
+  return db
+    .selectFrom('webhooks')
+    .select(['id', 'events'])
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .where('enabled', '=', 1)
+    .execute();
 }
 
-export async function insertDeliveries(db: Executor, rows: Omit<DeliveriesTable, 'id'>[]): Promise<void> {
+export async function insertDeliveries(db: Executor, rows: Omit<DeliveriesTable, 'id' | 'earlier_attempts'>[]): Promise<void> {
   await inChunks(rows, (part) => db.insertInto('deliveries').values(part).execute());
 }
 
 export interface Claimed {
   id: number;
   attempts: number;
+  earlier_attempts: number;
   event_id: string;
   payload: string;
   webhook_id: string;
@@ -72,7 +79,20 @@ export async function claimDue(db: Db, now: number, leaseUntil: number, limit: n
     .selectFrom('deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
     .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.webhook_id', 'w.mode', 'w.url', 'w.enabled', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until'])
+    .select([
+      'd.id',
+      'd.attempts',
+      'd.earlier_attempts',
+      'd.event_id',
+      'e.payload',
+      'd.webhook_id',
+      'w.mode',
+      'w.url',
+      'w.enabled',
+      'w.secret_sealed',
+      'w.previous_secret_sealed',
+      'w.previous_secret_until',
+    ])
     .where('d.id', 'in', ids)
     .execute();
 }
@@ -107,7 +127,11 @@ async function claimSqlite(db: Db, now: number, leaseUntil: number, limit: numbe
   const claimed = await db.kysely
     .updateTable('deliveries')
     .set({ next_attempt_at: leaseUntil })
-    .where('id', 'in', due.map((r) => r.id))
+    .where(
+      'id',
+      'in',
+      due.map((r) => r.id),
+    )
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .returning('id')
@@ -164,14 +188,90 @@ export async function listAttempts(db: Executor, webhookId: string, limit: numbe
   return db.selectFrom('delivery_attempts').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** Makes the matching unfinished or finished-unsuccessfully deliveries due now, with a fresh schedule. */
-export async function requeue(db: Executor, filter: { eventId: string } | { webhookId: string; since: number }, now: number): Promise<number> {
-  let query = db.updateTable('deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: now });
+export type RequeueFilter = { eventId: string; webhookId?: string } | { webhookId: string; since: number };
+
+/**
+ * Makes the matching deliveries due now with a fresh retry schedule; their attempts so far
+ * move to earlier_attempts, so the next attempt is numbered after them. By event: the event's
+ * deliveries to enabled webhooks (to one webhook when given); by webhook: what it has not received.
+ */
+export async function requeue(db: Executor, filter: RequeueFilter, now: number): Promise<number> {
+  let query = db.updateTable('deliveries').set({ status: 'pending', earlier_attempts: sql`earlier_attempts + attempts`, attempts: 0, next_attempt_at: now });
   if ('eventId' in filter) {
-    query = query.where('event_id', '=', filter.eventId).where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.enabled', '=', 1));
+    query = query
+      .where('event_id', '=', filter.eventId)
+      .where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.enabled', '=', 1));
+    if (filter.webhookId !== undefined) query = query.where('webhook_id', '=', filter.webhookId);
   } else {
     query = query.where('webhook_id', '=', filter.webhookId).where('created_at', '>=', filter.since).where('status', '!=', 'delivered');
   }
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** A world's webhooks, newest first (a world has a handful: no paging). */
+export async function listWebhooks(db: Executor, world: World): Promise<WebhookRow[]> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** A delivery with the event it carries (type and tag; null once the event is gone). */
+export interface DeliveryRow {
+  id: number;
+  event_id: string;
+  webhook_id: string;
+  status: DeliveriesTable['status'];
+  attempts: number;
+  earlier_attempts: number;
+  next_attempt_at: number;
+  created_at: number;
+  type: string | null;
+  tag_id: string | null;
+}
+
+const deliveries = (db: Executor, webhookId: string) =>
+  db
+    .selectFrom('deliveries as d')
+    .leftJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.event_id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.earlier_attempts', 'd.next_attempt_at', 'd.created_at', 'e.type', 'e.tag_id'])
+    .where('d.webhook_id', '=', webhookId);
+
+/** A webhook's deliveries, newest first, keyset-paged on the delivery's serial (index deliveries_webhook_id). */
+export async function listDeliveries(
+  db: Executor,
+  webhookId: string,
+  page: { status?: DeliveriesTable['status']; before?: number; limit: number },
+): Promise<DeliveryRow[]> {
+  let query = deliveries(db, webhookId);
+  if (page.status !== undefined) query = query.where('d.status', '=', page.status);
+  if (page.before !== undefined) query = query.where('d.id', '<', page.before);
+  return query.orderBy('d.id', 'desc').limit(page.limit).execute();
+}
+
+export async function findDelivery(db: Executor, webhookId: string, eventId: string): Promise<DeliveryRow | undefined> {
+  if (!isId('evt', eventId)) return undefined;
+  return deliveries(db, webhookId).where('d.event_id', '=', eventId).executeTakeFirst();
+}
+
+/** The attempts of these deliveries, oldest first. */
+export async function attemptsOf(db: Executor, deliveryIds: number[]): Promise<Selectable<DeliveryAttemptsTable>[]> {
+  if (deliveryIds.length === 0) return [];
+  return db.selectFrom('delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('attempt').execute();
+}
+
+/** The event (type and tag) of each of these ids that still exists. */
+export async function findEvents(db: Executor, eventIds: string[]): Promise<Map<string, { type: string; tag_id: string }>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'tag_id'])
+    .where('id', 'in', [...new Set(eventIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }

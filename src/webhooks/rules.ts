@@ -30,15 +30,17 @@ function explainUrl(value: unknown, targets: WebhookTargets): string | null {
     return 'url must be an absolute URL';
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && targets.allowHttpWebhooks)) {
-    return targets.allowHttpWebhooks ? 'url must use https or http' : 'url must use https';
+    return targets.allowHttpWebhooks
+      ? 'url must use https or http'
+      : 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)';
   }
   if (url.username || url.password) return 'url must not contain credentials';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A trailing dot names the same host (`localhost.` is `localhost`, fully qualified).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   // Names are judged again at every delivery (DNS changes); literals and localhost can be refused now.
   if (!targets.allowPrivateWebhooks) {
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point to a loopback address';
-    const why = isIP(host) ? refusedBecause(host) : null;
-    if (why) return `url must not point to a ${why} address`;
+    const why = host === 'localhost' || host.endsWith('.localhost') ? 'loopback' : isIP(host) ? refusedBecause(host) : null;
+    if (why) return `url must not point to a ${why} address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)`;
   }
   return null;
 }
@@ -46,7 +48,8 @@ function explainUrl(value: unknown, targets: WebhookTargets): string | null {
 function explainEvents(value: unknown): Explanation {
   if (!Array.isArray(value) || value.length === 0) return `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}`;
   const problems = value.flatMap((kind, i) => {
-    if (typeof kind !== 'string' || !(EVENT_TYPES as readonly string[]).includes(kind)) return [{ path: `events/${i}`, detail: `unknown event kind; one of ${EVENT_TYPES.join(', ')}` }];
+    if (typeof kind !== 'string' || !(EVENT_TYPES as readonly string[]).includes(kind))
+      return [{ path: `events/${i}`, detail: `unknown event kind; one of ${EVENT_TYPES.join(', ')}` }];
     return value.indexOf(kind) !== i ? [{ path: `events/${i}`, detail: `${kind} is listed twice` }] : [];
   });
   return problems.length > 0 ? problems : null;
@@ -56,11 +59,19 @@ const flag = (name: string) => (value: unknown) => (typeof value === 'boolean' ?
 
 export const ATTRIBUTES = {
   url: {
-    schema: Type.String({ minLength: 1, maxLength: URL_MAX, description: 'https (http only where the operator allows it); private and loopback targets are refused' }),
+    schema: Type.String({
+      minLength: 1,
+      maxLength: URL_MAX,
+      description: 'https (http only where the operator allows it); private and loopback targets are refused',
+    }),
     explain: explainUrl,
   },
   events: {
-    schema: Type.Array(Type.Union(EVENT_TYPES.map((k) => Type.Literal(k))), { minItems: 1, uniqueItems: true, description: 'Event kinds to receive; all four when omitted at creation' }),
+    schema: Type.Array(Type.Union(EVENT_TYPES.map((k) => Type.Literal(k))), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Event kinds to receive; all four when omitted at creation',
+    }),
     explain: explainEvents,
   },
   enabled: { schema: Type.Boolean(), explain: flag('enabled') },

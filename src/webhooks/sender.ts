@@ -45,7 +45,11 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
   return {
     send(url, headers, body) {
       const started = performance.now();
-      const done = (statusCode: number | null, error: string | null): AttemptResult => ({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+      const done = (statusCode: number | null, error: string | null): AttemptResult => ({
+        statusCode,
+        error,
+        durationMs: Math.round(performance.now() - started),
+      });
       return new Promise((resolve) => {
         let target: URL;
         try {
@@ -81,7 +85,7 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
         });
         request.on('error', (e) => {
           clearTimeout(timer);
-          resolve(done(null, e instanceof RefusedAddress ? e.message : (e as NodeJS.ErrnoException).code ?? e.message));
+          resolve(done(null, e instanceof RefusedAddress ? e.message : ((e as NodeJS.ErrnoException).code ?? e.message)));
         });
         request.end(body);
       });

@@ -1,5 +1,6 @@
 import type { ResourceObject } from '../http/jsonapi.js';
 import { isoMicros, isoOrNull } from '../time.js';
+import type { DeliveryView } from './deliveries.js';
 import type { WebhookRow } from './repository.js';
 
 export interface WebhookAttributes {
@@ -30,6 +31,29 @@ export function renderWebhook(row: WebhookRow, now: number, secret?: string): Re
       previous_secret_expires_at: previousLive ? isoOrNull(row.previous_secret_until) : null,
       created_at: isoMicros(row.created_at),
       updated_at: isoMicros(row.updated_at),
+    },
+  };
+}
+
+/** A delivery of one event to the webhook, with every attempt; its id is the event's. */
+export function renderDelivery({ delivery, attempts }: DeliveryView) {
+  return {
+    type: 'deliveries',
+    id: delivery.event_id,
+    attributes: {
+      webhook_id: delivery.webhook_id,
+      event_type: delivery.type,
+      tag_id: delivery.tag_id,
+      status: delivery.status,
+      created_at: isoMicros(delivery.created_at),
+      next_attempt_at: delivery.status === 'pending' ? isoMicros(delivery.next_attempt_at) : null,
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt,
+        started_at: isoMicros(a.started_at),
+        status_code: a.status_code,
+        duration_ms: a.duration_ms,
+        error: a.error,
+      })),
     },
   };
 }

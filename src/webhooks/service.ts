@@ -7,15 +7,9 @@ import { modeMaster } from '../chip-keys/masters.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES, CREATABLE, MUTABLE } from './rules.js';
-import {
-  cancelPending,
-  deleteWebhook,
-  findWebhook,
-  insertWebhook,
-  updateWebhook,
-  type WebhookChanges,
-  type WebhookRow,
-} from './repository.js';
+import * as webhooksRepo from './repository.js';
+import type { WebhookChanges, WebhookRow } from './repository.js';
+import { inTransaction } from '../db/transaction.js';
 import type { World } from '../world.js';
 import { newSecret } from './signature.js';
 
@@ -63,21 +57,25 @@ export async function createWebhook(ctx: AppContext, world: World, attributes: R
     created_at: at,
     updated_at: at,
   };
-  await insertWebhook(ctx.db.kysely, row);
+  await webhooksRepo.insertWebhook(ctx.db.kysely, row);
   return { row, secret };
 }
 
+export async function listWebhooks(ctx: AppContext, world: World): Promise<WebhookRow[]> {
+  return webhooksRepo.listWebhooks(ctx.db.kysely, world);
+}
+
 export async function getWebhook(ctx: AppContext, world: World, id: string): Promise<WebhookRow> {
-  const row = await findWebhook(ctx.db.kysely, world, id);
+  const row = await webhooksRepo.findWebhook(ctx.db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;
 }
 
-export async function changeWebhook(ctx: AppContext, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
+export async function updateWebhook(ctx: AppContext, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, MUTABLE, ctx);
   const box = attributes.rotate_secret === true ? await secretSealer(ctx, world.mode) : null;
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const row = await findWebhook(trx, world, id);
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await webhooksRepo.findWebhook(trx, world, id);
     if (!row) throw new DomainError('NotFound');
     const at = ctx.clock.nowMicros();
     const changes: WebhookChanges = { updated_at: at };
@@ -91,19 +89,23 @@ export async function changeWebhook(ctx: AppContext, world: World, id: string, a
     let secret: string | undefined;
     if (box) {
       secret = newSecret();
-      Object.assign(changes, { secret_sealed: box.seal(secret), previous_secret_sealed: row.secret_sealed, previous_secret_until: at + ROTATION_OVERLAP_MICROS });
+      Object.assign(changes, {
+        secret_sealed: box.seal(secret),
+        previous_secret_sealed: row.secret_sealed,
+        previous_secret_until: at + ROTATION_OVERLAP_MICROS,
+      });
     }
-    await updateWebhook(trx, id, changes);
-    if (changes.enabled === 0) await cancelPending(trx, id);
+    await webhooksRepo.updateWebhook(trx, id, changes);
+    if (changes.enabled === 0) await webhooksRepo.cancelPending(trx, id);
     return { row: { ...row, ...changes }, secret };
   });
 }
 
-export async function removeWebhook(ctx: AppContext, world: World, id: string): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    const row = await findWebhook(trx, world, id);
+export async function deleteWebhook(ctx: AppContext, world: World, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const row = await webhooksRepo.findWebhook(trx, world, id);
     if (!row) throw new DomainError('NotFound');
-    await deleteWebhook(trx, id);
-    await cancelPending(trx, id);
+    await webhooksRepo.deleteWebhook(trx, id);
+    await webhooksRepo.cancelPending(trx, id);
   });
 }

@@ -5,26 +5,16 @@
 // (at-least-once: duplicates are possible, losses are not).
 import pino from 'pino';
 import type { AppContext } from '../context.js';
-import { isRetryableConflict, type Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import type { Mode } from '../db/schema.js';
 import type { Sealer } from '../secrets/index.js';
 import type { BackgroundJob } from '../background-job.js';
-import {
-  cancelPending,
-  claimDue,
-  clearFailing,
-  insertAttempts,
-  markCanceled,
-  markDelivered,
-  markFailed,
-  noteFailing,
-  updateWebhook,
-  type Claimed,
-} from './repository.js';
+import * as webhooksRepo from './repository.js';
+import type { Claimed } from './repository.js';
 import { createSender, type AttemptResult, type Sender } from './sender.js';
 import { secretSealer } from './service.js';
 import { sign } from './signature.js';
-import { metricsOf } from '../metrics.js';
 
 /** Delay before attempt n+1 after n attempts (docs/decisions.md §6); after the last one the delivery has failed. */
 export const RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -114,7 +104,7 @@ export class DeliveryWorker {
       let claimed: Claimed[] = [];
       try {
         const now = this.ctx.clock.nowMicros();
-        claimed = await claimDue(this.ctx.db, now, now + leaseMicros, room);
+        claimed = await webhooksRepo.claimDue(this.ctx.db, now, now + leaseMicros, room);
         for (const mode of new Set(claimed.map((d) => d.mode))) {
           if (mode && !this.sealers.has(mode)) this.sealers.set(mode, await secretSealer(this.ctx, mode));
         }
@@ -170,7 +160,7 @@ export class DeliveryWorker {
 
   /** Attempts as this process makes them; the recorded history stays in delivery_attempts. */
   private countAttempt(ok: boolean): void {
-    metricsOf(this.ctx.db).deliveryAttempts.inc({ outcome: ok ? 'ok' : 'failed' });
+    this.ctx.metrics.deliveryAttempts.inc({ outcome: ok ? 'ok' : 'failed' });
   }
 
   private sign(delivery: Claimed, at: number): Record<string, string> {
@@ -210,26 +200,20 @@ export class DeliveryWorker {
   }
 
   private async record(outcomes: Outcome[], canceled: number[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.ctx.db.kysely.transaction().execute((trx) => this.recordIn(trx, outcomes, canceled));
-      } catch (error) {
-        if (attempt >= 3 || !isRetryableConflict(error)) throw error;
-      }
-    }
+    await inTransaction(this.ctx.db, (trx) => this.recordIn(trx, outcomes, canceled), { attempts: 3 });
   }
 
   private async recordIn(trx: Executor, outcomes: Outcome[], canceled: number[]): Promise<void> {
     const now = this.ctx.clock.nowMicros();
     const failed = outcomes.filter((o) => o.result.error !== null);
     const ok = outcomes.filter((o) => o.result.error === null);
-    await insertAttempts(
+    await webhooksRepo.insertAttempts(
       trx,
       outcomes.map(({ delivery, startedAt, result }) => ({
         delivery_id: delivery.id,
         webhook_id: delivery.webhook_id,
         event_id: delivery.event_id,
-        attempt: delivery.attempts + 1,
+        attempt: delivery.earlier_attempts + delivery.attempts + 1,
         started_at: startedAt,
         duration_ms: result.durationMs,
         status_code: result.statusCode,
@@ -245,25 +229,28 @@ export class DeliveryWorker {
     for (const id of [...new Set([...succeeded, ...failed.map((o) => o.delivery.webhook_id)])].sort()) {
       let reason: 'gone' | 'failing' | null = gone.has(id) ? 'gone' : null;
       if (!reason && succeeded.has(id)) {
-        await clearFailing(trx, id);
+        await webhooksRepo.clearFailing(trx, id);
       } else if (!reason) {
-        const since = await noteFailing(trx, id, now);
+        const since = await webhooksRepo.noteFailing(trx, id, now);
         if (since !== null && now - since >= DISABLE_AFTER_MICROS) reason = 'failing';
       }
       if (reason) {
         disabled.add(id);
-        await updateWebhook(trx, id, { enabled: 0, disabled_reason: reason, updated_at: now });
+        await webhooksRepo.updateWebhook(trx, id, { enabled: 0, disabled_reason: reason, updated_at: now });
         this.log.warn({ webhook: id, reason }, 'webhook disabled');
       }
     }
 
-    await markCanceled(trx, canceled);
-    await markDelivered(trx, ok.map((o) => o.delivery.id));
+    await webhooksRepo.markCanceled(trx, canceled);
+    await webhooksRepo.markDelivered(
+      trx,
+      ok.map((o) => o.delivery.id),
+    );
     const scale = this.ctx.config.webhookRetryScale;
     for (const { delivery, result } of failed) {
-      await markFailed(trx, delivery.id, result.statusCode === 410 ? null : nextAttemptAt(delivery.attempts + 1, now, scale));
+      await webhooksRepo.markFailed(trx, delivery.id, result.statusCode === 410 ? null : nextAttemptAt(delivery.attempts + 1, now, scale));
     }
-    for (const id of disabled) await cancelPending(trx, id);
+    for (const id of disabled) await webhooksRepo.cancelPending(trx, id);
   }
 }
 

@@ -9,6 +9,12 @@ import { loadCard, saveCard } from './cards.js';
 import { connectPcsc, PcscUnavailableError, type PcscCard } from './pcsc.js';
 import { HttpTransport, WriterClient, type WriteOutcome } from './relay.js';
 
+/** `https://host`, `https://host/`, `https://host/api/v1` or `https://host/api/v1/` → `https://host/api/v1`. */
+export function apiBaseOf(server: string, apiPrefix: string): string {
+  const trimmed = server.replace(/\/+$/, '');
+  return trimmed.endsWith(apiPrefix) ? trimmed : trimmed + apiPrefix;
+}
+
 async function getJson(base: string, key: string, path: string): Promise<{ status: number; body: any }> {
   const r = await fetch(base + path, { headers: { authorization: `Bearer ${key}`, accept: 'application/vnd.api+json' } });
   const text = await r.text();
@@ -32,17 +38,22 @@ program
   .description('write created tags onto chips through the server (the server keeps every key; this only relays APDUs)')
   .argument('[tag_ids...]', 'tags to write')
   .requiredOption('--key <key>', "an API key of the tags' team and mode")
-  .option('--reader <reader>', 'emulator (a software card per tag in the data dir) or pcsc', (v) => {
-    if (v !== 'emulator' && v !== 'pcsc') throw new InvalidArgumentError('must be emulator or pcsc');
-    return v;
-  }, 'emulator')
-  .option('--server <url>', 'API base URL (default http://127.0.0.1:PORT/api/v1 of this configuration)')
+  .option(
+    '--reader <reader>',
+    'emulator (a software card per tag in the data dir) or pcsc',
+    (v) => {
+      if (v !== 'emulator' && v !== 'pcsc') throw new InvalidArgumentError('must be emulator or pcsc');
+      return v;
+    },
+    'emulator',
+  )
+  .option('--server <url>', "the server's origin, with or without the API prefix (default http://127.0.0.1:PORT of this configuration)")
   .option('--pcsc-reader <name>', 'PC/SC reader name (default: the first reader with a card)')
   .option('--all-created', "every created tag of the key's team and mode")
   .option('--json', 'machine-readable output (one JSON object per tag, then none on the terminal)')
   .action(async (tagIds: string[], opts) => {
     const config = loadConfig();
-    const base: string = (opts.server ?? `http://127.0.0.1:${config.port}${config.apiPrefix}`).replace(/\/$/, '');
+    const base = apiBaseOf(opts.server ?? `http://127.0.0.1:${config.port}`, config.apiPrefix);
     const ids = opts.allCreated ? await allCreated(base, opts.key) : tagIds;
     if (ids.length === 0) throw new CliError(opts.allCreated ? 'no created tags to write' : 'name at least one tag id, or --all-created');
     const client = new WriterClient(new HttpTransport(base, opts.key));
@@ -56,7 +67,14 @@ program
       if (opts.reader === 'emulator') {
         const tag = await getJson(base, opts.key, `/tags/${encodeURIComponent(tagId)}`);
         if (tag.status !== 200) {
-          outcome = { writeId: null, tagId, status: 'failed', reason: null, roundTrips: 1, refused: { status: tag.status, detail: tag.body?.errors?.[0]?.title ?? `HTTP ${tag.status}` } };
+          outcome = {
+            writeId: null,
+            tagId,
+            status: 'failed',
+            reason: null,
+            roundTrips: 1,
+            refused: { status: tag.status, detail: tag.body?.errors?.[0]?.title ?? `HTTP ${tag.status}` },
+          };
         } else {
           const protocol = tag.body.data.attributes.protocol;
           const card = loadCard(config.dataDir, tagId) ?? new Ntag424Card({ protocol: protocol === 'ntag_424_dna_tag_tamper' ? protocol : 'ntag_424_dna' });

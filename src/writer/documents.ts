@@ -13,16 +13,23 @@ const boolean = (name: string) => (v: unknown) => (typeof v === 'boolean' ? null
 
 /** The attributes of both writer requests: published in OpenAPI (src/writer/schemas.ts) and enforced. */
 export const ATTRIBUTES = {
-  tag_id: { schema: Type.String({ description: 'tag_… of a created tag' }), explain: (v: unknown) => (typeof v === 'string' ? null : 'tag_id must be a string') },
+  tag_id: {
+    schema: Type.String({ description: 'tag_… of a created tag' }),
+    explain: (v: unknown) => (typeof v === 'string' ? null : 'tag_id must be a string'),
+  },
   responses: {
     schema: Type.Array(Type.String({ pattern: RAPDU }), { maxItems: MAX_RESPONSES, description: 'R-APDUs (hex), one per C-APDU sent' }),
     explain: (v: unknown) =>
-      Array.isArray(v) && v.length <= MAX_RESPONSES && v.every((r) => typeof r === 'string' && RAPDU_TEXT.test(r)) ? null : `responses must be at most ${MAX_RESPONSES} R-APDUs in hex`,
+      Array.isArray(v) && v.length <= MAX_RESPONSES && v.every((r) => typeof r === 'string' && RAPDU_TEXT.test(r))
+        ? null
+        : `responses must be at most ${MAX_RESPONSES} R-APDUs in hex`,
   },
   removed: { schema: Type.Boolean({ description: 'the card left the reader: the write fails (chip_removed)' }), explain: boolean('removed') },
   abort: { schema: Type.Boolean({ description: 'the writer gives up: the write fails (aborted)' }), explain: boolean('abort') },
   round_trip: {
-    schema: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'the round_trips value of the write these answers are for: a stale or repeated delivery gets 409' }),
+    schema: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'the round_trips value of the write these answers are for: a stale or repeated delivery gets 409',
+    }),
     explain: (v: unknown) => (v === null || (Number.isInteger(v) && (v as number) >= 0) ? null : 'round_trip must be a whole number from 0'),
   },
 } satisfies Record<string, FieldRule>;
@@ -47,10 +54,26 @@ export function readStartDocument(body: unknown): string {
 }
 
 /** POST /writer/writes/:id/responses */
-export function readResponsesDocument(body: unknown, id: string): { responses: Buffer[]; removed: boolean; abort: boolean; roundTrip: number | null } {
+/** The chip's answers to a round trip of a write, as the writer posts them. */
+export interface ChipResponses {
+  responses: Buffer[];
+  /** The chip left the reader. */
+  removed: boolean;
+  /** The writer gives the write up. */
+  abort: boolean;
+  /** The round trip these answer; null to answer the current one. */
+  roundTrip: number | null;
+}
+
+export function readResponsesDocument(body: unknown, id: string): ChipResponses {
   const a = attributes(body, id);
   if (!('responses' in a)) throw new DomainError('MissingAttribute');
   checked(a, ['round_trip', 'responses', 'removed', 'abort']);
   const { responses, removed = false, abort = false, round_trip: roundTrip = null } = a;
-  return { responses: (responses as string[]).map((r) => Buffer.from(r, 'hex')), removed: removed as boolean, abort: abort as boolean, roundTrip: roundTrip as number | null };
+  return {
+    responses: (responses as string[]).map((r) => Buffer.from(r, 'hex')),
+    removed: removed as boolean,
+    abort: abort as boolean,
+    roundTrip: roundTrip as number | null,
+  };
 }

@@ -22,7 +22,7 @@ export class LocalTransport implements Transport {
       const id = /^\/writer\/writes\/([^/]+)\/responses$/.exec(path)?.[1];
       if (id === undefined) return { status: 404, body: null };
       const r = readResponsesDocument(body, id);
-      return { status: 200, body: { data: renderWrite(await exchange(this.ctx, this.world, id, r.responses, r.removed, r.abort, r.roundTrip)) } };
+      return { status: 200, body: { data: renderWrite(await exchange(this.ctx, this.world, { id, ...r })) } };
     } catch (error) {
       if (error instanceof DomainError) return { status: STATUS[error.code], body: { errors: jsonApiErrors(error, body) } };
       throw error;

@@ -44,7 +44,10 @@ export async function connectPcsc(options: { name?: string; waitMs?: number } = 
   const closeAll = () => closePcsc(pcsc);
   try {
     const reader: any = await new Promise((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no card appeared in ${options.name ?? 'any PC/SC reader'} within ${(options.waitMs ?? 30_000) / 1000} s`)), options.waitMs ?? 30_000);
+      timer = setTimeout(
+        () => reject(new Error(`no card appeared in ${options.name ?? 'any PC/SC reader'} within ${(options.waitMs ?? 30_000) / 1000} s`)),
+        options.waitMs ?? 30_000,
+      );
       pcsc.on('error', reject);
       pcsc.on('reader', (r: any) => {
         if (options.name !== undefined && r.name !== options.name) return;
@@ -56,11 +59,11 @@ export async function connectPcsc(options: { name?: string; waitMs?: number } = 
     });
     clearTimeout(timer);
     const protocol: number = await new Promise((resolve, reject) =>
-      reader.connect({ share_mode: reader.SCARD_SHARE_EXCLUSIVE }, (e: unknown, p: number) => (e ? reject(e) : resolve(p))),
+      reader.connect({ share_mode: reader.SCARD_SHARE_EXCLUSIVE }, (e: Error | null, p: number) => (e ? reject(e) : resolve(p))),
     );
     return {
       readerName: reader.name,
-      transmit: (apdu) => new Promise((resolve, reject) => reader.transmit(apdu, 1024, protocol, (e: unknown, r: Buffer) => (e ? reject(e) : resolve(r)))),
+      transmit: (apdu) => new Promise((resolve, reject) => reader.transmit(apdu, 1024, protocol, (e: Error | null, r: Buffer) => (e ? reject(e) : resolve(r)))),
       close: async () => {
         await new Promise<void>((resolve) => reader.disconnect(reader.SCARD_LEAVE_CARD, () => resolve()));
         closeAll();

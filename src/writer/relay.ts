@@ -1,4 +1,4 @@
-// The writer side of remote personalization (issue #8): relays the server's APDUs to a card and
+// The writer side of remote personalization (docs/writer.md): relays the server's APDUs to a card and
 // the card's answers back, over HTTP with an API key. It holds no key and does no cryptography
 // (docs/decisions.md §4). Used by `tapproof writer`, the emulator and bench/writer.ts.
 
@@ -67,7 +67,14 @@ export class WriterClient {
     for (;;) {
       if (r.status !== 200 && r.status !== 201) {
         const e = r.body?.errors?.[0];
-        return { writeId, tagId, status: 'failed', reason: null, roundTrips, refused: { status: r.status, detail: e ? `${e.status} ${e.title}` : `HTTP ${r.status}` } };
+        return {
+          writeId,
+          tagId,
+          status: 'failed',
+          reason: null,
+          roundTrips,
+          refused: { status: r.status, detail: e ? `${e.status} ${e.title}` : `HTTP ${r.status}` },
+        };
       }
       const write = r.body.data;
       writeId = write.id as string;
@@ -87,7 +94,9 @@ export class WriterClient {
         responses.push(rapdu.toString('hex'));
         if (rapdu.length < 2 || !GO_ON.has(rapdu.readUInt16BE(rapdu.length - 2))) break;
       }
-      r = await this.#post(`/writer/writes/${writeId}/responses`, { data: { type: 'writes', id: writeId, attributes: { responses, removed, round_trip: a.round_trips } } });
+      r = await this.#post(`/writer/writes/${writeId}/responses`, {
+        data: { type: 'writes', id: writeId, attributes: { responses, removed, round_trip: a.round_trips } },
+      });
       roundTrips++;
     }
   }

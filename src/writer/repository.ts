@@ -11,16 +11,40 @@ export type WriteRow = WriterSessionsTable;
 export type WriteWithTag = WriteRow & { tag: { protocol: string; url: string } | null };
 
 function worldWrite(db: Executor, world: World, id: string) {
-  return db.selectFrom('writer_sessions').selectAll('writer_sessions').where('writer_sessions.id', '=', id).where('writer_sessions.team_id', '=', world.teamId).where('writer_sessions.mode', '=', world.mode);
+  return db
+    .selectFrom('writer_sessions')
+    .selectAll('writer_sessions')
+    .where('writer_sessions.id', '=', id)
+    .where('writer_sessions.team_id', '=', world.teamId)
+    .where('writer_sessions.mode', '=', world.mode);
 }
 
 export async function findWrite(db: Executor, world: World, id: string): Promise<WriteRow | undefined> {
   return worldWrite(db, world, id).executeTakeFirst();
 }
 
+/** A tag's writes, newest first. */
+export async function listTagWrites(db: Executor, world: World, tagId: string, limit: number): Promise<WriteRow[]> {
+  return db
+    .selectFrom('writer_sessions')
+    .selectAll()
+    .where('tag_id', '=', tagId)
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export async function findWriteWithTag(db: Executor, world: World, id: string): Promise<WriteWithTag | undefined> {
   const row = await worldWrite(db, world, id)
-    .leftJoin('tags', (join) => join.onRef('tags.id', '=', 'writer_sessions.tag_id').onRef('tags.team_id', '=', 'writer_sessions.team_id').onRef('tags.mode', '=', 'writer_sessions.mode'))
+    .leftJoin('tags', (join) =>
+      join
+        .onRef('tags.id', '=', 'writer_sessions.tag_id')
+        .onRef('tags.team_id', '=', 'writer_sessions.team_id')
+        .onRef('tags.mode', '=', 'writer_sessions.mode'),
+    )
     .select(['tags.protocol as tag_protocol', 'tags.url as tag_url'])
     .executeTakeFirst();
   if (!row) return undefined;
@@ -32,7 +56,9 @@ export async function findWriteWithTag(db: Executor, world: World, id: string): 
 export async function findTagWithStaleWrite(db: Executor, world: World, tagId: string, at: number) {
   return db
     .selectFrom('tags')
-    .leftJoin('writer_sessions', (join) => join.onRef('writer_sessions.tag_id', '=', 'tags.id').on('writer_sessions.result', 'is', null).on('writer_sessions.expires_at', '<=', at))
+    .leftJoin('writer_sessions', (join) =>
+      join.onRef('writer_sessions.tag_id', '=', 'tags.id').on('writer_sessions.result', 'is', null).on('writer_sessions.expires_at', '<=', at),
+    )
     .select(['tags.id', 'tags.protocol', 'tags.url', 'tags.status', 'writer_sessions.id as stale_id', 'writer_sessions.round_trips as stale_round_trips'])
     .where('tags.id', '=', tagId)
     .where('tags.team_id', '=', world.teamId)
@@ -48,8 +74,19 @@ export async function insertWrite(db: Executor, row: WriteRow): Promise<void> {
  * Applies `changes` to a write still running at `roundTrips` (claiming that round trip when they
  * move `round_trips` on). False when another request got there first or the write ended: nothing changed.
  */
-export async function updateRunningWrite(db: Executor, id: string, roundTrips: number, changes: Partial<Omit<WriteRow, 'id' | 'team_id' | 'mode' | 'tag_id' | 'created_at'>>): Promise<boolean> {
-  const moved = await db.updateTable('writer_sessions').set(changes).where('id', '=', id).where('round_trips', '=', roundTrips).where('result', 'is', null).executeTakeFirst();
+export async function updateRunningWrite(
+  db: Executor,
+  id: string,
+  roundTrips: number,
+  changes: Partial<Omit<WriteRow, 'id' | 'team_id' | 'mode' | 'tag_id' | 'created_at'>>,
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('writer_sessions')
+    .set(changes)
+    .where('id', '=', id)
+    .where('round_trips', '=', roundTrips)
+    .where('result', 'is', null)
+    .executeTakeFirst();
   return Number(moved.numUpdatedRows) === 1;
 }
 

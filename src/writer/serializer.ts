@@ -15,6 +15,8 @@ export function renderWrite(row: WriteRow) {
       reason: row.reason === null ? null : (JSON.parse(row.reason) as { code: string; detail: string }),
       round_trips: row.round_trips,
       expires_at: isoMicros(row.expires_at),
+      started_at: isoMicros(row.created_at),
+      updated_at: isoMicros(row.updated_at),
     },
   };
 }

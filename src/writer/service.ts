@@ -1,4 +1,4 @@
-// Remote personalization (issue #8): a write of a `created` tag onto a chip, one round trip at a
+// Remote personalization (docs/writer.md): a write of a `created` tag onto a chip, one round trip at a
 // time. The steps and all cryptography are in steps.ts; this keeps their state in writer_sessions
 // (SQL in repository.ts) and ends a write in one transaction with its tag: configured (chip row,
 // tag.configured) or failed (tag.configuration_failed with the reason; the tag stays `created` and
@@ -9,6 +9,8 @@ import { modeMaster } from '../chip-keys/masters.js';
 import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
+import type { ChipResponses } from './documents.js';
 import { DomainError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import { sealer, type Sealer } from '../secrets/index.js';
@@ -16,9 +18,10 @@ import type { World } from '../world.js';
 import type { Protocol } from '../tags/rules.js';
 import { configureTag, recordConfigurationFailure } from '../tags/service.js';
 import { defaultLayout } from '../tag-chips/layout.js';
-import { chipOwner, chipRow, insertChips } from '../tag-chips/repository.js';
+import * as chipsRepo from '../tag-chips/repository.js';
 import type { Clock } from '../time.js';
-import { findTagWithStaleWrite, findWrite, findWriteWithTag, insertWrite, setWriteEnd, updateRunningWrite, type WriteRow } from './repository.js';
+import * as writesRepo from './repository.js';
+import type { WriteRow } from './repository.js';
 import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
 
 export type { WriteRow } from './repository.js';
@@ -69,7 +72,7 @@ function envFor(ctx: AppContext, world: World, master: Buffer, tagId: string, pr
       const k = deriveChipKeys(master, uid, CURRENT_KEY_VERSION);
       return { appMaster: k.appMasterKey, sdmFileRead: k.sdmFileReadKey, sdmMetaRead: metaRead, version: CURRENT_KEY_VERSION };
     },
-    uidBoundElsewhere: (uid) => chipOwner(ctx.db.kysely, world, uid, tagId),
+    uidBoundElsewhere: (uid) => chipsRepo.chipOwner(ctx.db.kysely, world, uid, tagId),
   };
 }
 
@@ -82,8 +85,15 @@ const tagDeleted = (tagId: string): FailureReason => ({ code: 'tag_deleted', det
  * request changed the write first (nothing done).
  */
 async function failWrite(trx: Executor, clock: Clock, world: World, row: WriteRow, reason: FailureReason, claim = false): Promise<WriteRow | null> {
-  const end = { step: 'failed', state: '{}', result: 'failed' as const, reason: JSON.stringify(reason), round_trips: row.round_trips + (claim ? 1 : 0), updated_at: clock.nowMicros() };
-  if (!(await updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
+  const end = {
+    step: 'failed',
+    state: '{}',
+    result: 'failed' as const,
+    reason: JSON.stringify(reason),
+    round_trips: row.round_trips + (claim ? 1 : 0),
+    updated_at: clock.nowMicros(),
+  };
+  if (!(await writesRepo.updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
   await recordConfigurationFailure(trx, world, row.tag_id, clock, reason);
   return { ...row, ...end };
 }
@@ -97,9 +107,9 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
   if (!isId('tag', tagId)) throw new DomainError('NotFound');
   const master = await modeMaster(ctx, world.mode);
   try {
-    return await ctx.db.kysely.transaction().execute(async (trx) => {
+    return await inTransaction(ctx.db, async (trx) => {
       const at = ctx.clock.nowMicros();
-      const tag = await findTagWithStaleWrite(trx, world, tagId, at);
+      const tag = await writesRepo.findTagWithStaleWrite(trx, world, tagId, at);
       if (!tag) throw new DomainError('NotFound');
       if (tag.stale_id !== null && tag.stale_round_trips !== null) {
         await failWrite(trx, ctx.clock, world, { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId } as WriteRow, TIMEOUT);
@@ -122,7 +132,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
         created_at: at,
         updated_at: at,
       };
-      await insertWrite(trx, row);
+      await writesRepo.insertWrite(trx, row);
       if (failure) await recordConfigurationFailure(trx, world, tagId, ctx.clock, failure);
       return row;
     });
@@ -134,7 +144,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
 
 export async function getWrite(ctx: AppContext, world: World, id: string): Promise<WriteRow> {
   if (!isId('wrt', id)) throw new DomainError('NotFound');
-  const row = await findWrite(ctx.db.kysely, world, id);
+  const row = await writesRepo.findWrite(ctx.db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;
 }
@@ -144,10 +154,11 @@ export async function getWrite(ctx: AppContext, world: World, id: string): Promi
  * the end. A write whose deadline passed fails with reason timeout. Two requests racing on one
  * round trip: the first one wins, the other gets 409 WriteEnded.
  */
-export async function exchange(ctx: AppContext, world: World, id: string, responses: Buffer[], removed: boolean, abort = false, roundTrip: number | null = null): Promise<WriteRow> {
+export async function exchange(ctx: AppContext, world: World, input: { id: string } & ChipResponses): Promise<WriteRow> {
+  const { id, responses, removed, abort, roundTrip } = input;
   if (!isId('wrt', id)) throw new DomainError('NotFound');
   const db = ctx.db.kysely;
-  const found = await findWriteWithTag(db, world, id);
+  const found = await writesRepo.findWriteWithTag(db, world, id);
   if (!found) throw new DomainError('NotFound');
   const { tag, ...row } = found;
   if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new DomainError('WriteEnded');
@@ -164,14 +175,23 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
     // The next batch: one conditional statement claims the round trip and stores the new state.
     const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
     const now = ctx.clock.nowMicros();
-    const next: WriteRow = { ...row, round_trips: row.round_trips + 1, step: result.state.step, state, expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000, updated_at: now };
+    const next: WriteRow = {
+      ...row,
+      round_trips: row.round_trips + 1,
+      step: result.state.step,
+      state,
+      expires_at: now + WRITE_TIMEOUT_SECONDS * 1_000_000,
+      updated_at: now,
+    };
     const { round_trips, step, expires_at, updated_at } = next;
-    if (!(await updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at }))) throw new DomainError('WriteEnded');
+    if (!(await writesRepo.updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at })))
+      throw new DomainError('WriteEnded');
     return next;
   }
   const end = result;
   return db.transaction().execute(async (trx) => {
-    const ended = end.kind === 'failed' ? await failWrite(trx, ctx.clock, world, row, end.reason, true) : await configure(trx, ctx.clock, world, row, end.uid, end.crypto);
+    const ended =
+      end.kind === 'failed' ? await failWrite(trx, ctx.clock, world, row, end.reason, true) : await configure(trx, ctx.clock, world, row, end.uid, end.crypto);
     // Only the request that still sees the row as it was read claims this round trip.
     if (!ended) throw new DomainError('WriteEnded');
     return ended;
@@ -184,19 +204,20 @@ export async function exchange(ctx: AppContext, world: World, id: string, respon
  * meanwhile, or a tag deleted meanwhile, ends the write failed instead. Null: another request won.
  */
 async function configure(trx: Executor, clock: Clock, world: World, row: WriteRow, uid: string, crypto: ChipCrypto): Promise<WriteRow | null> {
-  const other = await chipOwner(trx, world, uid, row.tag_id);
-  if (other !== null) return failWrite(trx, clock, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
+  const other = await chipsRepo.chipOwner(trx, world, uid, row.tag_id);
+  if (other !== null)
+    return failWrite(trx, clock, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
   const at = clock.nowMicros();
   const end = { step: 'configured', state: '{}', result: 'configured' as const, round_trips: row.round_trips + 1, updated_at: at };
-  if (!(await updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
+  if (!(await writesRepo.updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
   const tag = await configureTag(trx, world, row.tag_id, clock);
   if (!tag) {
     // The tag is gone (no event: there is no tag to announce); the claim above stands, as failed.
     const failed = { step: 'failed', result: 'failed' as const, reason: JSON.stringify(tagDeleted(row.tag_id)), updated_at: at };
-    await setWriteEnd(trx, row.id, failed);
+    await writesRepo.setWriteEnd(trx, row.id, failed);
     return { ...row, ...end, ...failed };
   }
   const layout = defaultLayout(tag.protocol as Protocol);
-  await insertChips(trx, [chipRow(world, tag, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+  await chipsRepo.insertChips(trx, [chipsRepo.chipRow(world, tag, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
   return { ...row, ...end };
 }

@@ -1,4 +1,4 @@
-// The write of a tag onto an NTAG 424 DNA (TT) as a server-side step machine (issue #8,
+// The write of a tag onto an NTAG 424 DNA (TT) as a server-side step machine (docs/writer.md,
 // docs/decisions.md §4: the platform keeps every key; the writer only relays APDUs). Each step
 // answers a batch of C-APDUs the writer sends in order, stopping at the first error; the next
 // step reads their R-APDUs. Commands whose bytes do not depend on an earlier answer share a
@@ -133,7 +133,13 @@ export function startWrite(protocol: Protocol, url: string): StepResult {
   if (protocol === 'ntag_223_dna') return fail('unsupported_chip', NTAG223_WRITE_UNSUPPORTED);
   const capacity = ndefCapacityError(protocol, url);
   if (capacity !== null) return fail('url_too_long', capacity);
-  const apdus = [selectNdefApplicationApdu(), ...getVersionApdus(), readSigApdu(null), ...[0, 1, 2].map((k) => getKeyVersionApdu(null, k)), authPart1Apdu(0, true)];
+  const apdus = [
+    selectNdefApplicationApdu(),
+    ...getVersionApdus(),
+    readSigApdu(null),
+    ...[0, 1, 2].map((k) => getKeyVersionApdu(null, k)),
+    authPart1Apdu(0, true),
+  ];
   return { kind: 'apdus', state: { step: 'probe' }, apdus };
 }
 
@@ -168,7 +174,8 @@ async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
   const uid = version.uid.toString('hex').toUpperCase();
   const signature = r[4] === undefined ? null : parseReadSig(r[4], null);
   if (signature === null) return fail('chip_error', `Read_Sig failed: ${statusText(r[4])}`);
-  if (!verifyOriginality(version.uid, signature, env.originalityKey)) return fail('not_genuine', `the originality signature of chip ${uid} does not verify: not genuine NXP silicon`);
+  if (!verifyOriginality(version.uid, signature, env.originalityKey))
+    return fail('not_genuine', `the originality signature of chip ${uid} does not verify: not genuine NXP silicon`);
   const versions: number[] = [];
   for (let k = 0; k < 3; k++) {
     const v = r[5 + k] === undefined ? null : parseGetKeyVersion(r[5 + k]!, null);
@@ -209,7 +216,15 @@ function lrpProbed(state: Extract<WriteState, { step: 'lrp_probe' }>, r: Buffer[
   if (challenge === null) return fail('chip_error', `AuthenticateLRPFirst failed: ${statusText(r[0])}`);
   return {
     kind: 'apdus',
-    state: { step: 'auth', uid: state.uid, versions: state.versions, key, crypto: 'lrp', rndA: challenge.rndA.toString('hex'), rndB: challenge.rndB.toString('hex') },
+    state: {
+      step: 'auth',
+      uid: state.uid,
+      versions: state.versions,
+      key,
+      crypto: 'lrp',
+      rndA: challenge.rndA.toString('hex'),
+      rndB: challenge.rndB.toString('hex'),
+    },
     apdus: [challenge.capdu],
   };
 }
@@ -254,7 +269,8 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
     if (b instanceof LrpSession) b.skipEncrypted(TT_STATUS_LENGTH);
   }
   const template = sdmTemplate(env.protocol, env.url, { crypto });
-  for (const chunk of writeChunks(template.file, 'plain')) add(`WriteData at ${chunk.offset}`, writeDataApdu(b, FILES.ndef.no, chunk.offset, chunk.data, 'plain'), 'plain');
+  for (const chunk of writeChunks(template.file, 'plain'))
+    add(`WriteData at ${chunk.offset}`, writeDataApdu(b, FILES.ndef.no, chunk.offset, chunk.data, 'plain'), 'plain');
   add('ChangeFileSettings', changeFileSettingsApdu(b, FILES.ndef.no, sdmFileConfig(env.protocol, template)), 'mac');
   const targets: [number, Buffer][] = [
     [KEY_SLOTS.sdmMetaRead, keys.sdmMetaRead],
@@ -278,7 +294,10 @@ function personalized(state: Extract<WriteState, { step: 'personalize' }>, r: Bu
     if (!ok) return fail('chip_error', `${label} failed: ${statusText(rapdu)}`);
   }
   if (loop !== null && (loop.permanent !== 'C' || loop.current !== 'C')) {
-    return fail('tamper_open', `the tamper loop of chip ${state.uid} is not intact (permanent ${loop.permanent}, current ${loop.current}): a TagTamper chip must be closed and never opened`);
+    return fail(
+      'tamper_open',
+      `the tamper loop of chip ${state.uid} is not intact (permanent ${loop.permanent}, current ${loop.current}): a TagTamper chip must be closed and never opened`,
+    );
   }
   return { kind: 'configured', uid: state.uid, crypto: state.crypto ?? 'aes' };
 }

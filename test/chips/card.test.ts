@@ -233,7 +233,8 @@ describe('card vs host: a full personalization, then taps the platform verifier 
     const s2 = authenticate(card, 0, w.keys[0]!);
     const url2 = 'https://example.com/t/rewritten';
     const t2 = sdmTemplate('ntag_424_dna', url2);
-    for (const c of writeChunks(t2.file, 'plain')) assert.ok(s2.checkResponse(send(card, writeDataApdu(s2, FILES.ndef.no, c.offset, c.data, 'plain')), 'plain'));
+    for (const c of writeChunks(t2.file, 'plain'))
+      assert.ok(s2.checkResponse(send(card, writeDataApdu(s2, FILES.ndef.no, c.offset, c.data, 'plain')), 'plain'));
     assert.ok(s2.checkResponse(send(card, changeFileSettingsApdu(s2, FILES.ndef.no, sdmFileConfig('ntag_424_dna', t2))), 'mac'));
     const again = verifyTap({ ...w, url: url2 }, card.tap());
     assert.deepEqual(again.ok && again.counter, 3);
@@ -247,7 +248,8 @@ describe('card vs host: a full personalization, then taps the platform verifier 
     const s = authenticate(card, 0, ZERO);
     assert.ok(s.checkResponse(send(card, changeFileSettingsApdu(s, FILES.ndef.no, sdmFileConfig('ntag_424_dna', t))), 'mac'));
     const keys = [0, 1, 2, 3, 4].map(() => randomBytes(16));
-    for (const keyNo of [1, 2, 3, 4, 0]) assert.ok(s.checkResponse(send(card, changeKeyApdu(s, keyNo, 0, ZERO, keys[keyNo]!, 1)), changeKeyResponseMode(keyNo, 0)));
+    for (const keyNo of [1, 2, 3, 4, 0])
+      assert.ok(s.checkResponse(send(card, changeKeyApdu(s, keyNo, 0, ZERO, keys[keyNo]!, 1)), changeKeyResponseMode(keyNo, 0)));
     assert.equal(verifyTap({ card, url: 'https://early.example/', keys, protocol: 'ntag_424_dna' }, card.tap()).ok, true);
   });
 

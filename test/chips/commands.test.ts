@@ -61,7 +61,19 @@ describe('command builders reproduce the AN12196 traces byte for byte', () => {
     assert.deepEqual(config, {
       commMode: 'plain',
       access: { read: FREE, write: 0, readWrite: 0, change: 0 },
-      sdm: { uidMirror: true, ctrMirror: true, encFileData: false, ttStatus: false, ctrLimit: null, metaRead: 2, fileRead: 1, ctrRet: 1, piccDataOffset: 0x20, macInputOffset: 0x43, macOffset: 0x43 },
+      sdm: {
+        uidMirror: true,
+        ctrMirror: true,
+        encFileData: false,
+        ttStatus: false,
+        ctrLimit: null,
+        metaRead: 2,
+        fileRead: 1,
+        ctrRet: 1,
+        piccDataOffset: 0x20,
+        macInputOffset: 0x43,
+        macOffset: 0x43,
+      },
     });
     assert.equal(upper(encodeFileConfig(config)), t.cmd_data);
     assert.equal(upper(changeFileSettingsApdu(sessionOf(t), 2, config)), t.capdu);
@@ -101,9 +113,19 @@ describe('command builders reproduce the AN12196 traces byte for byte', () => {
     assert.equal(parsed.fileSize, 256);
     assert.deepEqual(parsed.config.access, { read: FREE, write: FREE, readWrite: FREE, change: FREE });
     assert.deepEqual(parsed.config.sdm, {
-      uidMirror: true, ctrMirror: true, encFileData: true, ttStatus: false, ctrLimit: null,
-      metaRead: 0, fileRead: 0, ctrRet: FREE,
-      piccDataOffset: 0x1f, macInputOffset: 0x44, encOffset: 0x44, encLength: 0x20, macOffset: 0x6a,
+      uidMirror: true,
+      ctrMirror: true,
+      encFileData: true,
+      ttStatus: false,
+      ctrLimit: null,
+      metaRead: 0,
+      fileRead: 0,
+      ctrRet: FREE,
+      piccDataOffset: 0x1f,
+      macInputOffset: 0x44,
+      encOffset: 0x44,
+      encLength: 0x20,
+      macOffset: 0x6a,
     });
     assert.equal(upper(encodeGetFileSettings(parsed.config, 256)), t.resp_data);
   });
@@ -141,8 +163,14 @@ describe('WriteData chunking keeps every APDU short', () => {
       assert.throws(() => writeDataApdu(s, 2, 0, Buffer.alloc(max + 1), mode), RangeError);
       assert.throws(() => writeDataApdu(s, 2, 0, Buffer.alloc(0), mode), RangeError);
       const chunks = writeChunks(Buffer.alloc(256, 7), mode);
-      assert.equal(chunks.reduce((n, c) => n + c.data.length, 0), 256);
-      assert.deepEqual(chunks.map((c) => c.offset), chunks.map((_, i) => i * max));
+      assert.equal(
+        chunks.reduce((n, c) => n + c.data.length, 0),
+        256,
+      );
+      assert.deepEqual(
+        chunks.map((c) => c.offset),
+        chunks.map((_, i) => i * max),
+      );
     });
   }
   test('outside a session WriteData is plain only', () => {
@@ -153,8 +181,20 @@ describe('WriteData chunking keeps every APDU short', () => {
 
 describe('file settings rules (NT4H2421Tx Tables 69 and 71)', () => {
   const ok: SdmConfig = {
-    uidMirror: true, ctrMirror: true, encFileData: true, ttStatus: true, ctrLimit: null, metaRead: 1, fileRead: 2, ctrRet: NEVER,
-    piccDataOffset: 40, ttStatusOffset: 90, macInputOffset: 90, encOffset: 90, encLength: 32, macOffset: 128,
+    uidMirror: true,
+    ctrMirror: true,
+    encFileData: true,
+    ttStatus: true,
+    ctrLimit: null,
+    metaRead: 1,
+    fileRead: 2,
+    ctrRet: NEVER,
+    piccDataOffset: 40,
+    ttStatusOffset: 90,
+    macInputOffset: 90,
+    encOffset: 90,
+    encLength: 32,
+    macOffset: 128,
   };
   const config = (sdm: SdmConfig | null): FileConfig => ({ commMode: 'plain', access: { read: FREE, write: 0, readWrite: 0, change: 0 }, sdm });
 

@@ -163,7 +163,11 @@ describe('generate -> verify round trip (chip emulator)', () => {
 describe('the emulator reproduces published chip output', () => {
   test('AN12196 Tables 3/5: same UID, counter, random padding and keys give the same picc_data and cmac', () => {
     const p = generateSun424({
-      crypto: 'aes', uid: hex('04DE5F1EACC040'), counter: 61, sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
+      crypto: 'aes',
+      uid: hex('04DE5F1EACC040'),
+      counter: 61,
+      sdmMetaReadKey: ZERO_KEY,
+      sdmFileReadKey: ZERO_KEY,
       random: fixedRandom({ 5: 'DA5CF60941' }),
     });
     assert.equal(p.piccData, 'EF963FF7828658A599F3041510671E88');
@@ -172,8 +176,13 @@ describe('the emulator reproduces published chip output', () => {
 
   test('AN12196 Table 6: picc_data, enc of "xxxxxxxxxxxxxxxx" and cmac over "<enc>&cmac="', () => {
     const p = generateSun424({
-      crypto: 'aes', uid: hex('04958CAA5C5E80'), counter: 8, sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
-      fileData: Buffer.from('xxxxxxxxxxxxxxxx'), random: fixedRandom({ 5: 'A243C86DFC' }),
+      crypto: 'aes',
+      uid: hex('04958CAA5C5E80'),
+      counter: 8,
+      sdmMetaReadKey: ZERO_KEY,
+      sdmFileReadKey: ZERO_KEY,
+      fileData: Buffer.from('xxxxxxxxxxxxxxxx'),
+      random: fixedRandom({ 5: 'A243C86DFC' }),
     });
     assert.deepEqual(p, {
       piccData: 'FD91EC264309878BE6345CBE53BADF40',
@@ -183,12 +192,17 @@ describe('the emulator reproduces published chip output', () => {
     });
   });
 
-  test('LRP (sdm-backend test_sdm_lrp1): PICCRand and padding injected give the chip\'s exact parameters', () => {
+  test("LRP (sdm-backend test_sdm_lrp1): PICCRand and padding injected give the chip's exact parameters", () => {
     const picc = '07D9CA2545881D4BFDD920BE1603268C0714420DD893A497';
     const padding = upper(decryptPiccData('lrp', ZERO_KEY, hex(picc)).subarray(11));
     const p = generateSun424({
-      crypto: 'lrp', uid: hex('049B112A2F7080'), counter: 4, sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
-      fileData: Buffer.from('NTXXb7dz3PsYYBlU'), random: fixedRandom({ 5: padding, 8: picc.slice(0, 16) }),
+      crypto: 'lrp',
+      uid: hex('049B112A2F7080'),
+      counter: 4,
+      sdmMetaReadKey: ZERO_KEY,
+      sdmFileReadKey: ZERO_KEY,
+      fileData: Buffer.from('NTXXb7dz3PsYYBlU'),
+      random: fixedRandom({ 5: padding, 8: picc.slice(0, 16) }),
     });
     assert.equal(p.piccData, picc);
     assert.equal(p.enc, 'D6E921C47DB4C17C56F979F81559BB83');

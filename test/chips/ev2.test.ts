@@ -172,7 +172,10 @@ describe('EV2 secure messaging (AN12196 Tables 8, 9, 18, 19, 22, 26-29)', () => 
       const capdu = pcd.commandApdu(0x8d, hex('02000000140000'), data, 'full');
       // The PICC side: the MAC covers everything between the header and the MAC itself.
       const body = capdu.subarray(5 + 7, capdu.length - 9);
-      assert.equal(upper(capdu.subarray(capdu.length - 9, capdu.length - 1)), upper(macT(aesCmac(keys.macKey, pcd.commandMacInput(0x8d, hex('02000000140000'), body)))));
+      assert.equal(
+        upper(capdu.subarray(capdu.length - 9, capdu.length - 1)),
+        upper(macT(aesCmac(keys.macKey, pcd.commandMacInput(0x8d, hex('02000000140000'), body)))),
+      );
       const resp = Buffer.concat([macT(aesCmac(keys.macKey, pcd.responseMacInput(0, Buffer.alloc(0)))), hex('9100')]);
       assert.ok(pcd.checkResponse(resp, 'full'));
     }

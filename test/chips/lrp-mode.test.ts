@@ -117,7 +117,8 @@ describe('the card in LRP mode', () => {
     const url = 'https://lrp.example/t';
     const t = sdmTemplate('ntag_424_dna', url, { crypto: 'lrp' });
     assert.equal(t.piccDataOffset! + 48 + '&cmac='.length, t.macOffset);
-    for (const c of writeChunks(t.file, 'plain')) assert.ok(s.checkResponse(card.transmit(writeDataApdu(s, FILES.ndef.no, c.offset, c.data, 'plain')), 'plain'));
+    for (const c of writeChunks(t.file, 'plain'))
+      assert.ok(s.checkResponse(card.transmit(writeDataApdu(s, FILES.ndef.no, c.offset, c.data, 'plain')), 'plain'));
     assert.ok(s.checkResponse(card.transmit(changeFileSettingsApdu(s, FILES.ndef.no, sdmFileConfig('ntag_424_dna', t))), 'mac'));
     const keys = [0, 1, 2, 3, 4].map(() => randomBytes(16));
     for (const keyNo of [1, 2, 3, 4, 0]) {

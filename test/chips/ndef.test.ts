@@ -17,12 +17,20 @@ import { upper } from './vectors.js';
 describe('NDEF URI record', () => {
   test('https:// is compressed to prefix code 04 (the AN12196 Table 18 record)', () => {
     const uri = 'https://choose.url.com/ntag424?e=00000000000000000000000000000000&c=0000000000000000';
-    assert.equal(upper(ndefFileContent(uri)), '0051D1014D550463686F6F73652E75726C2E636F6D2F6E7461673432343F653D303030303030303030303030303030303030303030303030303030303030303026633D30303030303030303030303030303030');
+    assert.equal(
+      upper(ndefFileContent(uri)),
+      '0051D1014D550463686F6F73652E75726C2E636F6D2F6E7461673432343F653D303030303030303030303030303030303030303030303030303030303030303026633D30303030303030303030303030303030',
+    );
     assert.equal(parseNdefUriFile(Buffer.concat([ndefFileContent(uri), Buffer.alloc(20)])), uri);
   });
 
   test('other prefixes and none; UTF-8 text round-trips', () => {
-    for (const [uri, code] of [['http://www.a.b/', 0x01], ['https://www.a.b/', 0x02], ['http://a.b/', 0x03], ['urn:x:é', 0x00]] as const) {
+    for (const [uri, code] of [
+      ['http://www.a.b/', 0x01],
+      ['https://www.a.b/', 0x02],
+      ['http://a.b/', 0x03],
+      ['urn:x:é', 0x00],
+    ] as const) {
       const msg = ndefUriMessage(uri);
       assert.equal(msg[4], code, uri);
       assert.equal(parseNdefUriFile(ndefFileContent(uri)), uri);
@@ -82,7 +90,10 @@ describe('capacity: a url too long for the chip fails before any APDU, saying ho
       const t = sdmTemplate(protocol, fits);
       assert.equal(t.file.length, NTAG424_NDEF_FILE_SIZE, 'the file is exactly full');
       const over = fits + 'a';
-      assert.equal(ndefCapacityError(protocol, over), `url is ${max + 1} bytes but ${protocol === 'ntag_424_dna' ? 'an NTAG 424 DNA' : 'an NTAG 424 DNA TagTamper'} has room for ${max} bytes of url (the NDEF memory also holds the record header and the SUN parameters)`);
+      assert.equal(
+        ndefCapacityError(protocol, over),
+        `url is ${max + 1} bytes but ${protocol === 'ntag_424_dna' ? 'an NTAG 424 DNA' : 'an NTAG 424 DNA TagTamper'} has room for ${max} bytes of url (the NDEF memory also holds the record header and the SUN parameters)`,
+      );
       assert.throws(() => sdmTemplate(protocol, over), RangeError);
     });
   }

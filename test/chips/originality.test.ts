@@ -1,7 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { EMULATOR_ORIGINALITY_KEY, EMULATOR_ORIGINALITY_PRIVATE_KEY, NTAG424_ORIGINALITY_KEY, signOriginality, verifyOriginality } from '../../src/chips/index.js';
+import {
+  EMULATOR_ORIGINALITY_KEY,
+  EMULATOR_ORIGINALITY_PRIVATE_KEY,
+  NTAG424_ORIGINALITY_KEY,
+  signOriginality,
+  verifyOriginality,
+} from '../../src/chips/index.js';
 
 const N = BigInt('0xffffffffffffffffffffffffffff16a2e0b8f03e13dd29455c5c2a3d');
 const be28 = (x: bigint) => Buffer.from(x.toString(16).padStart(56, '0'), 'hex');
@@ -35,7 +41,13 @@ describe('originality signature verification (precomputed key points)', () => {
     const sig = signOriginality(uid, EMULATOR_ORIGINALITY_PRIVATE_KEY);
     const r = sig.subarray(0, 28);
     const s = sig.subarray(28);
-    for (const bad of [Buffer.concat([be28(0n), s]), Buffer.concat([r, be28(0n)]), Buffer.concat([be28(N), s]), Buffer.concat([r, be28(N)]), Buffer.alloc(56, 0xff)]) {
+    for (const bad of [
+      Buffer.concat([be28(0n), s]),
+      Buffer.concat([r, be28(0n)]),
+      Buffer.concat([be28(N), s]),
+      Buffer.concat([r, be28(N)]),
+      Buffer.alloc(56, 0xff),
+    ]) {
       assert.equal(verifyOriginality(uid, bad, EMULATOR_ORIGINALITY_KEY), false);
     }
     assert.equal(verifyOriginality(uid, sig, Buffer.alloc(57)), false);

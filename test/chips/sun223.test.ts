@@ -35,13 +35,21 @@ describe('NTAG 223 DNA StatusDetect captures (proxmark3)', () => {
     const sun = '046910EA841390x000000xCO00000000x146F1F74FFB89569';
     assert.equal(upper(parseSun223(sun)!.macInput), '046910EA841390000000' + '3F00000000');
     assert.deepEqual(verifySun223({ key: ZERO_KEY, sun }), {
-      ok: true, uid: '046910EA841390', counter: 0, tamper: { permanent: 'closed', current: 'open' }, fileData: null,
+      ok: true,
+      uid: '046910EA841390',
+      counter: 0,
+      tamper: { permanent: 'closed', current: 'open' },
+      fileData: null,
     });
   });
 
   test('a TT field of zeros (status not mirrored) verifies with tamper null; counter 0 is valid', () => {
     assert.deepEqual(verifySun223({ key: ZERO_KEY, sun: '046910EA841390x000000x0000000000x887DBC0298EF2755' }), {
-      ok: true, uid: '046910EA841390', counter: 0, tamper: null, fileData: null,
+      ok: true,
+      uid: '046910EA841390',
+      counter: 0,
+      tamper: null,
+      fileData: null,
     });
     const key = hex('2b7e151628aed2a6abf7158809cf4f3c');
     assert.equal(verifySun223({ key, sun: '046910EA841390x000000x0000000000x17B5B634CAAA9BB8' }).ok, true);
@@ -80,9 +88,17 @@ describe('verifySun223 refuses what is not genuine', () => {
 
   test('wrong lengths, non-hex characters and wrong separators are bad_picc_data', () => {
     const malformed = [
-      '', 'x', good.slice(1), good + '0', good.replace('x000001', 'x00001'), good.replace('x000001', 'x0000001'),
-      good.replace('04AA', 'G4AA'), good.replace('xB188', 'XB188'), good.replace('x000001x', 'x000001-'),
-      tt.replace('00000000x', '0000000x'), tt.replace('CO00000000', 'CO0000000Z'),
+      '',
+      'x',
+      good.slice(1),
+      good + '0',
+      good.replace('x000001', 'x00001'),
+      good.replace('x000001', 'x0000001'),
+      good.replace('04AA', 'G4AA'),
+      good.replace('xB188', 'XB188'),
+      good.replace('x000001x', 'x000001-'),
+      tt.replace('00000000x', '0000000x'),
+      tt.replace('CO00000000', 'CO0000000Z'),
     ];
     for (const sun of malformed) assert.deepEqual(verifySun223({ key: ZERO_KEY, sun }), { ok: false, reason: 'bad_picc_data' }, sun);
   });
@@ -93,7 +109,10 @@ describe('verifySun223 refuses what is not genuine', () => {
 
   test('a wrong key is bad_cmac and still reports UID and counter', () => {
     assert.deepEqual(verifySun223({ key: hex('00000000000000000000000000000001'), sun: good }), {
-      ok: false, reason: 'bad_cmac', uid: '04AA2BD2335780', counter: 1,
+      ok: false,
+      reason: 'bad_cmac',
+      uid: '04AA2BD2335780',
+      counter: 1,
     });
   });
 

@@ -128,16 +128,26 @@ describe('NTAG 424 DNA SUN vectors (AN12196)', () => {
 describe('NTAG 424 DNA SUN, supplementary open-source vectors', () => {
   test('plain UID/counter mirroring, AES, empty MAC input (sdm-backend test_plain_sdm)', () => {
     const r = verifySun424({
-      crypto: 'aes', sdmMetaReadKey: null, sdmFileReadKey: ZERO_KEY,
-      uid: '041E3C8A2D6B80', ctr: '000006', cmac: '4B00064004B0B3D3', macInput: '',
+      crypto: 'aes',
+      sdmMetaReadKey: null,
+      sdmFileReadKey: ZERO_KEY,
+      uid: '041E3C8A2D6B80',
+      ctr: '000006',
+      cmac: '4B00064004B0B3D3',
+      macInput: '',
     });
     assert.deepEqual(r, { ok: true, uid: '041E3C8A2D6B80', counter: 6, tamper: null, fileData: null });
   });
 
   test('plain mirroring with a wrong MAC is bad_cmac and still reports UID and counter (test_plain_sdm_wrong)', () => {
     const r = verifySun424({
-      crypto: 'aes', sdmMetaReadKey: null, sdmFileReadKey: ZERO_KEY,
-      uid: '041E3C8A2D6B80', ctr: '000006', cmac: 'AB00064004B0B3AB', macInput: '',
+      crypto: 'aes',
+      sdmMetaReadKey: null,
+      sdmFileReadKey: ZERO_KEY,
+      uid: '041E3C8A2D6B80',
+      ctr: '000006',
+      cmac: 'AB00064004B0B3AB',
+      macInput: '',
     });
     assert.deepEqual(r, { ok: false, reason: 'bad_cmac', uid: '041E3C8A2D6B80', counter: 6 });
   });
@@ -145,8 +155,13 @@ describe('NTAG 424 DNA SUN, supplementary open-source vectors', () => {
   test('AES with non-zero keys and file data, MAC input = the enc hex alone (test_sun3_custom)', () => {
     const enc = 'B8436E11F627BB7F543FCC0C1E0D1A89';
     const r = verifySun424({
-      crypto: 'aes', sdmMetaReadKey: hex('42aff114f2cb3b6141be6dc95dfc5416'), sdmFileReadKey: hex('b62a9baf092439bd43c62aee96b970c5'),
-      piccData: '8ACADDEF0A9B62CDAE39A16B83FC14DE', enc, cmac: '238B2543A8DEBAD8', macInput: enc,
+      crypto: 'aes',
+      sdmMetaReadKey: hex('42aff114f2cb3b6141be6dc95dfc5416'),
+      sdmFileReadKey: hex('b62a9baf092439bd43c62aee96b970c5'),
+      piccData: '8ACADDEF0A9B62CDAE39A16B83FC14DE',
+      enc,
+      cmac: '238B2543A8DEBAD8',
+      macInput: enc,
     });
     assert.ok(r.ok);
     assert.equal(r.uid, '041D3C8A2D6B80');
@@ -157,8 +172,13 @@ describe('NTAG 424 DNA SUN, supplementary open-source vectors', () => {
   test('LRP, PICCRand + encrypted PICCData (48 hex), file data, MAC input "<enc>&cmac=" (test_sdm_lrp1)', () => {
     const enc = 'D6E921C47DB4C17C56F979F81559BB83';
     const r = verifySun424({
-      crypto: 'lrp', sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
-      piccData: '07D9CA2545881D4BFDD920BE1603268C0714420DD893A497', enc, cmac: 'F9481AC7D855BDB6', macInput: `${enc}&cmac=`,
+      crypto: 'lrp',
+      sdmMetaReadKey: ZERO_KEY,
+      sdmFileReadKey: ZERO_KEY,
+      piccData: '07D9CA2545881D4BFDD920BE1603268C0714420DD893A497',
+      enc,
+      cmac: 'F9481AC7D855BDB6',
+      macInput: `${enc}&cmac=`,
     });
     assert.ok(r.ok);
     assert.equal(r.uid, '049B112A2F7080');
@@ -168,8 +188,12 @@ describe('NTAG 424 DNA SUN, supplementary open-source vectors', () => {
 
   test('LRP, empty MAC input (test_sdm_lrp2)', () => {
     const r = verifySun424({
-      crypto: 'lrp', sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
-      piccData: '1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F', cmac: '4231608BA7B02BA9', macInput: '',
+      crypto: 'lrp',
+      sdmMetaReadKey: ZERO_KEY,
+      sdmFileReadKey: ZERO_KEY,
+      piccData: '1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F',
+      cmac: '4231608BA7B02BA9',
+      macInput: '',
     });
     assert.deepEqual(r, { ok: true, uid: '04940E2A2F7080', counter: 3, tamper: null, fileData: null });
   });
@@ -203,13 +227,21 @@ describe('NTAG 424 DNA SUN, supplementary open-source vectors', () => {
 describe('verifySun424 refuses what is not genuine', () => {
   // AN12196 Table 6 vector as the genuine baseline.
   const base: Sun424Input = {
-    crypto: 'aes', sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
-    piccData: 'FD91EC264309878BE6345CBE53BADF40', enc: 'CEE9A53E3E463EF1F459635736738962', cmac: 'ECC1E7F6C6C73BF6',
+    crypto: 'aes',
+    sdmMetaReadKey: ZERO_KEY,
+    sdmFileReadKey: ZERO_KEY,
+    piccData: 'FD91EC264309878BE6345CBE53BADF40',
+    enc: 'CEE9A53E3E463EF1F459635736738962',
+    cmac: 'ECC1E7F6C6C73BF6',
     macInput: 'CEE9A53E3E463EF1F459635736738962&cmac=',
   };
   const lrpBase: Sun424Input = {
-    crypto: 'lrp', sdmMetaReadKey: ZERO_KEY, sdmFileReadKey: ZERO_KEY,
-    piccData: '1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F', cmac: '4231608BA7B02BA9', macInput: '',
+    crypto: 'lrp',
+    sdmMetaReadKey: ZERO_KEY,
+    sdmFileReadKey: ZERO_KEY,
+    piccData: '1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F',
+    cmac: '4231608BA7B02BA9',
+    macInput: '',
   };
 
   test('the baselines are genuine', () => {
@@ -248,9 +280,25 @@ describe('verifySun424 refuses what is not genuine', () => {
   });
 
   test('plain mirroring: wrong uid/ctr lengths and non-hex are bad_picc_data', () => {
-    const plain: Sun424Input = { crypto: 'aes', sdmMetaReadKey: null, sdmFileReadKey: ZERO_KEY, uid: '041E3C8A2D6B80', ctr: '000006', cmac: '4B00064004B0B3D3', macInput: '' };
+    const plain: Sun424Input = {
+      crypto: 'aes',
+      sdmMetaReadKey: null,
+      sdmFileReadKey: ZERO_KEY,
+      uid: '041E3C8A2D6B80',
+      ctr: '000006',
+      cmac: '4B00064004B0B3D3',
+      macInput: '',
+    };
     assert.equal(verifySun424(plain).ok, true);
-    for (const bad of [{ uid: '041E3C8A2D6B' }, { uid: '041E3C8A2D6B8000' }, { ctr: '0006' }, { ctr: '00000006' }, { uid: '041E3C8A2D6BQ0' }, { ctr: '00000G' }, { uid: undefined }]) {
+    for (const bad of [
+      { uid: '041E3C8A2D6B' },
+      { uid: '041E3C8A2D6B8000' },
+      { ctr: '0006' },
+      { ctr: '00000006' },
+      { uid: '041E3C8A2D6BQ0' },
+      { ctr: '00000G' },
+      { uid: undefined },
+    ]) {
       assert.deepEqual(verifySun424({ ...plain, ...bad }), { ok: false, reason: 'bad_picc_data' });
     }
   });
@@ -264,7 +312,7 @@ describe('verifySun424 refuses what is not genuine', () => {
     for (const role of ['piccData', 'enc', 'cmac'] as const) {
       const value = base[role]!;
       for (let i = 0; i < value.length; i++) {
-        const flipped = value.slice(0, i) + ((parseInt(value[i]!, 16) ^ 0x1).toString(16).toUpperCase()) + value.slice(i + 1);
+        const flipped = value.slice(0, i) + (parseInt(value[i]!, 16) ^ 0x1).toString(16).toUpperCase() + value.slice(i + 1);
         // The server cuts the MAC input from the URL, so a flipped enc digit shows up there too.
         const macInput = role === 'enc' ? `${flipped}&cmac=` : base.macInput;
         const r = verifySun424({ ...base, [role]: flipped, macInput });
@@ -275,7 +323,10 @@ describe('verifySun424 refuses what is not genuine', () => {
 
   test('a one-character change of the MAC input is bad_cmac', () => {
     assert.deepEqual(verifySun424({ ...base, macInput: base.macInput.replace('&cmac=', '&cmaC=') }), {
-      ok: false, reason: 'bad_cmac', uid: '04958CAA5C5E80', counter: 8,
+      ok: false,
+      reason: 'bad_cmac',
+      uid: '04958CAA5C5E80',
+      counter: 8,
     });
   });
 

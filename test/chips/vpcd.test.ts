@@ -62,7 +62,13 @@ describe('vpcd framing (the reader side played by a local TCP server)', () => {
     const card = new Ntag424Card();
     let closeReason: string | undefined;
     const closed = new Promise<void>((r) => {
-      void VpcdLink.connect(card, { port, onClose: (reason) => { closeReason = reason; r(); } });
+      void VpcdLink.connect(card, {
+        port,
+        onClose: (reason) => {
+          closeReason = reason;
+          r();
+        },
+      });
     });
     const reader = await accepted;
     const next = frames(reader);
@@ -99,7 +105,7 @@ const require = createRequire(import.meta.url);
 const PORT = Number(process.env.TAPPROOF_TEST_VPCD_PORT ?? 35964);
 const READER = `Virtual PCD 00 0${PORT - 35963}`;
 
-function loadPcsc(): any | null {
+function loadPcsc(): any {
   try {
     return require('pcsclite');
   } catch {
@@ -114,65 +120,83 @@ describe('through the real pcscd (vsmartcard-vpcd)', () => {
   // real and skips when nothing listens.
   const skip = pcsclite === null ? 'the optional pcsclite binding is not installed' : false;
 
-  test('a PC/SC application sees the card and personalizes it: ATR, SELECT, GetVersion, AuthenticateEV2First, GetCardUID, 255-byte WriteData, ChangeFileSettings, ChangeKey; the tap verifies', { skip }, async (t) => {
-    const card = new Ntag424Card();
-    let link: VpcdLink;
-    try {
-      link = await VpcdLink.connect(card, { port: PORT });
-    } catch (e) {
-      t.skip(`pcscd with vsmartcard-vpcd is not reachable: ${(e as Error).message}`);
-      return;
-    }
-    const pcsc = pcsclite();
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // Bounded so a taken slot ends in a failure that names it, and the finally below still closes pcsclite.
-      const gaveUp = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no card appeared in ${READER} within 30 s (is the vpcd slot on port ${PORT} used by another process?)`)), 30_000);
-      });
-      const reader: any = await Promise.race([gaveUp, new Promise((resolve, reject) => {
-        pcsc.on('error', reject);
-        pcsc.on('reader', (r: any) => {
-          if (r.name !== READER) return;
-          r.on('error', reject);
-          r.on('status', (status: { state: number; atr?: Buffer }) => {
-            if ((status.state & r.SCARD_STATE_PRESENT) !== 0 && !r.connected) resolve(Object.assign(r, { atr: status.atr }));
-          });
+  test(
+    'a PC/SC application sees the card and personalizes it: ATR, SELECT, GetVersion, AuthenticateEV2First, GetCardUID, 255-byte WriteData, ChangeFileSettings, ChangeKey; the tap verifies',
+    { skip },
+    async (t) => {
+      const card = new Ntag424Card();
+      let link: VpcdLink;
+      try {
+        link = await VpcdLink.connect(card, { port: PORT });
+      } catch (e) {
+        t.skip(`pcscd with vsmartcard-vpcd is not reachable: ${(e as Error).message}`);
+        return;
+      }
+      const pcsc = pcsclite();
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // Bounded so a taken slot ends in a failure that names it, and the finally below still closes pcsclite.
+        const gaveUp = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no card appeared in ${READER} within 30 s (is the vpcd slot on port ${PORT} used by another process?)`)),
+            30_000,
+          );
         });
-      })]);
-      assert.equal(upper(reader.atr), upper(NTAG424_ATR));
-      const protocol: number = await new Promise((resolve, reject) =>
-        reader.connect({ share_mode: reader.SCARD_SHARE_EXCLUSIVE }, (e: unknown, p: number) => (e ? reject(e) : resolve(p))),
-      );
-      const tx = (apdu: Buffer): Promise<Buffer> =>
-        new Promise((resolve, reject) => reader.transmit(apdu, 1024, protocol, (e: unknown, r: Buffer) => (e ? reject(e) : resolve(r))));
-      assert.equal(upper(await tx(selectNdefApplicationApdu())), '9000');
-      const version = parseGetVersion([await tx(getVersionApdus()[0]!), await tx(getVersionApdus()[1]!), await tx(getVersionApdus()[2]!)])!;
-      assert.deepEqual(version.uid, card.uid);
-      const key = Buffer.alloc(16);
-      const ch = authPart2(key, splitResponse(await tx(authPart1Apdu(0, true)))!.data);
-      const done = authFinish(key, ch, splitResponse(await tx(ch.capdu))!.data, true)!;
-      assert.ok(done);
-      const s = new Ev2Session(done, done.ti!, 0);
-      assert.deepEqual(parseGetCardUid(await tx(getCardUidApdu(s)), s), card.uid);
-      assert.equal(link.apdus, 7);
-      // The longest APDUs of a write pass unchanged: a 255-byte WriteData, ChangeFileSettings, ChangeKey.
-      const url = 'https://pcsc.example/' + 'p'.repeat(150);
-      const t = sdmTemplate('ntag_424_dna', url);
-      const chunks = writeChunks(Buffer.concat([t.file, Buffer.alloc(256 - t.file.length)]), 'plain');
-      assert.equal(chunks[0]!.data.length, 248);
-      for (const c of chunks) assert.ok(s.checkResponse(await tx(writeDataApdu(s, 2, c.offset, c.data, 'plain')), 'plain'));
-      assert.ok(s.checkResponse(await tx(changeFileSettingsApdu(s, 2, sdmFileConfig('ntag_424_dna', t))), 'mac'));
-      for (const keyNo of [1, 2, 3, 4, 0]) assert.ok(s.checkResponse(await tx(changeKeyApdu(s, keyNo, 0, key, Buffer.alloc(16, keyNo + 1), 1)), changeKeyResponseMode(keyNo, 0)));
-      await new Promise<void>((resolve) => reader.disconnect(reader.SCARD_LEAVE_CARD, () => resolve()));
-      const tapped = card.tap();
-      const sdm = readSdmPart(defaultLayout('ntag_424_dna'), tapped, url.length + 1)!;
-      const verdict = verifySun424({ crypto: 'aes', sdmMetaReadKey: Buffer.alloc(16, 2), sdmFileReadKey: Buffer.alloc(16, 3), piccData: sdm.values.picc_data!, cmac: sdm.values.cmac!, macInput: '' });
-      assert.deepEqual(verdict.ok && [verdict.uid, verdict.counter], [upper(card.uid), 1]);
-    } finally {
-      clearTimeout(timer);
-      await link.close();
-      closePcsc(pcsc);
-    }
-  });
+        const reader: any = await Promise.race([
+          gaveUp,
+          new Promise((resolve, reject) => {
+            pcsc.on('error', reject);
+            pcsc.on('reader', (r: any) => {
+              if (r.name !== READER) return;
+              r.on('error', reject);
+              r.on('status', (status: { state: number; atr?: Buffer }) => {
+                if ((status.state & r.SCARD_STATE_PRESENT) !== 0 && !r.connected) resolve(Object.assign(r, { atr: status.atr }));
+              });
+            });
+          }),
+        ]);
+        assert.equal(upper(reader.atr), upper(NTAG424_ATR));
+        const protocol: number = await new Promise((resolve, reject) =>
+          reader.connect({ share_mode: reader.SCARD_SHARE_EXCLUSIVE }, (e: Error | null, p: number) => (e ? reject(e) : resolve(p))),
+        );
+        const tx = (apdu: Buffer): Promise<Buffer> =>
+          new Promise((resolve, reject) => reader.transmit(apdu, 1024, protocol, (e: Error | null, r: Buffer) => (e ? reject(e) : resolve(r))));
+        assert.equal(upper(await tx(selectNdefApplicationApdu())), '9000');
+        const version = parseGetVersion([await tx(getVersionApdus()[0]!), await tx(getVersionApdus()[1]!), await tx(getVersionApdus()[2]!)])!;
+        assert.deepEqual(version.uid, card.uid);
+        const key = Buffer.alloc(16);
+        const ch = authPart2(key, splitResponse(await tx(authPart1Apdu(0, true)))!.data);
+        const done = authFinish(key, ch, splitResponse(await tx(ch.capdu))!.data, true)!;
+        assert.ok(done);
+        const s = new Ev2Session(done, done.ti!, 0);
+        assert.deepEqual(parseGetCardUid(await tx(getCardUidApdu(s)), s), card.uid);
+        assert.equal(link.apdus, 7);
+        // The longest APDUs of a write pass unchanged: a 255-byte WriteData, ChangeFileSettings, ChangeKey.
+        const url = 'https://pcsc.example/' + 'p'.repeat(150);
+        const t = sdmTemplate('ntag_424_dna', url);
+        const chunks = writeChunks(Buffer.concat([t.file, Buffer.alloc(256 - t.file.length)]), 'plain');
+        assert.equal(chunks[0]!.data.length, 248);
+        for (const c of chunks) assert.ok(s.checkResponse(await tx(writeDataApdu(s, 2, c.offset, c.data, 'plain')), 'plain'));
+        assert.ok(s.checkResponse(await tx(changeFileSettingsApdu(s, 2, sdmFileConfig('ntag_424_dna', t))), 'mac'));
+        for (const keyNo of [1, 2, 3, 4, 0])
+          assert.ok(s.checkResponse(await tx(changeKeyApdu(s, keyNo, 0, key, Buffer.alloc(16, keyNo + 1), 1)), changeKeyResponseMode(keyNo, 0)));
+        await new Promise<void>((resolve) => reader.disconnect(reader.SCARD_LEAVE_CARD, () => resolve()));
+        const tapped = card.tap();
+        const sdm = readSdmPart(defaultLayout('ntag_424_dna'), tapped, url.length + 1)!;
+        const verdict = verifySun424({
+          crypto: 'aes',
+          sdmMetaReadKey: Buffer.alloc(16, 2),
+          sdmFileReadKey: Buffer.alloc(16, 3),
+          piccData: sdm.values.picc_data!,
+          cmac: sdm.values.cmac!,
+          macInput: '',
+        });
+        assert.deepEqual(verdict.ok && [verdict.uid, verdict.counter], [upper(card.uid), 1]);
+      } finally {
+        clearTimeout(timer);
+        await link.close();
+        closePcsc(pcsc);
+      }
+    },
+  );
 });

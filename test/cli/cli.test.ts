@@ -1,8 +1,10 @@
 // The operator CLI (docs/decisions.md §3) against the same database as a running server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call } from '../harness.js';
-import { assertError, createTag, sharedServer } from '../tags/helpers.js';
+import { DATABASES, call } from '../kit/harness.js';
+import { createTag } from '../tags/helpers.js';
+import { assertError } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 import { runCli } from './process.js';
 
 /** Runs a `--json` command that must succeed and print exactly one JSON line. */

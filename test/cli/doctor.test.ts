@@ -2,15 +2,15 @@
 // team and mode, repaired with --fix (docs/hardening.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATABASES, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createTags, totalCount } from '../tags/helpers.js';
 import { runCli } from './process.js';
 
 for (const kind of DATABASES) {
   describe(`tapproof doctor (${kind})`, () => {
     let server: TestServer;
-    let a: World;
-    let b: World;
+    let a: SeededTeam;
+    let b: SeededTeam;
     before(async () => {
       server = await startServer(kind);
       a = await server.seedTeam({ name: 'a' });
@@ -23,8 +23,8 @@ for (const kind of DATABASES) {
 
     const doctor = (...args: string[]) => runCli(server.storage.env, 'doctor', ...args);
 
-    test('a consistent database: nothing reported, exit 0', async () => {
-      assert.deepEqual(await doctor(), { code: 0, stdout: '', stderr: '' });
+    test('a consistent database: "no drift", exit 0', async () => {
+      assert.deepEqual(await doctor(), { code: 0, stdout: 'no drift\n', stderr: '' });
     });
 
     test('corrupted counters: exact drift per team and mode, exit 1; --fix repairs them in one go', async () => {
@@ -43,7 +43,8 @@ for (const kind of DATABASES) {
         { team_id: b.teamId, mode: 'production', counter: 4, rows: 0 },
         { team_id: b.teamId, mode: 'sandbox', counter: -1, rows: 2 },
       ].sort((x, y) => (x.team_id + x.mode < y.team_id + y.mode ? -1 : 1));
-      const line = (d: (typeof expected)[number], fixed: string) => `${d.team_id} ${d.mode}: counter ${d.counter}, rows ${d.rows} (${d.counter > d.rows ? '+' : ''}${d.counter - d.rows})${fixed}`;
+      const line = (d: (typeof expected)[number], fixed: string) =>
+        `${d.team_id} ${d.mode}: counter ${d.counter}, rows ${d.rows} (${d.counter > d.rows ? '+' : ''}${d.counter - d.rows})${fixed}`;
 
       const report = await doctor();
       assert.deepEqual(report, { code: 1, stdout: expected.map((d) => line(d, '')).join('\n') + '\n', stderr: '' });
@@ -54,10 +55,7 @@ for (const kind of DATABASES) {
 
       const fix = await doctor('--fix');
       assert.deepEqual(fix, { code: 0, stdout: expected.map((d) => line(d, ', fixed')).join('\n') + '\n', stderr: '' });
-      assert.deepEqual(
-        await Promise.all([a.sandbox, a.production, b.sandbox, b.production].map((k) => totalCount(server, k.key))),
-        [3, 1, 2, 0],
-      );
+      assert.deepEqual(await Promise.all([a.sandbox, a.production, b.sandbox, b.production].map((k) => totalCount(server, k.key))), [3, 1, 2, 0]);
       // Each CLI run starts a process (seconds on a busy machine): the check after the fix also covers --json on a clean database.
       const again = await doctor('--fix', '--json');
       assert.deepEqual([again.code, JSON.parse(again.stdout)], [0, { ok: true, drift: [], fixed: false }]);

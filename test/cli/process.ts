@@ -10,7 +10,11 @@ function childEnv(env: Record<string, string>): Record<string, string> {
 }
 
 function tapproof(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], { cwd: REPO, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: REPO,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 export interface Finished {
@@ -29,23 +33,37 @@ export class CliFailed extends Error {
   constructor(readonly finished: Finished) {
     super(`tapproof exited with ${finished.code}: ${finished.stderr.trim()}`);
   }
-  get code() { return this.finished.code; }
-  get stdout() { return this.finished.stdout; }
-  get stderr() { return this.finished.stderr; }
+  get code() {
+    return this.finished.code;
+  }
+  get stdout() {
+    return this.finished.stdout;
+  }
+  get stderr() {
+    return this.finished.stderr;
+  }
 }
 
 /**
  * `tapproof <args>` on a test server's storage (its database and data dir), quiet logs.
  * Resolves with its output when it exits 0, rejects with CliFailed otherwise.
  */
-export async function cli(server: { storage: { env: Record<string, string> } }, args: string[], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Finished> {
+export async function cli(
+  server: { storage: { env: Record<string, string> } },
+  args: string[],
+  options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<Finished> {
   const finished = await cliResult(server, args, options);
   if (finished.code !== 0) throw new CliFailed(finished);
   return finished;
 }
 
 /** The same, resolving whatever the exit code. */
-export function cliResult(server: { storage: { env: Record<string, string> } }, args: string[], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Finished> {
+export function cliResult(
+  server: { storage: { env: Record<string, string> } },
+  args: string[],
+  options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<Finished> {
   return finish(tapproof(args, { ...server.storage.env, LOG_LEVEL: 'silent', ...options.env }, options.nodeArgs));
 }
 
@@ -110,8 +128,15 @@ async function startLongRunning(args: string[], env: Record<string, string>, rea
 
 /** Starts `tapproof serve [args]` on a free loopback port and waits until it (its first process) listens. */
 export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
-  const started = await startLongRunning(['serve', ...args], { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env, LOG_LEVEL: 'info' }, 'tapproof listening');
-  const line = started.stdout().split('\n').find((l) => l.includes('tapproof listening'))!;
+  const started = await startLongRunning(
+    ['serve', ...args],
+    { PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...env, LOG_LEVEL: 'info' },
+    'tapproof listening',
+  );
+  const line = started
+    .stdout()
+    .split('\n')
+    .find((l) => l.includes('tapproof listening'))!;
   const origin = JSON.parse(line).address as string;
   return { ...started, origin, base: origin + '/api/v1' };
 }
@@ -119,4 +144,9 @@ export async function startServe(env: Record<string, string>, args: string[] = [
 /** Starts `tapproof worker` and waits until it is ready. */
 export function startWorker(env: Record<string, string>): Promise<LongRunning> {
   return startLongRunning(['worker'], env, 'tapproof worker ready');
+}
+
+/** Starts `tapproof emulator reader TAG --json [args]` and waits until its card is in pcscd's virtual reader. */
+export function startEmulatorReader(env: Record<string, string>, tagId: string, args: string[] = []): Promise<LongRunning> {
+  return startLongRunning(['emulator', 'reader', tagId, '--json', ...args], env, '"reader"');
 }

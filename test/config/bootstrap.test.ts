@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { bootstrapIfEmpty } from '../../src/bootstrap.js';
 import { migrate } from '../../src/db/migrations.js';
-import { DATABASES, freshStorage } from '../harness.js';
+import { DATABASES, freshStorage } from '../kit/harness.js';
 
 // A stopped clock: the marker records the context's time, not the machine's.
 const clock = { nowMicros: () => 1_800_000_000_123_456 };
@@ -28,7 +28,9 @@ for (const kind of DATABASES) {
         assert.ok(boot, 'bootstrapped on the next start');
         const teams = await db.kysely.selectFrom('teams').select(['id', 'name']).execute();
         assert.deepEqual(teams, [{ id: boot.teamId, name: 'default' }]);
-        assert.deepEqual(await db.kysely.selectFrom('settings').select('value').where('name', '=', 'bootstrapped').execute(), [{ value: '2027-01-15T08:00:00.123456Z' }]);
+        assert.deepEqual(await db.kysely.selectFrom('settings').select('value').where('name', '=', 'bootstrapped').execute(), [
+          { value: '2027-01-15T08:00:00.123456Z' },
+        ]);
         assert.equal(await bootstrapIfEmpty({ db, clock }), null, 'only once');
       } finally {
         await db.close();

@@ -2,10 +2,12 @@
 // sandbox key, and graceful shutdown.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+import { DATABASES, call, freshStorage, type Storage } from '../kit/harness.js';
 import { runCli, startServe } from '../cli/process.js';
 import { createDocument } from '../tags/helpers.js';
 
@@ -35,6 +37,20 @@ describe('configuration errors stop `tapproof serve` with one clear line', () =>
       assert.ok(!/\bat .*:\d+/.test(result.stderr) && !/Error:/.test(result.stderr), `${what}: no stack trace: ${result.stderr}`);
     });
   });
+});
+
+test('a TAPPROOF_GEOIP_DB that is not a MaxMind database stops the start, not the first scan', async () => {
+  const storage = await freshStorage('sqlite');
+  try {
+    const notADatabase = join(storage.env.TAPPROOF_DATA_DIR!, 'countries.mmdb');
+    writeFileSync(notADatabase, 'not a database');
+    const result = await runCli({ ...storage.env, PORT: '0', TAPPROOF_GEOIP_DB: notADatabase }, 'serve');
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, new RegExp(`TAPPROOF_GEOIP_DB: cannot open ${notADatabase} as a MaxMind database`));
+  } finally {
+    await storage.drop();
+  }
 });
 
 for (const kind of DATABASES) {
@@ -69,7 +85,10 @@ for (const kind of DATABASES) {
         assert.equal(await first.stop(), 0);
       }
       assert.ok(!first.stderr().includes(printed), 'the key is not logged');
-      const logged = first.stdout().split('\n').filter((l) => l.startsWith('{'));
+      const logged = first
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
       assert.ok(!logged.some((l) => l.includes(printed)), 'no structured log line carries the key');
 
       const second = await startServe(storage.env);
@@ -89,12 +108,16 @@ for (const kind of DATABASES) {
       const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = request(`${server.base}/tags`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/vnd.api+json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue' },
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/vnd.api+json',
+            'content-length': String(Buffer.byteLength(body)),
+            expect: '100-continue',
+          },
         });
-        req.on('continue', async () => {
+        req.on('continue', () => {
           server.child.kill('SIGTERM');
-          await server.waitFor('shutting down');
-          req.end(body);
+          server.waitFor('shutting down').then(() => req.end(body), reject);
         });
         req.on('response', (res) => {
           let text = '';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { inChunks } from '../../src/db/chunked.js';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 
 for (const kind of DATABASES) {
   describe(`chunked multi-row writes (${kind})`, () => {
@@ -16,12 +16,21 @@ for (const kind of DATABASES) {
       const sizes: number[] = [];
       await inChunks(rows, async (part) => {
         sizes.push(part.length);
-        await db.insertInto('chunk_probe' as any).values(part).execute();
+        await db
+          .insertInto('chunk_probe' as any)
+          .values(part)
+          .execute();
       });
       assert.deepEqual(sizes, [4285, 4285, 1430]);
       const { rows: counted } = await sql<{ n: number; total: number }>`select count(*) as n, sum(g) as total from chunk_probe`.execute(db);
       assert.deepEqual({ n: Number(counted[0]!.n), total: Number(counted[0]!.total) }, { n: 10_000, total: (9_999 * 10_000) / 2 });
-      await assert.rejects(db.insertInto('chunk_probe' as any).values(rows).execute(), 'the same rows in one statement are refused by the engine');
+      await assert.rejects(
+        db
+          .insertInto('chunk_probe' as any)
+          .values(rows)
+          .execute(),
+        'the same rows in one statement are refused by the engine',
+      );
     });
   });
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, preparedName, type Db } from '../../src/db/database.js';
-import { DATABASES, POSTGRES_URL } from '../harness.js';
+import { DATABASES, POSTGRES_URL } from '../kit/harness.js';
 
 test('the name is read from the opening comment only', () => {
   assert.equal(preparedName('/* prepared: tapproof_lock_chips */ SELECT 1'), 'tapproof_lock_chips');
@@ -40,7 +40,9 @@ if (DATABASES.includes('postgres')) {
       await sql`/* prepared: tapproof_test_divide */ select 1 / ${0}::int as n`.execute(trx);
     });
     await assert.rejects(fail, (error: { code?: string }) => error.code === '22012');
-    const { rows } = await db.kysely.transaction().execute((trx) => sql<{ n: number }>`/* prepared: tapproof_test_divide */ select 1 / ${1}::int as n`.execute(trx));
+    const { rows } = await db.kysely
+      .transaction()
+      .execute((trx) => sql<{ n: number }>`/* prepared: tapproof_test_divide */ select 1 / ${1}::int as n`.execute(trx));
     assert.deepEqual(rows, [{ n: 1 }]);
     assert.deepEqual(
       (await prepared()).map((r) => r.name),

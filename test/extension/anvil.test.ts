@@ -1,13 +1,13 @@
 // End to end through the HTTP routes on a real local chain (anvil, OpenZeppelin
 // 4.9 ERC-721 preset, holdings from the EVM RPC): the holder of the NFT proves
 // ownership; after a transfer, the former holder's proof is refused with the
-// spec's error and the new holder's succeeds; a smart-contract wallet (EIP-1271,
+// documented error (docs/extension.md#proofs) and the new holder's succeeds; a smart-contract wallet (EIP-1271,
 // behind OpenZeppelin's ERC1967Proxy) proves with its owner's signature.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { DATABASES, sharedServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, sharedServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { startAnvil, HOLDER, type Anvil } from './anvil.js';
 import { creationCode, walletRuntime } from './contract-wallet.js';
 import { catalog, ext, genuineScan } from './helpers.js';
@@ -29,15 +29,25 @@ for (const kind of DATABASES) {
     const suite = sharedServer(kind, env);
 
     /** A new genuine scan of a tag linked to token `tokenNumber` of the NFT contract, and a proof for it. */
-    const nftToken = (server: TestServer, world: World, tokenNumber: string) =>
-      catalog(server, world, 'production', { chain: 'ethereum', name: 'Watch', symbol: 'WTC', supply: 1, contract_address: contract, token_id: tokenNumber, standard: 'erc721' });
+    const nftToken = (server: TestServer, world: SeededTeam, tokenNumber: string) =>
+      catalog(server, world, 'production', {
+        chain: 'ethereum',
+        name: 'Watch',
+        symbol: 'WTC',
+        supply: 1,
+        contract_address: contract,
+        token_id: tokenNumber,
+        standard: 'erc721',
+      });
     async function prove(links: { product: string; token: string }, address: `0x${string}`, signer: PrivateKeyAccount) {
       const { server, world } = suite;
       const scanned = await genuineScan(server, world, 'production', links);
       const path = `/verifications/${scanned.publicId}`;
       const c = (await ext(server, 'POST', `${path}/challenge`, { body: { address } })).body;
       assert.match(c.message, /Chain ID: 31337/);
-      const proof = await ext(server, 'POST', `${path}/proof`, { body: { session_id: c.session_id, address, signature: await signer.signMessage({ message: c.message }) } });
+      const proof = await ext(server, 'POST', `${path}/proof`, {
+        body: { session_id: c.session_id, address, signature: await signer.signMessage({ message: c.message }) },
+      });
       return { proof, path };
     }
 
@@ -64,7 +74,7 @@ for (const kind of DATABASES) {
       assert.deepEqual(r.body, { error: 'Address does not hold the required token' });
     });
 
-    test('EIP-1271: a contract wallet holding the NFT proves with its owner\'s signature; a stranger\'s is refused; a wallet without the NFT does not hold', async () => {
+    test("EIP-1271: a contract wallet holding the NFT proves with its owner's signature; a stranger's is refused; a wallet without the NFT does not hold", async () => {
       const { server } = suite;
       const owner = privateKeyToAccount(generatePrivateKey());
       const implementation = await anvil.deployCode(creationCode(walletRuntime(owner.address)));

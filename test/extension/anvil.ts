@@ -56,7 +56,12 @@ export async function startAnvil(): Promise<Anvil> {
       return getAddress((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).contractAddress!);
     },
     async write(address, name, functionName, args, from = DEPLOYER) {
-      const hash = await createWalletClient({ chain: foundry, transport, account: from }).writeContract({ address, abi: artifact(name).abi, functionName, args });
+      const hash = await createWalletClient({ chain: foundry, transport, account: from }).writeContract({
+        address,
+        abi: artifact(name).abi,
+        functionName,
+        args,
+      });
       await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     },
     async setCode(address, code) {

@@ -16,7 +16,12 @@ test('a COSE_Sign1 whose S is replaced by S + L is a bad signature; the original
   const { signature, key } = wallet.signData(message);
   assert.deepEqual(verifyCardanoSignature({ address: wallet.address, message, signature, key }), { ok: true });
 
-  const [protectedHeader, unprotected, payload, sig] = decode(Buffer.from(signature, 'hex'), { useMaps: true }) as [Uint8Array, Map<string, unknown>, Uint8Array, Uint8Array];
+  const [protectedHeader, unprotected, payload, sig] = decode(Buffer.from(signature, 'hex'), { useMaps: true }) as [
+    Uint8Array,
+    Map<string, unknown>,
+    Uint8Array,
+    Uint8Array,
+  ];
   const s = le(sig.subarray(32));
   assert.ok(s + L < 2n ** 256n);
   const twin = Buffer.concat([sig.subarray(0, 32), toLe(s + L)]);

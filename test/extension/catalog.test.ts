@@ -9,12 +9,19 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createProduct, createToken } from '../../src/extension/catalog/service.js';
 import { ChipImportServiceError, importChips } from '../../src/tag-chips/import.js';
-import { DATABASES, sharedServer, type TestServer } from '../harness.js';
+import { DATABASES, sharedServer, type TestServer } from '../kit/harness.js';
 import { cli } from '../verifications/helpers.js';
 import { CARDANO_TOKEN, ETHEREUM_TOKEN, ext, genuineScan, productionTag, scan } from './helpers.js';
 
 const count = async (server: TestServer, table: 'products' | 'tokens' | 'tag_links') =>
-  Number((await server.ctx.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await server.ctx.db.kysely
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 async function cliFails(server: TestServer, args: string[]): Promise<string> {
   try {
@@ -47,15 +54,73 @@ for (const kind of DATABASES) {
     test('the CLI: products create, tokens create (cardano, ethereum), tags link; --json prints {"id"}; the verification shows them', async () => {
       const { server, world } = suite;
       const team = world.teamId;
-      const product = JSON.parse((await cli(server, ['products', 'create', '--team', team, '--name', 'Jacket', '--image-url', 'https://brand.example/j.png', '--description', 'Waxed', '--json'])).stdout);
+      const product = JSON.parse(
+        (
+          await cli(server, [
+            'products',
+            'create',
+            '--team',
+            team,
+            '--name',
+            'Jacket',
+            '--image-url',
+            'https://brand.example/j.png',
+            '--description',
+            'Waxed',
+            '--json',
+          ])
+        ).stdout,
+      );
       assert.match(product.id, /^prd_[0-9A-Za-z]{22}$/);
       assert.deepEqual(Object.keys(product), ['id']);
       const cardano = JSON.parse(
-        (await cli(server, ['tokens', 'create', '--team', team, '--chain', 'cardano', '--policy-id', 'AB'.repeat(28), '--asset-name', '4a4b', '--name', 'Jacket NFT', '--symbol', 'JKT', '--supply', '1', '--json'])).stdout,
+        (
+          await cli(server, [
+            'tokens',
+            'create',
+            '--team',
+            team,
+            '--chain',
+            'cardano',
+            '--policy-id',
+            'AB'.repeat(28),
+            '--asset-name',
+            '4a4b',
+            '--name',
+            'Jacket NFT',
+            '--symbol',
+            'JKT',
+            '--supply',
+            '1',
+            '--json',
+          ])
+        ).stdout,
       );
       assert.match(cardano.id, /^tok_[0-9A-Za-z]{22}$/);
       const eth = JSON.parse(
-        (await cli(server, ['tokens', 'create', '--team', team, '--chain', 'ethereum', '--contract', ETHEREUM_TOKEN.contract_address, '--token-id', '42', '--standard', 'erc721', '--name', 'Watch', '--symbol', 'WTC', '--supply', '1', '--json'])).stdout,
+        (
+          await cli(server, [
+            'tokens',
+            'create',
+            '--team',
+            team,
+            '--chain',
+            'ethereum',
+            '--contract',
+            ETHEREUM_TOKEN.contract_address,
+            '--token-id',
+            '42',
+            '--standard',
+            'erc721',
+            '--name',
+            'Watch',
+            '--symbol',
+            'WTC',
+            '--supply',
+            '1',
+            '--json',
+          ])
+        ).stdout,
       );
       assert.match(eth.id, /^tok_/);
       const tag = await productionTag(server, world);
@@ -83,9 +148,30 @@ for (const kind of DATABASES) {
         [[...base, '--chain', 'cardano', '--policy-id', 'ab'.repeat(27), '--asset-name', '00', '--supply', '1'], /policy_id must be 56 hex characters/],
         [[...base, '--chain', 'cardano', '--policy-id', 'ab'.repeat(28), '--asset-name', 'abc', '--supply', '1'], /asset_name must be hex of 0 to 32 bytes/],
         [[...base, '--chain', 'cardano', '--policy-id', 'ab'.repeat(28), '--asset-name', '00', '--supply', '-1'], /supply must be a whole number from 0/],
-        [[...base, '--chain', 'ethereum', '--contract', ETHEREUM_TOKEN.contract_address, '--token-id', '1', '--standard', 'erc999', '--supply', '1'], /standard must be one of erc721, erc1155, erc20/],
-        [[...base, '--chain', 'ethereum', '--contract', '0x5FbDB2315678afecb367f032d93F642f64180aA3', '--token-id', '1', '--standard', 'erc721', '--supply', '1'], /wrong EIP-55 checksum/],
-        [[...base, '--chain', 'ethereum', '--contract', ETHEREUM_TOKEN.contract_address, '--token-id', '1', '--standard', 'erc20', '--supply', '1'], /token_id is not a field of erc20 tokens/],
+        [
+          [...base, '--chain', 'ethereum', '--contract', ETHEREUM_TOKEN.contract_address, '--token-id', '1', '--standard', 'erc999', '--supply', '1'],
+          /standard must be one of erc721, erc1155, erc20/,
+        ],
+        [
+          [
+            ...base,
+            '--chain',
+            'ethereum',
+            '--contract',
+            '0x5FbDB2315678afecb367f032d93F642f64180aA3',
+            '--token-id',
+            '1',
+            '--standard',
+            'erc721',
+            '--supply',
+            '1',
+          ],
+          /wrong EIP-55 checksum/,
+        ],
+        [
+          [...base, '--chain', 'ethereum', '--contract', ETHEREUM_TOKEN.contract_address, '--token-id', '1', '--standard', 'erc20', '--supply', '1'],
+          /token_id is not a field of erc20 tokens/,
+        ],
         [[...base, '--chain', 'solana', '--supply', '1'], /chain must be one of cardano, ethereum/],
         [['products', 'create', '--team', team, '--name', 'P', '--image-url', 'ftp://x'], /image_url must be an absolute http\(s\) URL/],
         [['products', 'create', '--team', 'team_0000000000000000000000', '--name', 'P'], /no team team_0000000000000000000000/],
@@ -99,19 +185,22 @@ for (const kind of DATABASES) {
       }
       // A tag links only to its own team's and mode's catalog.
       const tag = await productionTag(server, world);
-      const sandboxProduct = await createProduct(server.ctx.db.kysely, { teamId: team, mode: 'sandbox' }, { name: 'S' }, server.ctx.clock);
+      const sandboxProduct = await createProduct(server.ctx, { teamId: team, mode: 'sandbox' }, { name: 'S' });
       const other = await server.seedTeam({ name: 'other' });
-      const otherToken = await createToken(server.ctx.db.kysely, { teamId: other.teamId, mode: 'production' }, CARDANO_TOKEN, server.ctx.clock);
+      const otherToken = await createToken(server.ctx, { teamId: other.teamId, mode: 'production' }, CARDANO_TOKEN);
       const stderr = await cliFails(server, ['tags', 'link', tag.id, '--product', sandboxProduct.id, '--token', otherToken.id]);
       assert.match(stderr, new RegExp(`no product ${sandboxProduct.id} in the tag's team and mode; no token ${otherToken.id} in the tag's team and mode`));
       assert.match(await cliFails(server, ['tags', 'link', tag.id]), /give --product, --token or both/);
-      assert.deepEqual([await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')], [before[0]! + 1, before[1]! + 1, before[2]]);
+      assert.deepEqual(
+        [await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')],
+        [before[0]! + 1, before[1]! + 1, before[2]],
+      );
     });
 
     test('the chip import file accepts product and token: ids of the same world, or inline entries', async () => {
       const { server, world } = suite;
       const w = { teamId: world.teamId, mode: 'production' as const };
-      const product = await createProduct(server.ctx.db.kysely, w, { name: 'Existing' }, server.ctx.clock);
+      const product = await createProduct(server.ctx, w, { name: 'Existing' });
       const entries = [
         chipEntry({ product: product.id, token: { ...CARDANO_TOKEN, name: 'Inline' } }),
         chipEntry({ product: { name: 'Inline product', description: 'd' } }),
@@ -129,30 +218,51 @@ for (const kind of DATABASES) {
       assert.equal(byTag.has(c!), false);
     });
 
-    test('bad catalog fields in the import file: every problem named, nothing imported', async () => {
+    test('bad catalog fields in the import file: every problem named (entries from 1), nothing imported', async () => {
       const { server, world } = suite;
       const w = { teamId: world.teamId, mode: 'production' as const };
-      const sandboxToken = await createToken(server.ctx.db.kysely, { teamId: world.teamId, mode: 'sandbox' }, CARDANO_TOKEN, server.ctx.clock);
+      const sandboxToken = await createToken(server.ctx, { teamId: world.teamId, mode: 'sandbox' }, CARDANO_TOKEN);
       const before = [await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')];
-      const tagsBefore = Number((await server.ctx.db.kysely.selectFrom('tags').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const tagsBefore = Number(
+        (
+          await server.ctx.db.kysely
+            .selectFrom('tags')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       await assert.rejects(
-        importChips(server.ctx, w, [chipEntry({ token: { ...CARDANO_TOKEN, supply: -3, policy_id: 'xyz' } }), chipEntry({ product: { name: '' } }), chipEntry({ token: { ...ETHEREUM_TOKEN, standard: 'erc42' } })]),
+        importChips(server.ctx, w, [
+          chipEntry({ token: { ...CARDANO_TOKEN, supply: -3, policy_id: 'xyz' } }),
+          chipEntry({ product: { name: '' } }),
+          chipEntry({ token: { ...ETHEREUM_TOKEN, standard: 'erc42' } }),
+        ]),
         (error: Error) => {
           assert.ok(error instanceof ChipImportServiceError);
-          assert.match(error.message, /entry 0, token: supply must be a whole number from 0/);
-          assert.match(error.message, /entry 0, token: policy_id must be 56 hex characters/);
-          assert.match(error.message, /entry 1, product: name must be a non-empty string/);
-          assert.match(error.message, /entry 2, token: standard must be one of erc721, erc1155, erc20/);
+          assert.match(error.message, /entry 1, token: supply must be a whole number from 0/);
+          assert.match(error.message, /entry 1, token: policy_id must be 56 hex characters/);
+          assert.match(error.message, /entry 2, product: name must be a non-empty string/);
+          assert.match(error.message, /entry 3, token: standard must be one of erc721, erc1155, erc20/);
           return true;
         },
       );
       await assert.rejects(importChips(server.ctx, w, [chipEntry({ token: sandboxToken.id }), chipEntry({ product: 'prd_nope' })]), (error: Error) => {
-        assert.match(error.message, new RegExp(`entry 0, token: no token ${sandboxToken.id} in the tag's team and mode`));
-        assert.match(error.message, /entry 1, product: no product prd_nope/);
+        assert.match(error.message, new RegExp(`entry 1, token: no token ${sandboxToken.id} in the tag's team and mode`));
+        assert.match(error.message, /entry 2, product: no product prd_nope/);
         return true;
       });
       assert.deepEqual([await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')], [before[0], before[1], before[2]]);
-      assert.equal(Number((await server.ctx.db.kysely.selectFrom('tags').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), tagsBefore);
+      assert.equal(
+        Number(
+          (
+            await server.ctx.db.kysely
+              .selectFrom('tags')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        tagsBefore,
+      );
     });
 
     test('the import through the real CLI with a token entry; a sandbox tag verification shows it under /ext/sandbox', async () => {

@@ -1,9 +1,9 @@
-// GET and POST {ext}/claims: the spec's exact bodies, limits ±1, bodies that
+// GET and POST {ext}/claims: the exact bodies (docs/extension.md#claims), limits ±1, bodies that
 // are not objects, unknown fields and wrong types (never a 500), genuine scans
-// only, newest first, and each mode's claims under its own base URL.
+// only, oldest first, and each mode's claims under its own base URL.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { catalog, ext, genuineScan, replayedScan } from './helpers.js';
 
 const url = (length: number) => {
@@ -15,7 +15,7 @@ for (const kind of DATABASES) {
   describe(`extension claims (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    test('a claim on a genuine scan → 201 {id, verification_id}; listed newest first with the verification fields', async () => {
+    test('a claim on a genuine scan → 201 {id, verification_id}; listed oldest first with the verification fields', async () => {
       const { server, world } = suite;
       const links = await catalog(server, world);
       const first = await genuineScan(server, world, 'production', links);
@@ -30,8 +30,11 @@ for (const kind of DATABASES) {
       assert.equal(b.status, 201);
       const list = await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(resource)}`);
       assert.equal(list.status, 200);
-      assert.deepEqual(list.body.claims.map((c: any) => c.id), [b.body.id, a.body.id]);
-      const [newest, oldest] = list.body.claims;
+      assert.deepEqual(
+        list.body.claims.map((c: any) => c.id),
+        [a.body.id, b.body.id],
+      );
+      const [oldest, newest] = list.body.claims;
       assert.equal(newest.verification_id, second.publicId);
       assert.equal(newest.note, null);
       assert.equal(newest.product, null);
@@ -80,6 +83,38 @@ for (const kind of DATABASES) {
       });
     });
 
+    test('resource_url limits count code points: 2048 and 2049 with astral characters (emoji are 2 UTF-16 units each)', async () => {
+      const { server, world } = suite;
+      const head = 'https://claims.example/';
+      const emoji = (points: number) => head + '\u{1F600}'.repeat(points - head.length);
+      const scanned = await genuineScan(server, world);
+      const ok = await ext(server, 'POST', '/claims', { body: { resource_url: emoji(2048), verification_id: scanned.publicId } });
+      assert.equal(ok.status, 201, ok.text);
+      // Stored as sent (a GET of it would need a 24 kB query, past Node's 16 kB request head).
+      const stored = await server.ctx.db.kysely.selectFrom('claims').select('resource_url').where('id', '=', ok.body.id).executeTakeFirstOrThrow();
+      assert.equal(stored.resource_url, emoji(2048));
+      const long = await ext(server, 'POST', '/claims', { body: { resource_url: emoji(2049), verification_id: scanned.publicId } });
+      assert.equal(long.status, 400);
+      assert.deepEqual(long.body, { error: 'Validation failed', details: [{ field: 'resource_url', message: 'must be at most 2048 characters' }] });
+    });
+
+    test('a lone UTF-16 surrogate in resource_url or note → 400 Validation failed, nothing stored', async () => {
+      const { server, world } = suite;
+      const scanned = await genuineScan(server, world);
+      const page = `https://landing.example/${scanned.publicId}`;
+      const WELL_FORMED = 'must be well-formed Unicode (no lone UTF-16 surrogates)';
+      for (const [body, field] of [
+        [{ resource_url: page, note: 'lone \ud800 high' }, 'note'],
+        [{ resource_url: page, note: 'lone \udc00 low' }, 'note'],
+        [{ resource_url: `${page}/\ud83d`, note: null }, 'resource_url'],
+      ] as const) {
+        const r = await ext(server, 'POST', '/claims', { body: { ...body, verification_id: scanned.publicId } });
+        assert.equal(r.status, 400, JSON.stringify(body));
+        assert.deepEqual(r.body, { error: 'Validation failed', details: [{ field, message: WELL_FORMED }] });
+      }
+      assert.deepEqual((await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(page)}`)).body, { claims: [] });
+    });
+
     test('verification_id limits: VRF_ + 6 and 128 characters are well formed (404), + 5 and 129 are not (Validation failed)', async () => {
       const { server } = suite;
       for (const id of ['VRF_abcdef', 'VRF_' + 'b'.repeat(128)]) {
@@ -90,7 +125,10 @@ for (const kind of DATABASES) {
       for (const id of ['VRF_abcde', 'VRF_' + 'b'.repeat(129), 'vrf_abcdefghijklmnopqrstuv', '123e4567-e89b-42d3-a456-426614174000']) {
         const r = await ext(server, 'POST', '/claims', { body: { resource_url: 'https://landing.example/', verification_id: id } });
         assert.equal(r.status, 400, id);
-        assert.deepEqual(r.body, { error: 'Validation failed', details: [{ field: 'verification_id', message: 'must be VRF_ followed by 6 to 128 letters or digits' }] });
+        assert.deepEqual(r.body, {
+          error: 'Validation failed',
+          details: [{ field: 'verification_id', message: 'must be VRF_ followed by 6 to 128 letters or digits' }],
+        });
       }
     });
 
@@ -133,7 +171,10 @@ for (const kind of DATABASES) {
       const badUrl = await ext(server, 'POST', '/claims', { body: { resource_url: 'mailto:a@b.example', verification_id: scanned.publicId } });
       assert.deepEqual(badUrl.body, { error: 'Validation failed', details: [{ field: 'resource_url', message: 'must be an absolute http or https URL' }] });
       // A null note is no note.
-      assert.equal((await ext(server, 'POST', '/claims', { body: { resource_url: 'https://a.example/', verification_id: scanned.publicId, note: null } })).status, 201);
+      assert.equal(
+        (await ext(server, 'POST', '/claims', { body: { resource_url: 'https://a.example/', verification_id: scanned.publicId, note: null } })).status,
+        201,
+      );
     });
 
     test('another media type → 415 {error}; no Content-Type is read as JSON; a body over 16 KiB → 413 {error}', async () => {
@@ -144,10 +185,15 @@ for (const kind of DATABASES) {
       assert.equal(form.status, 415);
       assert.deepEqual(form.body, { error: 'Unsupported Media Type: send application/json' });
       const bare = await fetch(`${server.origin}/ext/claims`, { method: 'POST', body: Buffer.from(body) });
-      assert.equal(bare.status, 201, await bare.text());
+      const created = await bare.text();
+      assert.equal(bare.status, 201, created);
+      // The same verification and URL again: the claim just made (docs/extension.md, Claims).
       const charset = await ext(server, 'POST', '/claims', { body, headers: { 'content-type': 'application/json; charset=utf-8' } });
-      assert.equal(charset.status, 201);
-      const big = await ext(server, 'POST', '/claims', { body: JSON.stringify({ resource_url: 'https://a.example/', verification_id: scanned.publicId, note: 'x'.repeat(16 * 1024) }) });
+      assert.equal(charset.status, 200);
+      assert.deepEqual(charset.body, JSON.parse(created));
+      const big = await ext(server, 'POST', '/claims', {
+        body: JSON.stringify({ resource_url: 'https://a.example/', verification_id: scanned.publicId, note: 'x'.repeat(16 * 1024) }),
+      });
       assert.equal(big.status, 413);
       assert.deepEqual(big.body, { error: 'Request body too large' });
     });
@@ -172,7 +218,10 @@ for (const kind of DATABASES) {
       assert.equal(made.status, 201);
       assert.deepEqual((await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(resource)}`)).body, { claims: [] });
       const listed = await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(resource)}`, { mode: 'sandbox' });
-      assert.deepEqual(listed.body.claims.map((c: any) => c.id), [made.body.id]);
+      assert.deepEqual(
+        listed.body.claims.map((c: any) => c.id),
+        [made.body.id],
+      );
     });
 
     test('CORS: preflight answered with 204 and no credentials; responses and errors carry Access-Control-Allow-Origin *', async () => {
@@ -191,7 +240,9 @@ for (const kind of DATABASES) {
         assert.equal(await pre.text(), '');
         assert.equal(pre.headers.get('access-control-allow-credentials'), null);
       }
-      const ok = await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://a.example/')}`, { headers: { origin: 'https://landing.example' } });
+      const ok = await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://a.example/')}`, {
+        headers: { origin: 'https://landing.example' },
+      });
       assert.equal(ok.headers.get('access-control-allow-origin'), '*');
       const bad = await ext(server, 'GET', '/claims', { headers: { origin: 'https://landing.example' } });
       assert.equal(bad.headers.get('access-control-allow-origin'), '*');

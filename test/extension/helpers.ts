@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { generateSun424 } from '../../src/chips/index.js';
 import type { Mode } from '../../src/db/schema.js';
 import { createProduct, createToken, linkTag } from '../../src/extension/catalog/service.js';
+import { setHolding, unsetHolding } from '../../src/extension/holdings/index.js';
 import { importChips } from '../../src/tag-chips/import.js';
-import { call, type ApiResponse, type TestServer, type World } from '../harness.js';
+import { call, type ApiResponse, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
 
 export interface Scanned {
@@ -18,12 +19,11 @@ export interface Scanned {
   url: string;
 }
 
-/** A production tag on an imported chip whose taps the test makes itself. */
-export async function productionTag(server: TestServer, world: World) {
+/** A production tag on an imported chip (at `url`) whose taps the test makes itself. */
+export async function productionTag(server: TestServer, world: SeededTeam, url = `https://brand.example/p/${randomBytes(6).toString('hex')}`) {
   const meta = randomBytes(16);
   const file = randomBytes(16);
   const uid = Buffer.from('04' + randomBytes(6).toString('hex'), 'hex');
-  const url = `https://brand.example/p/${randomBytes(6).toString('hex')}`;
   const [tagId] = await importChips(server.ctx, { teamId: world.teamId, mode: 'production' }, [
     { url, protocol: 'ntag_424_dna', uid: uid.toString('hex'), sdm_meta_read_key: meta.toString('hex'), sdm_file_read_key: file.toString('hex') },
   ]);
@@ -39,7 +39,7 @@ export async function productionTag(server: TestServer, world: World) {
 }
 
 /** A tag of `mode` and a function scanning it through POST /api/v1/verifications. */
-export async function scannableTag(server: TestServer, world: World, mode: Mode) {
+export async function scannableTag(server: TestServer, world: SeededTeam, mode: Mode) {
   if (mode === 'production') {
     const tag = await productionTag(server, world);
     return { id: tag.id, nextUrl: async () => tag.tap() };
@@ -49,22 +49,29 @@ export async function scannableTag(server: TestServer, world: World, mode: Mode)
 }
 
 /** POSTs `url` as a scan with the mode's key; the stored verification. */
-export async function scan(server: TestServer, world: World, mode: Mode, url: string): Promise<Scanned & { genuine: boolean; reason: string }> {
+export async function scan(server: TestServer, world: SeededTeam, mode: Mode, url: string): Promise<Scanned & { genuine: boolean; reason: string }> {
   const response = await verify(server, world[mode].key, url);
   if (response.status !== 201) throw new Error(`scan failed: ${response.text}`);
   const data = response.body.data;
-  return { id: data.id, publicId: `VRF_${data.id.slice(4)}`, tagId: data.attributes.tag_id, url, genuine: data.attributes.genuine, reason: data.attributes.reason };
+  return {
+    id: data.id,
+    publicId: `VRF_${data.id.slice(4)}`,
+    tagId: data.attributes.tag_id,
+    url,
+    genuine: data.attributes.genuine,
+    reason: data.attributes.reason,
+  };
 }
 
 /** A genuine verification of a new tag of `mode` (linked to a product and token when given). */
-export async function genuineScan(server: TestServer, world: World, mode: Mode = 'production', links: { product?: string; token?: string } = {}) {
+export async function genuineScan(server: TestServer, world: SeededTeam, mode: Mode = 'production', links: { product?: string; token?: string } = {}) {
   const tag = await scannableTag(server, world, mode);
-  if (links.product || links.token) await linkTag(server.ctx.db.kysely, tag.id, links, server.ctx.clock);
+  if (links.product || links.token) await linkTag(server.ctx, tag.id, links);
   return { ...(await scan(server, world, mode, await tag.nextUrl())), tag };
 }
 
 /** A replayed verification: an older tap sent after a newer one (outside the reload window, so stored as `replayed`). */
-export async function replayedScan(server: TestServer, world: World, mode: Mode = 'production') {
+export async function replayedScan(server: TestServer, world: SeededTeam, mode: Mode = 'production') {
   const tag = await scannableTag(server, world, mode);
   const older = await tag.nextUrl();
   await scan(server, world, mode, await tag.nextUrl());
@@ -90,14 +97,22 @@ export const ETHEREUM_TOKEN = {
   standard: 'erc721',
 };
 
-export async function catalog(server: TestServer, world: World, mode: Mode = 'production', token: Record<string, unknown> = CARDANO_TOKEN) {
-  const product = await createProduct(server.ctx.db.kysely, { teamId: world.teamId, mode }, { name: 'Jacket', image_url: 'https://brand.example/jacket.png', description: 'Waxed cotton' }, server.ctx.clock);
-  const tok = await createToken(server.ctx.db.kysely, { teamId: world.teamId, mode }, token, server.ctx.clock);
+/** An ERC-20 of 100 units: several wallets hold it at once. */
+export const FUNGIBLE_TOKEN = (({ token_id: _, ...erc721 }) => ({ ...erc721, standard: 'erc20' }))(ETHEREUM_TOKEN);
+
+export async function catalog(server: TestServer, world: SeededTeam, mode: Mode = 'production', token: Record<string, unknown> = CARDANO_TOKEN) {
+  const product = await createProduct(
+    server.ctx,
+    { teamId: world.teamId, mode },
+    { name: 'Jacket', image_url: 'https://brand.example/jacket.png', description: 'Waxed cotton' },
+  );
+  const tok = await createToken(server.ctx, { teamId: world.teamId, mode }, token);
   return { product: product.id, token: tok.id };
 }
 
 /** The extension base of `mode`: `/ext` or `/ext/sandbox`. */
-export const extBase = (server: TestServer, mode: Mode = 'production') => `${server.origin}${server.ctx.config.extPrefix}${mode === 'sandbox' ? '/sandbox' : ''}`;
+export const extBase = (server: TestServer, mode: Mode = 'production') =>
+  `${server.origin}${server.ctx.config.extPrefix}${mode === 'sandbox' ? '/sandbox' : ''}`;
 
 /** A plain JSON request to the extension API (the harness's `call` with `application/json` for bodies). */
 export function ext(
@@ -108,4 +123,13 @@ export function ext(
 ): Promise<ApiResponse> {
   const headers = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
   return call({ base: extBase(server, options.mode) }, method, path, { body: options.body, headers });
+}
+
+/** The embedded holdings provider's table (what `tapproof holdings set|unset` writes). */
+export function holdings(server: TestServer) {
+  const db = server.ctx.db.kysely;
+  return {
+    give: (tokenId: string, address: string) => setHolding(db, tokenId, address, 1n, server.ctx.clock),
+    take: (tokenId: string, address: string) => unsetHolding(db, tokenId, address),
+  };
 }

@@ -11,7 +11,7 @@ import { createToken } from '../../src/extension/catalog/service.js';
 import type { TokenRow } from '../../src/extension/catalog/repository.js';
 import { blockfrostProvider, evmProvider, HoldingsUnavailable, holdingsFor, koiosProvider } from '../../src/extension/holdings/index.js';
 import { rpcClient, verifyEthereumSignature } from '../../src/extension/wallets/index.js';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { cli } from '../verifications/helpers.js';
 import { startAnvil, DEPLOYER, HOLDER, type Anvil } from './anvil.js';
 import { cardanoWallet } from './wallets.js';
@@ -84,11 +84,22 @@ describe('EVM RPC holdings and EIP-1271 on a real chain (anvil)', () => {
     const signature = await HOLDER.signMessage({ message: 'challenge' });
     assert.deepEqual(await verifyEthereumSignature({ address: accepting, message: 'challenge', signature }, client), { ok: true });
     assert.deepEqual(await verifyEthereumSignature({ address: refusing, message: 'challenge', signature }, client), { ok: false, reason: 'bad-signature' });
-    assert.deepEqual(await verifyEthereumSignature({ address: accepting, message: 'challenge', signature }), { ok: false, reason: 'bad-signature' }, 'without a node no contract wallet passes');
+    assert.deepEqual(
+      await verifyEthereumSignature({ address: accepting, message: 'challenge', signature }),
+      { ok: false, reason: 'bad-signature' },
+      'without a node no contract wallet passes',
+    );
     assert.deepEqual(await verifyEthereumSignature({ address: HOLDER.address, message: 'challenge', signature }, client), { ok: true });
     assert.deepEqual(await verifyEthereumSignature({ address: HOLDER.address, message: 'other', signature }, client), { ok: false, reason: 'bad-signature' });
-    assert.deepEqual(await verifyEthereumSignature({ address: accepting, message: 'challenge', signature }, rpcClient('http://127.0.0.1:9')), { ok: false, reason: 'rpc-unavailable' });
-    assert.deepEqual(await verifyEthereumSignature({ address: erc20, message: 'challenge', signature }, client), { ok: false, reason: 'bad-signature' }, 'a contract without isValidSignature');
+    assert.deepEqual(await verifyEthereumSignature({ address: accepting, message: 'challenge', signature }, rpcClient('http://127.0.0.1:9')), {
+      ok: false,
+      reason: 'rpc-unavailable',
+    });
+    assert.deepEqual(
+      await verifyEthereumSignature({ address: erc20, message: 'challenge', signature }, client),
+      { ok: false, reason: 'bad-signature' },
+      'a contract without isValidSignature',
+    );
   });
 });
 
@@ -101,48 +112,76 @@ describe('Koios and Blockfrost holdings (local server speaking their JSON)', () 
   const policy = 'ab'.repeat(28);
   const asset = token({ chain: 'cardano', policy_id: policy, asset_name: '4a4b' });
   before(async () => {
-    server = createServer(async (req, res) => {
-      seen.push({ url: req.url!, headers: req.headers });
-      const url = new URL(req.url!, 'http://x');
-      let text = '';
-      for await (const chunk of req) text += chunk;
-      const body = text ? JSON.parse(text) : {};
-      const send = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
-      const fillers = (n: number, row: (i: number) => object) => Array.from({ length: n }, (_, i) => row(i));
-      if (url.pathname === '/koios/asset_addresses') {
-        if (url.searchParams.get('_asset_policy') !== policy) return send(200, '[]');
-        if (url.searchParams.get('_asset_name') === 'bad') return send(200, '{"not":"a list"}');
-        return send(200, JSON.stringify([
-          { payment_address: holder.address, stake_address: stakeAddress, quantity: '1' },
-          { payment_address: 'addr1vformerholder', stake_address: null, quantity: '0' },
-        ]));
-      }
-      // Koios v1 per wallet: one row per asset, {address | stake_address, policy_id, asset_name, fingerprint, decimals, quantity}.
-      if (url.pathname === '/koios/address_assets' || url.pathname === '/koios/account_assets') {
-        const [who] = body._addresses ?? body._stake_addresses ?? [];
-        if (who === 'addr1vmalformed') return send(200, '{"not":"a list"}');
-        const quantity = who === holder.address || who === stakeAddress ? '1' : who === 'addr1vformerholder' ? '0' : null;
-        const key = url.pathname === '/koios/address_assets' ? 'address' : 'stake_address';
-        return send(200, JSON.stringify(quantity === null ? [] : [{ [key]: who, policy_id: policy, asset_name: '4a4b', fingerprint: 'asset1x', decimals: 0, quantity }]));
-      }
-      if (url.pathname === `/bf/assets/${policy}4a4b/addresses`) {
-        const page = Number(url.searchParams.get('page'));
-        const rows = page === 1 ? fillers(100, (i) => ({ address: `addr1filler${i}`, quantity: '1' })) : [{ address: holder.address, quantity: '2' }];
-        return send(200, JSON.stringify(rows));
-      }
-      if (url.pathname.startsWith('/bf/assets/')) return send(404, '{"status_code":404,"error":"Not Found"}');
-      // Blockfrost per wallet: the address's amounts summed; a stake address's assets in pages of 100.
-      if (url.pathname === `/bf/addresses/${holder.address}`) {
-        return send(200, JSON.stringify({ address: holder.address, amount: [{ unit: 'lovelace', quantity: '1000000' }, { unit: `${policy}4a4b`, quantity: '2' }], stake_address: null, type: 'shelley', script: false }));
-      }
-      if (url.pathname.startsWith('/bf/addresses/')) return send(404, '{"status_code":404,"error":"Not Found"}');
-      if (url.pathname === `/bf/accounts/${stakeAddress}/addresses/assets`) {
-        const page = Number(url.searchParams.get('page'));
-        return send(200, JSON.stringify(page === 1 ? fillers(100, (i) => ({ unit: `${'ee'.repeat(28)}${i.toString(16).padStart(2, '0')}`, quantity: '1' })) : [{ unit: `${policy}4a4b`, quantity: '3' }]));
-      }
-      if (url.pathname === '/broken/asset_addresses' || url.pathname === '/broken/address_assets') return send(500, 'oops');
-      return send(200, 'not json');
-    });
+    server = createServer(
+      (req, res) =>
+        void (async () => {
+          seen.push({ url: req.url!, headers: req.headers });
+          const url = new URL(req.url!, 'http://x');
+          let text = '';
+          for await (const chunk of req) text += chunk;
+          const body = text ? JSON.parse(text) : {};
+          const send = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+          const fillers = (n: number, row: (i: number) => object) => Array.from({ length: n }, (_, i) => row(i));
+          if (url.pathname === '/koios/asset_addresses') {
+            if (url.searchParams.get('_asset_policy') !== policy) return send(200, '[]');
+            if (url.searchParams.get('_asset_name') === 'bad') return send(200, '{"not":"a list"}');
+            return send(
+              200,
+              JSON.stringify([
+                { payment_address: holder.address, stake_address: stakeAddress, quantity: '1' },
+                { payment_address: 'addr1vformerholder', stake_address: null, quantity: '0' },
+              ]),
+            );
+          }
+          // Koios v1 per wallet: one row per asset, {address | stake_address, policy_id, asset_name, fingerprint, decimals, quantity}.
+          if (url.pathname === '/koios/address_assets' || url.pathname === '/koios/account_assets') {
+            const [who] = body._addresses ?? body._stake_addresses ?? [];
+            if (who === 'addr1vmalformed') return send(200, '{"not":"a list"}');
+            const quantity = who === holder.address || who === stakeAddress ? '1' : who === 'addr1vformerholder' ? '0' : null;
+            const key = url.pathname === '/koios/address_assets' ? 'address' : 'stake_address';
+            return send(
+              200,
+              JSON.stringify(quantity === null ? [] : [{ [key]: who, policy_id: policy, asset_name: '4a4b', fingerprint: 'asset1x', decimals: 0, quantity }]),
+            );
+          }
+          if (url.pathname === `/bf/assets/${policy}4a4b/addresses`) {
+            const page = Number(url.searchParams.get('page'));
+            const rows = page === 1 ? fillers(100, (i) => ({ address: `addr1filler${i}`, quantity: '1' })) : [{ address: holder.address, quantity: '2' }];
+            return send(200, JSON.stringify(rows));
+          }
+          if (url.pathname.startsWith('/bf/assets/')) return send(404, '{"status_code":404,"error":"Not Found"}');
+          // Blockfrost per wallet: the address's amounts summed; a stake address's assets in pages of 100.
+          if (url.pathname === `/bf/addresses/${holder.address}`) {
+            return send(
+              200,
+              JSON.stringify({
+                address: holder.address,
+                amount: [
+                  { unit: 'lovelace', quantity: '1000000' },
+                  { unit: `${policy}4a4b`, quantity: '2' },
+                ],
+                stake_address: null,
+                type: 'shelley',
+                script: false,
+              }),
+            );
+          }
+          if (url.pathname.startsWith('/bf/addresses/')) return send(404, '{"status_code":404,"error":"Not Found"}');
+          if (url.pathname === `/bf/accounts/${stakeAddress}/addresses/assets`) {
+            const page = Number(url.searchParams.get('page'));
+            return send(
+              200,
+              JSON.stringify(
+                page === 1
+                  ? fillers(100, (i) => ({ unit: `${'ee'.repeat(28)}${i.toString(16).padStart(2, '0')}`, quantity: '1' }))
+                  : [{ unit: `${policy}4a4b`, quantity: '3' }],
+              ),
+            );
+          }
+          if (url.pathname === '/broken/asset_addresses' || url.pathname === '/broken/address_assets') return send(500, 'oops');
+          return send(200, 'not json');
+        })(),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -170,14 +209,23 @@ describe('Koios and Blockfrost holdings (local server speaking their JSON)', () 
     const blockfrost = blockfrostProvider(`${base}/bf`, 'mainnetPROJECT');
     let before = seen.length;
     assert.equal(await blockfrost.holds(asset, holder.address), true);
-    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').pathname), [`/bf/addresses/${holder.address}`]);
+    assert.deepEqual(
+      seen.slice(before).map((s) => new URL(s.url, 'http://x').pathname),
+      [`/bf/addresses/${holder.address}`],
+    );
     assert.equal(seen.at(-1)!.headers.project_id, 'mainnetPROJECT');
     before = seen.length;
     assert.equal(await blockfrost.holds(asset, stakeAddress), true);
-    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')), ['1', '2']);
+    assert.deepEqual(
+      seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')),
+      ['1', '2'],
+    );
     before = seen.length;
     assert.equal((await blockfrost.expectedHolders(asset)).length, 101);
-    assert.deepEqual(seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')), ['1', '2']);
+    assert.deepEqual(
+      seen.slice(before).map((s) => new URL(s.url, 'http://x').searchParams.get('page')),
+      ['1', '2'],
+    );
     assert.equal(await blockfrost.holds({ ...asset, asset_name: '00' }, holder.address), false);
     assert.equal(await blockfrost.holds(asset, 'addr1vneverused'), false, '404: an address never used holds nothing');
   });
@@ -191,15 +239,41 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const db = server.ctx.db.kysely;
       const production = { teamId: world.teamId, mode: 'production' as const };
-      const eth = await createToken(db, production, { chain: 'ethereum', name: 'W', symbol: 'W', supply: 1, contract_address: '0x14791697260E4c9A71f18484C9f997B308e59325', token_id: '1', standard: 'erc721' }, server.ctx.clock);
-      const ada = await createToken(db, production, { chain: 'cardano', name: 'J', symbol: 'J', supply: 1, policy_id: 'ab'.repeat(28), asset_name: '4a4b' }, server.ctx.clock);
+      const eth = await createToken(server.ctx, production, {
+        chain: 'ethereum',
+        name: 'W',
+        symbol: 'W',
+        supply: 1,
+        contract_address: '0x14791697260E4c9A71f18484C9f997B308e59325',
+        token_id: '1',
+        standard: 'erc721',
+      });
+      const ada = await createToken(server.ctx, production, {
+        chain: 'cardano',
+        name: 'J',
+        symbol: 'J',
+        supply: 1,
+        policy_id: 'ab'.repeat(28),
+        asset_name: '4a4b',
+      });
       const wallet = cardanoWallet();
       const lower = HOLDER.address.toLowerCase();
 
       const set = JSON.parse((await cli(server, ['holdings', 'set', '--chain', 'ethereum', '--address', lower, '--token', eth.id, '--json'])).stdout);
       assert.deepEqual(set, { token: eth.id, address: HOLDER.address, quantity: '1' }, 'stored in EIP-55 form');
       await cli(server, ['holdings', 'set', '--chain', 'ethereum', '--address', HOLDER.address, '--token', eth.id, '--quantity', '5']);
-      await cli(server, ['holdings', 'set', '--chain', 'cardano', '--address', wallet.address, '--token', ada.id, '--quantity', '340282366920938463463374607431768211456']);
+      await cli(server, [
+        'holdings',
+        'set',
+        '--chain',
+        'cardano',
+        '--address',
+        wallet.address,
+        '--token',
+        ada.id,
+        '--quantity',
+        '340282366920938463463374607431768211456',
+      ]);
       const rows = await db.selectFrom('holdings').select(['token_id', 'address', 'quantity']).orderBy('token_id').orderBy('address').execute();
       assert.deepEqual(
         rows.sort((a, b) => a.address.localeCompare(b.address)),
@@ -241,7 +315,10 @@ for (const kind of DATABASES) {
       await cli(server, ['holdings', 'unset', '--chain', 'ethereum', '--address', lower, '--token', eth.id]);
       assert.equal(await holdings.forToken(ethRow).holds(ethRow, HOLDER.address), false);
       await assert.rejects(cli(server, ['holdings', 'unset', '--chain', 'ethereum', '--address', HOLDER.address, '--token', eth.id]), /holds no/);
-      assert.deepEqual((await db.selectFrom('holdings').select('address').execute()).map((r) => r.address), [wallet.address]);
+      assert.deepEqual(
+        (await db.selectFrom('holdings').select('address').execute()).map((r) => r.address),
+        [wallet.address],
+      );
     });
   });
 }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { ext } from './helpers.js';
 
 const id = (length: number) => 'VRF_' + 'aB3'.repeat(43).slice(0, length);
@@ -27,7 +27,12 @@ for (const kind of DATABASES) {
       ];
       for (const mode of ['production', 'sandbox'] as const) {
         for (const [method, path, options] of calls) {
-          for (const [length, expected] of [[5, FORMAT], [6, NOT_FOUND], [128, NOT_FOUND], [129, FORMAT]] as const) {
+          for (const [length, expected] of [
+            [5, FORMAT],
+            [6, NOT_FOUND],
+            [128, NOT_FOUND],
+            [129, FORMAT],
+          ] as const) {
             const r = await ext(server, method, path(`/verifications/${id(length)}`), { ...options, mode });
             const label = `${mode} ${method} ${path('…')} VRF_+${length}`;
             assert.equal(r.status, expected === FORMAT ? 400 : 404, label);

@@ -1,11 +1,11 @@
-// GET {ext}/verifications/{id}: VRF_ ids and UUIDs, the spec's exact errors,
+// GET {ext}/verifications/{id}: VRF_ ids and UUIDs, the exact errors (docs/extension.md#ids),
 // what the object shows (catalog links, ownership null until proven), and which
 // verifications the public sees (genuine ones of the base URL's mode).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { linkTag } from '../../src/extension/catalog/service.js';
 import { verificationUuid } from '../../src/extension/verification-ids.js';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { catalog, ext, genuineScan, replayedScan } from './helpers.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -15,7 +15,7 @@ for (const kind of DATABASES) {
   describe(`extension verification lookup (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    test('a genuine production verification by VRF_ id and by UUID: every field of the spec table', async () => {
+    test('a genuine production verification by VRF_ id and by UUID: every field of the verification object', async () => {
       const { server, world } = suite;
       const links = await catalog(server, world);
       const scanned = await genuineScan(server, world, 'production', links);
@@ -23,7 +23,19 @@ for (const kind of DATABASES) {
       assert.equal(byVrf.status, 200, byVrf.text);
       assert.match(byVrf.headers.get('content-type')!, /^application\/json/);
       const body = byVrf.body;
-      assert.deepEqual(Object.keys(body).sort(), ['country', 'created_at', 'id', 'note', 'ownership', 'product', 'resource_url', 'token', 'verification_id', 'verified_at']);
+      assert.deepEqual(Object.keys(body).sort(), [
+        'country',
+        'created_at',
+        'id',
+        'note',
+        'ownership',
+        'product',
+        'resource_url',
+        'tamper',
+        'token',
+        'verification_id',
+        'verified_at',
+      ]);
       assert.match(body.id, UUID_V4);
       assert.equal(body.id, verificationUuid(scanned.id));
       assert.equal(body.verification_id, scanned.publicId);
@@ -33,6 +45,7 @@ for (const kind of DATABASES) {
       assert.equal(body.note, null);
       assert.equal(body.country, null);
       assert.equal(body.ownership, null);
+      assert.equal(body.tamper, null);
       assert.deepEqual(body.product, { id: links.product, name: 'Jacket', image_url: 'https://brand.example/jacket.png', description: 'Waxed cotton' });
       assert.deepEqual(body.token, {
         data: { policy_id: 'a0'.repeat(28), asset_id: 'a0'.repeat(28) + '4a61636b657431' },
@@ -63,7 +76,7 @@ for (const kind of DATABASES) {
         token_id: '7',
         standard: 'erc1155',
       });
-      await linkTag(server.ctx.db.kysely, plain.tagId, { token }, server.ctx.clock);
+      await linkTag(server.ctx, plain.tagId, { token });
       const linked = await ext(server, 'GET', `/verifications/${plain.publicId}`);
       assert.deepEqual(linked.body.token, {
         data: { token_id: '7', standard: 'erc1155' },
@@ -77,7 +90,16 @@ for (const kind of DATABASES) {
 
     test('malformed ids → 400 Invalid verification ID format (VRF_ + 5 and 129 characters, other prefixes, bad UUIDs)', async () => {
       const { server } = suite;
-      for (const id of ['VRF_abcde', 'VRF_' + 'a'.repeat(129), 'vrf_abcdefghijklmnopqrstuv', 'VRF_abc-def', 'abc', '123e4567-e89b-12d3-a456-42661417400', '%20', 'VRF_abcdef%00']) {
+      for (const id of [
+        'VRF_abcde',
+        'VRF_' + 'a'.repeat(129),
+        'vrf_abcdefghijklmnopqrstuv',
+        'VRF_abc-def',
+        'abc',
+        '123e4567-e89b-12d3-a456-42661417400',
+        '%20',
+        'VRF_abcdef%00',
+      ]) {
         const r = await ext(server, 'GET', `/verifications/${id}`);
         assert.equal(r.status, 400, id);
         assert.deepEqual(r.body, { error: 'Invalid verification ID format' }, id);
@@ -86,7 +108,13 @@ for (const kind of DATABASES) {
 
     test('well-formed unknown ids → 404 Verification not found (VRF_ + 6 and 128 characters, unknown UUIDs)', async () => {
       const { server } = suite;
-      for (const id of ['VRF_abcdef', 'VRF_' + 'a'.repeat(128), 'VRF_' + 'a'.repeat(22), '123e4567-e89b-12d3-a456-426614174000', '123e4567-e89b-42d3-a456-426614174000']) {
+      for (const id of [
+        'VRF_abcdef',
+        'VRF_' + 'a'.repeat(128),
+        'VRF_' + 'a'.repeat(22),
+        '123e4567-e89b-12d3-a456-426614174000',
+        '123e4567-e89b-42d3-a456-426614174000',
+      ]) {
         const r = await ext(server, 'GET', `/verifications/${id}`);
         assert.equal(r.status, 404, id);
         assert.deepEqual(r.body, { error: 'Verification not found' });

@@ -33,7 +33,8 @@ describe('CIP-19 addresses', () => {
     const base = cip19.vectors.find((v: any) => v.type === 0 && v.network_id === 1).address as string;
     assert.equal(parseAddress(base.slice(0, -1) + (base.endsWith('x') ? 'y' : 'x')), null);
     assert.equal(parseAddress(base.replace(/^addr1/, 'addr_test1')), null);
-    for (const text of ['', 'addr1', 'hello', '0x14791697260E4c9A71f18484C9f997B308e59325', 'addr1' + 'q'.repeat(2000)]) assert.equal(parseAddress(text), null, text);
+    for (const text of ['', 'addr1', 'hello', '0x14791697260E4c9A71f18484C9f997B308e59325', 'addr1' + 'q'.repeat(2000)])
+      assert.equal(parseAddress(text), null, text);
   });
 });
 
@@ -42,7 +43,9 @@ describe('CIP-30 signData', () => {
     test(`${v.id}: ${v.derived.strict_verdict ? 'valid' : v.derived.strict_reason}`, () => {
       const verdict = verifyCardanoSignature({ address: v.address ?? v.derived.header_address, message: v.message, signature: v.signature, key: v.key });
       assert.equal(verdict.ok, v.expected_valid);
-      const expected = { ok: 'ok', 'claimed-address-differs-from-header-address': 'address-mismatch', 'bad-signature': 'bad-signature' }[v.derived.strict_reason as string];
+      const expected = { ok: 'ok', 'claimed-address-differs-from-header-address': 'address-mismatch', 'bad-signature': 'bad-signature' }[
+        v.derived.strict_reason as string
+      ];
       assert.equal(verdict.ok ? 'ok' : verdict.reason, expected);
     });
   }
@@ -57,7 +60,8 @@ describe('CIP-30 signData', () => {
     for (const signature of ['', 'zz', '80', proof.signature.slice(0, -2), proof.signature + '00']) {
       assert.deepEqual(verifyCardanoSignature({ ...proof, signature }), { ok: false, reason: 'malformed-signature' }, signature);
     }
-    for (const key of ['', 'a0', proof.key.slice(0, -2)]) assert.deepEqual(verifyCardanoSignature({ ...proof, key }), { ok: false, reason: 'malformed-key' }, key);
+    for (const key of ['', 'a0', proof.key.slice(0, -2)])
+      assert.deepEqual(verifyCardanoSignature({ ...proof, key }), { ok: false, reason: 'malformed-key' }, key);
     assert.deepEqual(verifyCardanoSignature({ ...proof, address: 'addr1nothing' }), { ok: false, reason: 'invalid-address' });
   });
   test('a script address is refused, and an algorithm other than EdDSA', () => {
@@ -66,18 +70,35 @@ describe('CIP-30 signData', () => {
     const pub = ed25519.getPublicKey(secret);
     const script = Uint8Array.from([0x71, ...blake2b(pub, { dkLen: 28 })]);
     const sign = (alg: number, address: Uint8Array) => {
-      const protectedBytes = encode(new Map<unknown, unknown>([[1, alg], ['address', address]]));
+      const protectedBytes = encode(
+        new Map<unknown, unknown>([
+          [1, alg],
+          ['address', address],
+        ]),
+      );
       const payload = new TextEncoder().encode('m');
       const sig = ed25519.sign(encode(['Signature1', protectedBytes, new Uint8Array(0), payload]), secret);
       return Buffer.from(encode([protectedBytes, new Map([['hashed', false]]), payload, sig])).toString('hex');
     };
-    const key = Buffer.from(encode(new Map<number, unknown>([[1, 1], [3, -8], [-1, 6], [-2, pub]]))).toString('hex');
+    const key = Buffer.from(
+      encode(
+        new Map<number, unknown>([
+          [1, 1],
+          [3, -8],
+          [-1, 6],
+          [-2, pub],
+        ]),
+      ),
+    ).toString('hex');
     const scriptText = encodeAddress({ bytes: script, type: 7, networkId: 1, keyHash: null, role: null });
     assert.deepEqual(verifyCardanoSignature({ address: scriptText, message: 'm', signature: sign(-8, script), key }), { ok: false, reason: 'script-address' });
     const enterprise = Uint8Array.from([0x61, ...blake2b(pub, { dkLen: 28 })]);
     const enterpriseText = encodeAddress({ bytes: enterprise, type: 6, networkId: 1, keyHash: null, role: null });
     assert.deepEqual(verifyCardanoSignature({ address: enterpriseText, message: 'm', signature: sign(-8, enterprise), key }), { ok: true });
-    assert.deepEqual(verifyCardanoSignature({ address: enterpriseText, message: 'm', signature: sign(-7, enterprise), key }), { ok: false, reason: 'unsupported-algorithm' });
+    assert.deepEqual(verifyCardanoSignature({ address: enterpriseText, message: 'm', signature: sign(-7, enterprise), key }), {
+      ok: false,
+      reason: 'unsupported-algorithm',
+    });
     // Signed correctly, but the address belongs to another key.
     const foreign = Uint8Array.from([0x61, ...blake2b(ed25519.getPublicKey(ed25519.utils.randomSecretKey()), { dkLen: 28 })]);
     const foreignText = encodeAddress({ bytes: foreign, type: 6, networkId: 1, keyHash: null, role: null });
@@ -94,9 +115,48 @@ describe('EIP-191 personal_sign', () => {
       if (!verdict.ok) assert.equal(verdict.reason, v.signature.length === 6 ? 'malformed-signature' : 'bad-signature');
     });
   }
+  // secp256k1's group order: s and n - s both verify, only s <= n/2 is canonical (EIP-2).
+  const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const valid = eip191.vectors.filter((v: any) => v.expected_valid);
+  const messageOf = (v: any) => (v.message_encoding === 'hex-bytes' ? { raw: v.message } : v.message);
+
+  test('refused as malformed: the high-s twin of each valid signature (v flipped), which recovers the same signer', async () => {
+    for (const v of valid) {
+      const r = v.signature.slice(2, 66);
+      const s = BigInt('0x' + v.signature.slice(66, 130));
+      const flipped = Number.parseInt(v.signature.slice(130), 16) === 27 ? '1c' : '1b';
+      const twin = `0x${r}${(N - s).toString(16).padStart(64, '0')}${flipped}`;
+      assert.deepEqual(
+        await verifyEthereumSignature({ address: v.address, message: messageOf(v), signature: twin }),
+        { ok: false, reason: 'malformed-signature' },
+        v.id,
+      );
+    }
+  });
+
+  test('refused as malformed: 129 hex digits with a one-digit v; accepted: v as 0/1 as well as 27/28', async () => {
+    for (const v of valid) {
+      const bit = Number.parseInt(v.signature.slice(130), 16) - 27;
+      const short = v.signature.slice(0, 130) + String(bit);
+      assert.deepEqual(
+        await verifyEthereumSignature({ address: v.address, message: messageOf(v), signature: short }),
+        { ok: false, reason: 'malformed-signature' },
+        v.id,
+      );
+      const zeroOne = v.signature.slice(0, 130) + '0' + String(bit);
+      assert.deepEqual(await verifyEthereumSignature({ address: v.address, message: messageOf(v), signature: zeroOne }), { ok: true }, v.id);
+    }
+  });
+
   test('refused: a malformed address or a non-hex signature', async () => {
     const v = eip191.vectors[0];
-    assert.deepEqual(await verifyEthereumSignature({ address: '0x1234', message: v.message, signature: v.signature }), { ok: false, reason: 'invalid-address' });
-    assert.deepEqual(await verifyEthereumSignature({ address: v.address, message: v.message, signature: 'nothex' }), { ok: false, reason: 'malformed-signature' });
+    assert.deepEqual(await verifyEthereumSignature({ address: '0x1234', message: v.message, signature: v.signature }), {
+      ok: false,
+      reason: 'invalid-address',
+    });
+    assert.deepEqual(await verifyEthereumSignature({ address: v.address, message: v.message, signature: 'nothex' }), {
+      ok: false,
+      reason: 'malformed-signature',
+    });
   });
 });

@@ -20,7 +20,9 @@ function enclosing(file: string, line: number): string {
     const m =
       /^(?:export )?(?:async )?function\*? ?(\w+)/.exec(lines[i]!) ??
       /^(?:export )?(?:const|let) (\w+)\b/.exec(lines[i]!) ??
-      /^ {2}(?:(?:private|public|protected|static|async|override|get|set) )*(?!(?:if|for|while|switch|return|catch|await|throw)\b)(\w+)\s*[(<].*\{$/.exec(lines[i]!);
+      /^ {2}(?:(?:private|public|protected|static|async|override|get|set) )*(?!(?:if|for|while|switch|return|catch|await|throw)\b)(\w+)\s*[(<].*\{$/.exec(
+        lines[i]!,
+      );
     if (m) return m[1]!;
   }
   return '(top level)';
@@ -61,9 +63,7 @@ export function querySites(): string[] {
  */
 export function normalize(text: string): string {
   const marked = text.replace(/\s+/g, ' ').trim().replace(/\$\d+/g, '$?');
-  const collapsed = marked
-    .replace(/(\((?:(?:\?|\$\?), )*(?:\?|\$\?)\))(?:, \1)+/g, '$1')
-    .replace(/ in \((?:(?:\?|\$\?), )*(?:\?|\$\?)\)/g, ' in (…)');
+  const collapsed = marked.replace(/(\((?:(?:\?|\$\?), )*(?:\?|\$\?)\))(?:, \1)+/g, '$1').replace(/ in \((?:(?:\?|\$\?), )*(?:\?|\$\?)\)/g, ' in (…)');
   let n = 0;
   return collapsed.replace(/\$\?/g, () => `$${++n}`);
 }

@@ -15,9 +15,10 @@ import { findWebhookById, listAttempts, requeue } from '../../src/webhooks/repos
 import { setHolding, unsetHolding } from '../../src/extension/holdings/embedded.js';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
 import { createKey, revoke } from '../../src/keys/service.js';
-import { DATABASES, call, startServer, type TestServer } from '../harness.js';
+import { DATABASES, call, startServer, type TestServer } from '../kit/harness.js';
 import { ROUTES, seedOwned } from '../http/routes.js';
-import { catalog, ext, genuineScan, replayedScan } from '../extension/helpers.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { FUNGIBLE_TOKEN, catalog, ext, genuineScan, replayedScan } from '../extension/helpers.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
 import { emulated, tamper, tapUrl, verify } from '../verifications/helpers.js';
@@ -68,9 +69,23 @@ async function drive(server: TestServer): Promise<void> {
     const genuine = await genuineScan(server, world, 'production', links);
     await replayedScan(server, world, 'production');
     ok(await ext(server, 'GET', `/verifications/${genuine.publicId}`), 200, 'ext verification');
-    ok(await ext(server, 'POST', '/claims', { body: { resource_url: 'https://brand.example/item/7', verification_id: genuine.publicId, note: 'mine' } }), 201, 'claim');
+    ok(
+      await ext(server, 'POST', '/claims', { body: { resource_url: 'https://brand.example/item/7', verification_id: genuine.publicId, note: 'mine' } }),
+      201,
+      'claim',
+    );
     ok(await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent('https://brand.example/item/7')}`), 200, 'claims');
     ok(await ext(server, 'POST', `/verifications/${genuine.publicId}/challenge`, { body: {} }), 200, 'challenge');
+    // Proofs: a first owner, then a resale to another holder (docs/extension.md, Ownership).
+    const coin = await catalog(server, world, 'production', FUNGIBLE_TOKEN);
+    const item = await genuineScan(server, world, 'production', coin);
+    for (const owner of [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())]) {
+      await setHolding(server.ctx.db.kysely, coin.token, owner.address, 1n, server.ctx.clock);
+      const c = (await ext(server, 'POST', `/verifications/${item.publicId}/challenge`)).body;
+      const proof = { session_id: c.session_id, address: owner.address, signature: await owner.signMessage({ message: c.message }) };
+      ok(await ext(server, 'POST', `/verifications/${item.publicId}/proof`, { body: proof }), 200, 'proof');
+      await unsetHolding(server.ctx.db.kysely, coin.token, owner.address);
+    }
     await setHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot', 1n, server.ctx.clock);
     await unsetHolding(server.ctx.db.kysely, links.token, 'addr_test1snapshot');
     // Operations: probes and metrics.

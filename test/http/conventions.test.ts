@@ -3,8 +3,10 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
-import { DATABASES, JSON_API, call } from '../harness.js';
-import { assertError, assertJsonApi, createDocument, createTag, sharedServer, totalCount, updateDocument } from '../tags/helpers.js';
+import { DATABASES, JSON_API, call } from '../kit/harness.js';
+import { createDocument, createTag, totalCount, updateDocument } from '../tags/helpers.js';
+import { assertError, assertJsonApi } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 /** A request whose headers are exactly `headers` (fetch would add a Content-Type to a string body). */
 function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string | undefined; text: string }> {
@@ -38,7 +40,16 @@ for (const kind of DATABASES) {
 
     test('another media type, or media type parameters → 415', async () => {
       for (const route of await bodyRoutes()) {
-        for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded', `${JSON_API}; charset=utf-8`, `${JSON_API};ext="https://jsonapi.org/ext/atomic"`, 'application/vnd.api+json2']) {
+        for (const type of [
+          'text/plain',
+          'application/json; charset=latin1',
+          'application/jsonx',
+          'application/json-patch+json',
+          'application/x-www-form-urlencoded',
+          `${JSON_API}; charset=utf-8`,
+          `${JSON_API};ext="https://jsonapi.org/ext/atomic"`,
+          'application/vnd.api+json2',
+        ]) {
           const response = await call(suite.server, route.method, route.path, { key: key(), body: route.body, headers: { 'content-type': type } });
           assertError(response, 415);
         }
@@ -46,11 +57,26 @@ for (const kind of DATABASES) {
       assert.equal(await totalCount(suite.server, key()), 1, 'only the set-up tag exists');
     });
 
+    test('application/json (with or without charset=utf-8) is accepted on every body route; the answer is JSON:API', async () => {
+      for (const type of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
+        for (const route of await bodyRoutes()) {
+          const response = await call(suite.server, route.method, route.path, { key: key(), body: route.body, headers: { 'content-type': type } });
+          assert.equal(response.status, route.method === 'POST' ? 201 : 200, `${route.method} ${route.path} ${type}: ${response.text}`);
+          assertJsonApi(response);
+        }
+      }
+    });
+
     test('the exact media type, in any case, is accepted; an omitted Content-Type is tolerated', async () => {
       const upper = await call(suite.server, 'POST', '/tags', { key: key(), body: createDocument(1), headers: { 'content-type': 'Application/Vnd.Api+JSON' } });
       assert.equal(upper.status, 201, upper.text);
       const body = JSON.stringify(createDocument(1));
-      const omitted = await raw(suite.server.base + '/tags', 'POST', { authorization: `Bearer ${key()}`, 'content-length': String(Buffer.byteLength(body)) }, body);
+      const omitted = await raw(
+        suite.server.base + '/tags',
+        'POST',
+        { authorization: `Bearer ${key()}`, 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      );
       assert.equal(omitted.status, 201, omitted.text);
       assert.equal(omitted.type, JSON_API);
       assert.equal(JSON.parse(omitted.text).data.length, 1);
@@ -61,7 +87,14 @@ for (const kind of DATABASES) {
         assertError(await call(suite.server, 'GET', '/tags', { key: key(), headers: { accept } }), 406);
         assertError(await call(suite.server, 'POST', '/tags', { key: key(), body: createDocument(1), headers: { accept } }), 406);
       }
-      for (const accept of [JSON_API, '*/*', 'application/*', `application/json, ${JSON_API}`, `text/html;q=0.9, ${JSON_API};q=0.1`, `${JSON_API}; profile="https://example.test/p"`]) {
+      for (const accept of [
+        JSON_API,
+        '*/*',
+        'application/*',
+        `application/json, ${JSON_API}`,
+        `text/html;q=0.9, ${JSON_API};q=0.1`,
+        `${JSON_API}; profile="https://example.test/p"`,
+      ]) {
         const response = await call(suite.server, 'GET', '/tags', { key: key(), headers: { accept } });
         assert.equal(response.status, 200, `${accept}: ${response.text}`);
       }
@@ -86,7 +119,9 @@ for (const kind of DATABASES) {
 
     test('an oversized body → 413', async () => {
       const url = 'https://example.test/' + 'u'.repeat(2000);
-      const huge = JSON.stringify({ data: Array.from({ length: 2500 }, (_, i) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `${url}${i}` } })) });
+      const huge = JSON.stringify({
+        data: Array.from({ length: 2500 }, (_, i) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `${url}${i}` } })),
+      });
       assert.ok(huge.length > 4 * 1024 * 1024);
       const before = await totalCount(suite.server, key());
       assertError(await call(suite.server, 'POST', '/tags', { key: key(), body: huge }), 413);

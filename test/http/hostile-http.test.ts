@@ -1,10 +1,11 @@
-// Hostile or unusual HTTP framing answered cleanly (issue #12): an empty body sent
+// Hostile or unusual HTTP framing answered cleanly (docs/hardening.md): an empty body sent
 // with a Content-Type where none is expected, and a huge client request id (the id
 // rules themselves: test/http/hostile-inputs.test.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call } from '../harness.js';
-import { createTags, sharedServer } from '../tags/helpers.js';
+import { DATABASES, call } from '../kit/harness.js';
+import { createTags } from '../tags/helpers.js';
+import { sharedServer } from '../kit/harness.js';
 
 for (const kind of DATABASES) {
   describe(`HTTP framing (${kind})`, () => {

@@ -1,8 +1,8 @@
-// Hostile inputs from the issue #12 probe, each answered cleanly on both databases
+// Hostile inputs (docs/hardening.md#hostile-input), each answered cleanly on both databases
 // through the real HTTP server: exact statuses, bodies and pointers, never a 5xx.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, sharedServer } from '../harness.js';
+import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { refusedBecause } from '../../src/webhooks/address.js';
 import { MAX_SDM_PARAMETERS, candidateTagUrls } from '../../src/verifications/scan-url.js';
 
@@ -23,7 +23,8 @@ const EMBEDDED_PRIVATE = [
 
 describe('webhook address filter (unit)', () => {
   for (const a of EMBEDDED_PRIVATE) test(`refuses ${a}`, () => assert.notEqual(refusedBecause(a), null));
-  for (const a of ['64:ff9b::808:808', '::ffff:8.8.8.8', '::ffff:808:808', '2606:4700:4700::1111']) test(`allows ${a}`, () => assert.equal(refusedBecause(a), null));
+  for (const a of ['64:ff9b::808:808', '::ffff:8.8.8.8', '::ffff:808:808', '2606:4700:4700::1111'])
+    test(`allows ${a}`, () => assert.equal(refusedBecause(a), null));
 });
 
 describe('scan url candidates (unit)', () => {
@@ -32,11 +33,23 @@ describe('scan url candidates (unit)', () => {
     const candidates = candidateTagUrls(scanned);
     assert.equal(MAX_SDM_PARAMETERS, 8);
     assert.equal(candidates.length, MAX_SDM_PARAMETERS);
-    assert.deepEqual(candidates.map((c) => c.sdmStart), Array.from({ length: 8 }, (_, i) => scanned.length - 8 + i));
+    assert.deepEqual(
+      candidates.map((c) => c.sdmStart),
+      Array.from({ length: 8 }, (_, i) => scanned.length - 8 + i),
+    );
   });
   test('a tag url with its own query still yields the tag url before the chip parameters, in order', () => {
     const scanned = 'https://b.example/p?a=1&b=2&picc_data=00&enc=11&cmac=22';
-    assert.deepEqual(candidateTagUrls(scanned).map((c) => c.url), ['https://b.example/p', 'https://b.example/p?a=1', 'https://b.example/p?a=1&b=2', 'https://b.example/p?a=1&b=2&picc_data=00', 'https://b.example/p?a=1&b=2&picc_data=00&enc=11']);
+    assert.deepEqual(
+      candidateTagUrls(scanned).map((c) => c.url),
+      [
+        'https://b.example/p',
+        'https://b.example/p?a=1',
+        'https://b.example/p?a=1&b=2',
+        'https://b.example/p?a=1&b=2&picc_data=00',
+        'https://b.example/p?a=1&b=2&picc_data=00&enc=11',
+      ],
+    );
   });
 });
 
@@ -49,7 +62,11 @@ for (const kind of DATABASES) {
       for (const address of EMBEDDED_PRIVATE) {
         const response = await call(suite.server, 'POST', '/webhooks', { key: key(), body: webhook({ url: `https://[${address}]/` }) });
         assert.equal(response.status, 422, `${address}: ${response.text}`);
-        assert.deepEqual(response.body.errors.map((e: any) => [e.status, e.source.pointer]), [['422', '/data/attributes/url']], address);
+        assert.deepEqual(
+          response.body.errors.map((e: any) => [e.status, e.source.pointer]),
+          [['422', '/data/attributes/url']],
+          address,
+        );
       }
       for (const address of ['64:ff9b::808:808', '::ffff:808:808']) {
         const response = await call(suite.server, 'POST', '/webhooks', { key: key(), body: webhook({ url: `https://[${address}]/` }) });
@@ -60,7 +77,10 @@ for (const kind of DATABASES) {
     test('a body-less DELETE with Content-Type and Content-Length: 0 is a DELETE without a body', async () => {
       const created = await call(suite.server, 'POST', '/webhooks', { key: key(), body: webhook({ url: 'https://hooks.example.com/empty-delete' }) });
       assert.equal(created.status, 201, created.text);
-      const response = await call(suite.server, 'DELETE', `/webhooks/${created.body.data.id}`, { key: key(), headers: { 'content-type': 'application/vnd.api+json', 'content-length': '0' } });
+      const response = await call(suite.server, 'DELETE', `/webhooks/${created.body.data.id}`, {
+        key: key(),
+        headers: { 'content-type': 'application/vnd.api+json', 'content-length': '0' },
+      });
       assert.equal(response.status, 204, response.text);
       assert.equal(response.text, '');
       assert.equal((await call(suite.server, 'GET', `/webhooks/${created.body.data.id}`, { key: key() })).status, 404);
@@ -97,36 +117,66 @@ for (const kind of DATABASES) {
         const label = JSON.stringify(c);
         const created = await call(suite.server, 'POST', '/tags', {
           key: key(),
-          body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://brand.example/p/${c}1` } }, { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/fine', comment: `a${c}b` } }] },
+          body: {
+            data: [
+              { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://brand.example/p/${c}1` } },
+              { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/fine', comment: `a${c}b` } },
+            ],
+          },
         });
         assert.equal(created.status, 422, `${label}: ${created.text}`);
-        assert.deepEqual(created.body.errors.map((e: any) => e.source.pointer), ['/data/0/attributes/url', '/data/1/attributes/comment'], label);
+        assert.deepEqual(
+          created.body.errors.map((e: any) => e.source.pointer),
+          ['/data/0/attributes/url', '/data/1/attributes/comment'],
+          label,
+        );
         const hook = await call(suite.server, 'POST', '/webhooks', { key: key(), body: webhook({ url: `https://hooks.example.com/a${c}b` }) });
         assert.equal(hook.status, 422, `${label}: ${hook.text}`);
-        assert.deepEqual(hook.body.errors.map((e: any) => e.source.pointer), ['/data/attributes/url'], label);
+        assert.deepEqual(
+          hook.body.errors.map((e: any) => e.source.pointer),
+          ['/data/attributes/url'],
+          label,
+        );
       }
       assert.equal((await tags()).length, before);
       // A well-formed pair (an emoji) is fine, and a PATCH follows the same rule.
-      const ok = await call(suite.server, 'POST', '/tags', { key: key(), body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/\ud83d\ude00', comment: 'caf\u00e9 \ud83d\ude00' } }] } });
+      const ok = await call(suite.server, 'POST', '/tags', {
+        key: key(),
+        body: {
+          data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/\ud83d\ude00', comment: 'caf\u00e9 \ud83d\ude00' } }],
+        },
+      });
       assert.equal(ok.status, 201, ok.text);
       const id = ok.body.data[0].id;
       assert.equal((await call(suite.server, 'GET', `/tags/${id}`, { key: key() })).body.data.attributes.comment, 'caf\u00e9 \ud83d\ude00');
       const patched = await call(suite.server, 'PATCH', `/tags/${id}`, { key: key(), body: { data: { type: 'tags', id, attributes: { comment: 'a\nb' } } } });
       assert.equal(patched.status, 422, patched.text);
-      assert.deepEqual(patched.body.errors.map((e: any) => e.source.pointer), ['/data/attributes/comment']);
+      assert.deepEqual(
+        patched.body.errors.map((e: any) => e.source.pointer),
+        ['/data/attributes/comment'],
+      );
     });
 
     test('a scanned url with NUL or a lone surrogate answers 422 on the url like another invalid url, never 500', async () => {
       for (const url of ['https://brand.example/p/1\u0000?picc_data=00&cmac=00', 'https://brand.example/p/1\ud800?picc_data=00&cmac=00']) {
         const response = await call(suite.server, 'POST', '/verifications', { key: key(), body: { data: { type: 'verifications', attributes: { url } } } });
         assert.equal(response.status, 422, response.text);
-        assert.deepEqual(response.body.errors.map((e: any) => [e.status, e.source.pointer]), [['422', '/data/attributes/url']]);
+        assert.deepEqual(
+          response.body.errors.map((e: any) => [e.status, e.source.pointer]),
+          [['422', '/data/attributes/url']],
+        );
       }
     });
 
     test('a crafted scan url of 3 KB of & answers like any unknown url (no 5xx)', async () => {
-      const plain = await call(suite.server, 'POST', '/verifications', { key: key(), body: { data: { type: 'verifications', attributes: { url: 'https://brand.example/p/1?picc_data=00&cmac=00' } } } });
-      const crafted = await call(suite.server, 'POST', '/verifications', { key: key(), body: { data: { type: 'verifications', attributes: { url: 'https://brand.example/p/1?' + '&'.repeat(3000) } } } });
+      const plain = await call(suite.server, 'POST', '/verifications', {
+        key: key(),
+        body: { data: { type: 'verifications', attributes: { url: 'https://brand.example/p/1?picc_data=00&cmac=00' } } },
+      });
+      const crafted = await call(suite.server, 'POST', '/verifications', {
+        key: key(),
+        body: { data: { type: 'verifications', attributes: { url: 'https://brand.example/p/1?' + '&'.repeat(3000) } } },
+      });
       assert.ok(plain.status < 500 && plain.status >= 400, plain.text);
       assert.equal(crafted.status, plain.status, crafted.text);
       assert.equal(crafted.body.errors[0].title, plain.body.errors[0].title);
@@ -134,7 +184,8 @@ for (const kind of DATABASES) {
 
     test('X-Request-Id: a short printable id is kept, anything else is replaced by a server id', async () => {
       const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-      const idOf = async (value?: string) => (await call(suite.server, 'GET', '/tags', { key: key(), headers: value === undefined ? {} : { 'x-request-id': value } })).headers.get('x-request-id');
+      const idOf = async (value?: string) =>
+        (await call(suite.server, 'GET', '/tags', { key: key(), headers: value === undefined ? {} : { 'x-request-id': value } })).headers.get('x-request-id');
       assert.equal(await idOf('abc-123_XYZ:trace/1'), 'abc-123_XYZ:trace/1');
       assert.equal(await idOf('x'.repeat(128)), 'x'.repeat(128));
       for (const bad of ['x'.repeat(129), 'x'.repeat(8000), 'a b', 'a\tb', 'caf\u00e9', '']) {

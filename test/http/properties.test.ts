@@ -1,5 +1,5 @@
 // Property-based checks (fast-check) over every route of the platform API
-// (issue #12), against the real HTTP server on both databases. Bodies are built
+// (docs/hardening.md#property-based-suite), against the real HTTP server on both databases. Bodies are built
 // from the attribute rules and valid more often than not, the rest malformed in
 // one way or another. For every request: never a 5xx, and every 4xx is a JSON:API
 // error document (one error with status and title; 422: one per pointer with
@@ -24,8 +24,9 @@ import fc from 'fast-check';
 import { EVENT_TYPES } from '../../src/events/types.js';
 import { PROTOCOLS } from '../../src/tags/rules.js';
 import { ROUTES } from './routes.js';
-import { DATABASES, JSON_API, call, sharedServer, type ApiResponse, type World } from '../harness.js';
-import { assertError, assertTag } from '../tags/helpers.js';
+import { DATABASES, JSON_API, call, sharedServer, type ApiResponse, type SeededTeam } from '../kit/harness.js';
+import { assertTag } from '../tags/helpers.js';
+import { assertError } from '../kit/assertions.js';
 import { emulated, flipHexDigit, tapUrl } from '../verifications/helpers.js';
 
 /** Cases per database and property; twice that over both. PROPERTY_SCALE=0.1 for a quick look. */
@@ -84,11 +85,17 @@ const sessionDuration = fc.oneof(
   { weight: 8, arbitrary: fc.integer({ min: 1, max: 3600 }) },
   { weight: 1, arbitrary: fc.constantFrom(0, -1, 3601, 1.5, '600', null, 2 ** 53) },
 );
-const protocol = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...PROTOCOLS) }, { weight: 1, arbitrary: fc.constantFrom('ntag_215', '', 'NTAG_424_DNA', 7) });
+const protocol = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...PROTOCOLS) },
+  { weight: 1, arbitrary: fc.constantFrom('ntag_215', '', 'NTAG_424_DNA', 7) },
+);
 /** `arbitrary` in one case of `oneIn`, else undefined (fc.option's freq is the other way round: nil once in freq). */
 const rarely = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number) => fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
 /** Now and then an attribute the operation does not take (read-only or unknown). */
-const stray = rarely(fc.constantFrom({ status: 'configured' }, { id: 'tag_0000000000000000000000' }, { colour: 'red' }, { inserted_at: '2020-01-01T00:00:00.000000Z' }), 12);
+const stray = rarely(
+  fc.constantFrom({ status: 'configured' }, { id: 'tag_0000000000000000000000' }, { colour: 'red' }, { inserted_at: '2020-01-01T00:00:00.000000Z' }),
+  12,
+);
 
 // Nine entries in ten follow every rule; the tenth mixes rule-breaking values in (a batch of up to three
 // entries is then still valid about three times in four).
@@ -119,7 +126,18 @@ function tagAttributes(e: TagEntry, usedUrls: string[], keys: readonly string[] 
 
 /** Bodies that are not a usable document: broken JSON, other JSON, wrong shapes. */
 const junkBody = fc.oneof(
-  fc.constantFrom('{"data":', '', 'null', '[]', '{"data":{}}', '{"data":[]}', '{"data":null}', '\u0000', '{"data":[{"type":"tags"}]}', '{"data":{"type":"x","attributes":{}}}'),
+  fc.constantFrom(
+    '{"data":',
+    '',
+    'null',
+    '[]',
+    '{"data":{}}',
+    '{"data":[]}',
+    '{"data":null}',
+    '\u0000',
+    '{"data":[{"type":"tags"}]}',
+    '{"data":{"type":"x","attributes":{}}}',
+  ),
   fc.json({ maxDepth: 2 }),
   fc.jsonValue({ maxDepth: 3 }).map((v) => ({ data: v })),
 );
@@ -135,6 +153,12 @@ function judge(tally: Tally, route: string, r: ApiResponse): void {
   counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   tally.set(route, counts);
   if (r.status < 400) return;
+  // A refused query parameter is named (JSON:API source.parameter, docs/read-api.md); other errors carry no detail.
+  if (r.status === 400 && r.body?.errors?.[0]?.source?.parameter !== undefined) {
+    for (const e of r.body.errors)
+      assert.deepEqual([Object.keys(e).sort(), Object.keys(e.source)], [['detail', 'source', 'status', 'title'], ['parameter']], r.text);
+    return;
+  }
   if (r.status !== 422) return assertError(r, r.status);
   assert.equal(r.headers.get('content-type'), JSON_API, r.text);
   assert.deepEqual(Object.keys(r.body), ['errors']);
@@ -168,8 +192,11 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
     }
 
     /** A valid POST /tags of `n` fresh tags (set-up inside cases that need a tag of their own). */
-    async function freshTags(n: number, world: World = suite.world): Promise<string[]> {
-      const data = Array.from({ length: n }, () => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://brand.example/${run}/${++serial}` } }));
+    async function freshTags(n: number, world: SeededTeam = suite.world): Promise<string[]> {
+      const data = Array.from({ length: n }, () => ({
+        type: 'tags',
+        attributes: { protocol: 'ntag_424_dna', url: `https://brand.example/${run}/${++serial}` },
+      }));
       const r = await call(s(), 'POST', '/tags', { key: world.sandbox.key, body: { data } });
       assert.equal(r.status, 201, r.text);
       return r.body.data.map((t: any) => t.id);
@@ -183,8 +210,14 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
       assert.deepEqual(read.body.data, expected);
     }
 
-    const idChoice = (prefix: string) => fc.oneof({ weight: 8, arbitrary: pick.map((known) => ({ known })) }, { weight: 1, arbitrary: shapedId(prefix).map((id) => ({ id })) }, { weight: 1, arbitrary: junkId.map((id) => ({ id })) });
-    const resolveId = (choice: { known: number } | { id: string }, pool: string[]) => ('known' in choice ? fromPool(pool, choice.known) ?? 'none' : choice.id);
+    const idChoice = (prefix: string) =>
+      fc.oneof(
+        { weight: 8, arbitrary: pick.map((known) => ({ known })) },
+        { weight: 1, arbitrary: shapedId(prefix).map((id) => ({ id })) },
+        { weight: 1, arbitrary: junkId.map((id) => ({ id })) },
+      );
+    const resolveId = (choice: { known: number } | { id: string }, pool: string[]) =>
+      'known' in choice ? (fromPool(pool, choice.known) ?? 'none') : choice.id;
     // A lone surrogate cannot be percent-encoded as UTF-8: sent as the bytes SQLite would have stored for it.
     const pathOf = (id: string) => [...id].map((ch) => (/^[\ud800-\udfff]$/.test(ch) ? '%ED%A0%80' : encodeURIComponent(ch))).join('');
 
@@ -199,7 +232,14 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         assert.equal(r.body.data.length, sent.length);
         for (const [i, created] of (r.body.data as any[]).entries()) {
           const a = sent[i]!;
-          assertTag(created, { protocol: a.protocol, url: a.url, comment: a.comment ?? null, session_duration: a.session_duration ?? 600, status: 'created', configured_at: null });
+          assertTag(created, {
+            protocol: a.protocol,
+            url: a.url,
+            comment: a.comment ?? null,
+            session_duration: a.session_duration ?? 600,
+            status: 'created',
+            configured_at: null,
+          });
           await readsBack('GET /tags/:id', `/tags/${created.id}`, created);
           tags.push(created.id);
           urls.push(created.attributes.url);
@@ -210,10 +250,32 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
     test('GET /tags with any query', async (t) => {
       const field = fc.constantFrom('id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status');
       const arbitrary = fc.record({
-        page: fc.option(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 1, max: 4 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('0', '-1', 'x', '1.5', '', '99999999999999999999') }), { nil: undefined }),
-        page_size: fc.option(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 1, max: 100 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('0', '101', 'ten', '') }), { nil: undefined }),
-        q: fc.option(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 6 }), pick.map((i) => fromPool(tags, i) ?? 'x'), fc.string({ unit: 'binary', maxLength: 6 })), { nil: undefined }),
-        order: fc.uniqueArray(fc.tuple(fc.oneof({ weight: 20, arbitrary: field }, { weight: 1, arbitrary: fc.constantFrom('size', '', 'ID') }), fc.oneof({ weight: 20, arbitrary: fc.constantFrom('asc', 'desc') }, { weight: 1, arbitrary: fc.constantFrom('up', 'ASC') })), { maxLength: 2, selector: ([f]) => f }),
+        page: fc.option(
+          fc.oneof(
+            { weight: 20, arbitrary: fc.integer({ min: 1, max: 4 }).map(String) },
+            { weight: 1, arbitrary: fc.constantFrom('0', '-1', 'x', '1.5', '', '99999999999999999999') },
+          ),
+          { nil: undefined },
+        ),
+        page_size: fc.option(
+          fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 1, max: 100 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('0', '101', 'ten', '') }),
+          { nil: undefined },
+        ),
+        q: fc.option(
+          fc.oneof(
+            fc.string({ unit: 'grapheme', maxLength: 6 }),
+            pick.map((i) => fromPool(tags, i) ?? 'x'),
+            fc.string({ unit: 'binary', maxLength: 6 }),
+          ),
+          { nil: undefined },
+        ),
+        order: fc.uniqueArray(
+          fc.tuple(
+            fc.oneof({ weight: 20, arbitrary: field }, { weight: 1, arbitrary: fc.constantFrom('size', '', 'ID') }),
+            fc.oneof({ weight: 20, arbitrary: fc.constantFrom('asc', 'desc') }, { weight: 1, arbitrary: fc.constantFrom('up', 'ASC') }),
+          ),
+          { maxLength: 2, selector: ([f]) => f },
+        ),
         directions: fc.oneof({ weight: 20, arbitrary: fc.constant('paired') }, { weight: 1, arbitrary: fc.constantFrom('none', 'extra') }),
       });
       await property(t, ['GET /tags'], RUNS.cheap, arbitrary, async (c) => {
@@ -225,7 +287,7 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         const r = await call(s(), 'GET', `/tags?${parts.join('&')}`, { key: key() });
         judge(tally, 'GET /tags', r);
         if (r.status !== 200) return;
-        // page_size above 100 is capped, not refused (spec).
+        // page_size above 100 is capped, not refused (docs/api.md#tags).
         const size = Math.min(Number(c.page_size ?? 10), 100);
         assert.deepEqual(r.body.meta.page_size, size);
         assert.ok(r.body.data.length <= size);
@@ -234,7 +296,13 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
     });
 
     test('PATCH /tags/:id, then GET returns the changed tag', async (t) => {
-      const arbitrary = fc.record({ id: idChoice('tag'), entry: tagEntry, only: fc.subarray(['url', 'comment', 'session_duration'] as const), dataId: fc.oneof({ weight: 8, arbitrary: fc.constant('same') }, { weight: 1, arbitrary: fc.constantFrom('absent', 'other') }), junk: maybeJunk });
+      const arbitrary = fc.record({
+        id: idChoice('tag'),
+        entry: tagEntry,
+        only: fc.subarray(['url', 'comment', 'session_duration'] as const),
+        dataId: fc.oneof({ weight: 8, arbitrary: fc.constant('same') }, { weight: 1, arbitrary: fc.constantFrom('absent', 'other') }),
+        junk: maybeJunk,
+      });
       await property(t, ['PATCH /tags/:id'], RUNS.write, arbitrary, async ({ id: choice, entry, only, dataId, junk }) => {
         const id = resolveId(choice, tags);
         const attributes = tagAttributes(entry, urls, only);
@@ -265,7 +333,10 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
     });
 
     test('DELETE /tags/:id: deleted once, then 404', async (t) => {
-      const arbitrary = fc.record({ target: fc.oneof({ weight: 6, arbitrary: fc.constant({ fresh: true }) }, { weight: 1, arbitrary: idChoice('tag') }), withBody: fc.boolean() });
+      const arbitrary = fc.record({
+        target: fc.oneof({ weight: 6, arbitrary: fc.constant({ fresh: true }) }, { weight: 1, arbitrary: idChoice('tag') }),
+        withBody: fc.boolean(),
+      });
       await property(t, ['DELETE /tags/:id'], RUNS.write, arbitrary, async ({ target, withBody }) => {
         const id = 'fresh' in target ? (await freshTags(1))[0]! : resolveId(target, tags);
         // Node's fetch sends Content-Type with an empty body on DELETE: accepted like no body.
@@ -282,7 +353,11 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
     });
 
     test('DELETE /tags (batch): every listed tag gone', async (t) => {
-      const arbitrary = fc.record({ fresh: fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.constant(0) }), others: fc.array(idChoice('tag'), { maxLength: 1 }), junk: maybeJunk });
+      const arbitrary = fc.record({
+        fresh: fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.constant(0) }),
+        others: fc.array(idChoice('tag'), { maxLength: 1 }),
+        junk: maybeJunk,
+      });
       await property(t, ['DELETE /tags'], RUNS.write, arbitrary, async ({ fresh, others, junk }) => {
         const ids = [...(fresh > 0 ? await freshTags(fresh) : []), ...others.map((o) => resolveId(o, tags))];
         const r = await call(s(), 'DELETE', '/tags', { key: key(), body: junk ?? { data: ids.map((id) => ({ type: 'tags', id })) } });
@@ -299,7 +374,12 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
 
     test('GET /tags/:id, /teams/:id, /keys/:id with any id', async (t) => {
       const route = fc.constantFrom('tags', 'teams', 'keys');
-      const arbitrary = fc.record({ route, own: fc.boolean(), id: fc.oneof(shapedId('tag'), shapedId('team'), shapedId('key'), junkId), otherWorld: fc.boolean() });
+      const arbitrary = fc.record({
+        route,
+        own: fc.boolean(),
+        id: fc.oneof(shapedId('tag'), shapedId('team'), shapedId('key'), junkId),
+        otherWorld: fc.boolean(),
+      });
       await property(t, ['GET /tags/:id', 'GET /teams/:id', 'GET /keys/:id'], RUNS.ids, arbitrary, async (c) => {
         const w = suite.world;
         const own = { tags: fromPool(tags, c.id.length), teams: w.teamId, keys: w.sandbox.id }[c.route];
@@ -310,6 +390,53 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         judge(tally, `GET /${c.route}/:id`, r);
         // Teams are seen from both modes; tags and keys only from their own.
         assert.equal(r.status, id === own && (!c.otherWorld || c.route === 'teams') ? 200 : 404, `${c.route} ${id}: ${r.text}`);
+      });
+    });
+
+    test("a tag's chip, writes and links with any id", async (t) => {
+      const arbitrary = fc.record({
+        part: fc.constantFrom('chip', 'writes', 'links'),
+        own: fc.boolean(),
+        id: fc.oneof(shapedId('tag'), junkId),
+        otherWorld: fc.boolean(),
+      });
+      await property(t, ['GET /tags/:id/chip', 'GET /tags/:id/writes', 'GET /tags/:id/links'], RUNS.ids, arbitrary, async (c) => {
+        const w = suite.world;
+        const own = fromPool(tags, c.id.length);
+        const id = c.own && own !== undefined ? own : c.id;
+        const r = await call(s(), 'GET', `/tags/${pathOf(id)}/${c.part}`, { key: c.otherWorld ? w.production.key : w.sandbox.key });
+        judge(tally, `GET /tags/:id/${c.part}`, r);
+        // The pool's tags are not written: no chip, and writes and links of the tag's own world only.
+        assert.equal(r.status, id === own && !c.otherWorld && c.part !== 'chip' ? 200 : 404, `${c.part} ${id}: ${r.text}`);
+      });
+    });
+
+    test('the read API: lists, statistics, deliveries and redelivery under random ids and query parameters', async (t) => {
+      const READS = [
+        'GET /teams/current',
+        'GET /keys',
+        'GET /verifications',
+        'GET /verifications/stats',
+        'GET /verifications/:id/ownership-proofs',
+        'GET /webhooks',
+        'GET /webhooks/:id/deliveries',
+        'POST /webhooks/:id/deliveries/:eventId/redeliver',
+      ];
+      const arbitrary = fc.record({
+        route: fc.constantFrom(...READS),
+        id: fc.oneof(shapedId('vrf'), shapedId('whk'), junkId),
+        event: fc.oneof(shapedId('evt'), junkId),
+        name: fc.constantFrom('page_size', 'cursor', 'since', 'until', 'genuine', 'reason', 'tag_id', 'status', 'unknown'),
+        value: fc.oneof(fc.string(), fc.integer().map(String)),
+      });
+      await property(t, READS, RUNS.ids, arbitrary, async (c) => {
+        const path = c.route
+          .slice(c.route.indexOf(' ') + 1)
+          .replace(':id', pathOf(c.id))
+          .replace(':eventId', pathOf(c.event));
+        const query = `?${encodeURIComponent(c.name)}=${encodeURIComponent(c.value)}`;
+        const r = await call(s(), c.route.startsWith('POST') ? 'POST' : 'GET', path + query, { key: suite.world.sandbox.key });
+        judge(tally, c.route, r);
       });
     });
 
@@ -326,7 +453,10 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
           { weight: 1, arbitrary: urlChoice.map((url) => ({ url })) },
         ),
         clientIp: fc.option(
-          fc.oneof({ weight: 4, arbitrary: fc.oneof(fc.ipV4(), fc.ipV6()).map((value) => ({ value, valid: true })) }, { weight: 1, arbitrary: fc.constantFrom('999.1.1.1', '', 'localhost', 5).map((value) => ({ value, valid: false })) }),
+          fc.oneof(
+            { weight: 4, arbitrary: fc.oneof(fc.ipV4(), fc.ipV6()).map((value) => ({ value, valid: true })) },
+            { weight: 1, arbitrary: fc.constantFrom('999.1.1.1', '', 'localhost', 5).map((value) => ({ value, valid: false })) },
+          ),
           { freq: 3, nil: undefined },
         ),
         junk: maybeJunk,
@@ -354,7 +484,16 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         assert.ok(read.body.data.attributes.verification_ids.includes(r.body.data.id));
       });
       // Reads by any id: own ones 200, the same id under the production key 404, the rest 404.
-      const reads = fc.record({ route: fc.constantFrom('verifications', 'sessions'), id: fc.oneof(pick.map((known) => ({ known })), shapedId('ver').map((id) => ({ id })), shapedId('ses').map((id) => ({ id })), junkId.map((id) => ({ id }))), production: fc.boolean() });
+      const reads = fc.record({
+        route: fc.constantFrom('verifications', 'sessions'),
+        id: fc.oneof(
+          pick.map((known) => ({ known })),
+          shapedId('ver').map((id) => ({ id })),
+          shapedId('ses').map((id) => ({ id })),
+          junkId.map((id) => ({ id })),
+        ),
+        production: fc.boolean(),
+      });
       await property(t, ['GET /verifications/:id', 'GET /sessions/:id'], RUNS.read, reads, async (c) => {
         const id = resolveId(c.id, c.route === 'verifications' ? verifications : sessions);
 
@@ -371,15 +510,37 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
       const hooks: string[] = [];
       const hookUrl = fc.oneof(
         { weight: 8, arbitrary: pathText.map((fresh) => ({ fresh })) },
-        { weight: 1, arbitrary: fc.oneof(fc.ipV4(), fc.ipV6().map((ip) => `[${ip}]`), fc.constantFrom('localhost', '[::ffff:10.0.0.1]', '[64:ff9b::a9fe:a9fe]', '169.254.169.254')).map((host) => ({ exact: `https://${host}/hook` })) },
-        { weight: 1, arbitrary: fc.constantFrom('http://hooks.example/h', 'ftp://hooks.example/', 'https://u:p@hooks.example/', 'not a url', '').map((exact) => ({ exact })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .oneof(
+              fc.ipV4(),
+              fc.ipV6().map((ip) => `[${ip}]`),
+              fc.constantFrom('localhost', '[::ffff:10.0.0.1]', '[64:ff9b::a9fe:a9fe]', '169.254.169.254'),
+            )
+            .map((host) => ({ exact: `https://${host}/hook` })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('http://hooks.example/h', 'ftp://hooks.example/', 'https://u:p@hooks.example/', 'not a url', '')
+            .map((exact) => ({ exact })),
+        },
         { weight: 1, arbitrary: urlChoice },
       );
-      const events = fc.oneof({ weight: 6, arbitrary: fc.subarray([...EVENT_TYPES], { minLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom([], ['tag.created', 'tag.created'], ['tag.exploded'], 'tag.created', [1]) });
+      const events = fc.oneof(
+        { weight: 6, arbitrary: fc.subarray([...EVENT_TYPES], { minLength: 1 }) },
+        { weight: 1, arbitrary: fc.constantFrom([], ['tag.created', 'tag.created'], ['tag.exploded'], 'tag.created', [1]) },
+      );
       const resolveHookUrl = (c: UrlChoice) => resolveUrl(c, [], 'hooks.example');
       const withoutSecret = (data: any) => ({ ...data, attributes: Object.fromEntries(Object.entries(data.attributes).filter(([k]) => k !== 'secret')) });
 
-      const creates = fc.record({ url: fc.option(hookUrl, { freq: 25, nil: undefined }), events: fc.option(events, { freq: 4, nil: undefined }), stray, junk: maybeJunk });
+      const creates = fc.record({
+        url: fc.option(hookUrl, { freq: 25, nil: undefined }),
+        events: fc.option(events, { freq: 4, nil: undefined }),
+        stray,
+        junk: maybeJunk,
+      });
       await property(t, ['POST /webhooks', 'GET /webhooks/:id'], RUNS.write, creates, async (c) => {
         const attributes: Record<string, unknown> = { ...c.stray };
         if (c.url !== undefined) attributes.url = resolveHookUrl(c.url);
@@ -399,7 +560,10 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         id: idChoice('whk'),
         url: fc.option(hookUrl, { freq: 2, nil: undefined }),
         events: fc.option(events, { freq: 2, nil: undefined }),
-        enabled: fc.option(fc.oneof({ weight: 5, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom('yes', 1, null) }), { freq: 3, nil: undefined }),
+        enabled: fc.option(fc.oneof({ weight: 5, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom('yes', 1, null) }), {
+          freq: 3,
+          nil: undefined,
+        }),
         rotate: fc.option(fc.oneof({ weight: 5, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constant('true') }), { freq: 4, nil: undefined }),
         junk: maybeJunk,
       });
@@ -410,7 +574,10 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         if (c.events !== undefined) attributes.events = c.events;
         if (c.enabled !== undefined) attributes.enabled = c.enabled;
         if (c.rotate !== undefined) attributes.rotate_secret = c.rotate;
-        const r = await call(s(), 'PATCH', `/webhooks/${pathOf(id)}`, { key: team.production.key, body: c.junk ?? { data: { type: 'webhooks', id, attributes } } });
+        const r = await call(s(), 'PATCH', `/webhooks/${pathOf(id)}`, {
+          key: team.production.key,
+          body: c.junk ?? { data: { type: 'webhooks', id, attributes } },
+        });
         judge(tally, 'PATCH /webhooks/:id', r);
         if (r.status !== 200) return;
         for (const name of ['url', 'events', 'enabled'] as const) if (name in attributes) assert.deepEqual(r.body.data.attributes[name], attributes[name]);
@@ -435,7 +602,10 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
 
     test('writer: POST /writer/writes, GET /writer/writes/:id, POST …/responses', async (t) => {
       const writes: string[] = [];
-      const starts = fc.record({ tag: fc.oneof({ weight: 6, arbitrary: fc.constant({ fresh: true }) }, { weight: 2, arbitrary: idChoice('tag') }), junk: maybeJunk });
+      const starts = fc.record({
+        tag: fc.oneof({ weight: 6, arbitrary: fc.constant({ fresh: true }) }, { weight: 2, arbitrary: idChoice('tag') }),
+        junk: maybeJunk,
+      });
       await property(t, ['POST /writer/writes', 'GET /writer/writes/:id'], RUNS.write, starts, async (c) => {
         const tagId = 'fresh' in c.tag ? (await freshTags(1))[0]! : resolveId(c.tag, tags);
         const r = await call(s(), 'POST', '/writer/writes', { key: key(), body: c.junk ?? { data: { type: 'writes', attributes: { tag_id: tagId } } } });
@@ -447,10 +617,16 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         await readsBack('GET /writer/writes/:id', `/writer/writes/${r.body.data.id}`, r.body.data);
       });
 
-      const apdu = fc.oneof(fc.constantFrom('9000', '9100', '91AE', '6A82', '9000'), fc.uint8Array({ minLength: 2, maxLength: 40 }).map((b) => Buffer.from(b).toString('hex')));
+      const apdu = fc.oneof(
+        fc.constantFrom('9000', '9100', '91AE', '6A82', '9000'),
+        fc.uint8Array({ minLength: 2, maxLength: 40 }).map((b) => Buffer.from(b).toString('hex')),
+      );
       const answers = fc.record({
         id: idChoice('wrt'),
-        responses: fc.oneof({ weight: 20, arbitrary: fc.array(apdu, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom(['9'], ['zz00'], 'x', [1], Array(65).fill('9000')) }),
+        responses: fc.oneof(
+          { weight: 20, arbitrary: fc.array(apdu, { maxLength: 4 }) },
+          { weight: 1, arbitrary: fc.constantFrom(['9'], ['zz00'], 'x', [1], Array(65).fill('9000')) },
+        ),
         removed: fc.option(fc.oneof({ weight: 20, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constant('no') }), { freq: 4, nil: undefined }),
         abort: fc.option(fc.boolean(), { freq: 4, nil: undefined }),
         roundTrip: rarely(fc.oneof({ weight: 4, arbitrary: fc.nat({ max: 5 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, '0') }), 4),
@@ -462,7 +638,10 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         if (c.removed !== undefined) attributes.removed = c.removed;
         if (c.abort !== undefined) attributes.abort = c.abort;
         if (c.roundTrip !== undefined) attributes.round_trip = c.roundTrip;
-        const r = await call(s(), 'POST', `/writer/writes/${pathOf(id)}/responses`, { key: key(), body: c.junk ?? { data: { type: 'writes', id, attributes } } });
+        const r = await call(s(), 'POST', `/writer/writes/${pathOf(id)}/responses`, {
+          key: key(),
+          body: c.junk ?? { data: { type: 'writes', id, attributes } },
+        });
         judge(tally, 'POST /writer/writes/:id/responses', r);
         if (r.status === 200) await readsBack('GET /writer/writes/:id', `/writer/writes/${id}`, r.body.data);
       });

@@ -3,9 +3,10 @@
 // shared budget across server processes with Redis.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATABASES, REDIS_URL, call, randomIp, freshStorage, startServer, type ApiResponse, type Storage, type TestServer } from '../harness.js';
+import { DATABASES, REDIS_URL, call, randomIp, freshStorage, startServer, type ApiResponse, type Storage, type TestServer } from '../kit/harness.js';
 import { startServe, type ServeProcess } from '../cli/process.js';
-import { sharedServer } from '../tags/helpers.js';
+import { loadConfig } from '../../src/config.js';
+import { sharedServer } from '../kit/harness.js';
 
 const LIMIT = 5;
 
@@ -35,7 +36,10 @@ for (const kind of DATABASES) {
         await call(server, 'GET', '/tags/tag_0000000000000000000000', { key: world.sandbox.key }),
       ];
       first.forEach(assertNoLimitHeaders);
-      assert.deepEqual(first.map((r) => r.status), [200, 401, 404]);
+      assert.deepEqual(
+        first.map((r) => r.status),
+        [200, 401, 404],
+      );
       // seedTeam used no HTTP; 2 more requests reach the limit.
       assert.equal((await call(server, 'POST', '/tags', { key: world.sandbox.key, body: { data: [] } })).status, 400);
       assert.equal((await call(server, 'GET', '/tags', { key: world.sandbox.key })).status, 200);
@@ -73,7 +77,7 @@ describe('rate limit with TAPPROOF_TRUST_PROXY', () => {
 for (const kind of DATABASES) {
   describe(`rate limit shared through Redis by two server processes (${kind})`, () => {
     let storage: Storage;
-    let servers: ServeProcess[] = [];
+    const servers: ServeProcess[] = [];
     before(async () => {
       storage = await freshStorage(kind);
       const env = { ...storage.env, REDIS_URL, TAPPROOF_RATE_LIMIT: String(LIMIT), TAPPROOF_TRUST_PROXY: 'true', LOG_LEVEL: 'info' };
@@ -103,3 +107,33 @@ for (const kind of DATABASES) {
     });
   });
 }
+
+describe('TAPPROOF_REDIS_PREFIX: deployments sharing one Redis', () => {
+  const servers: TestServer[] = [];
+  before(async () => {
+    const prefix = `tp${randomIp().replace(/\./g, '')}`;
+    for (const own of ['a', 'b', 'a']) {
+      servers.push(
+        await startServer(DATABASES[0]!, { REDIS_URL, TAPPROOF_RATE_LIMIT: String(LIMIT), TAPPROOF_TRUST_PROXY: 'true', TAPPROOF_REDIS_PREFIX: prefix + own }),
+      );
+    }
+  });
+  after(() => Promise.all(servers.map((s) => s.close())));
+
+  test('two prefixes have separate budgets for one IP; one prefix is one budget', async () => {
+    const [a, b, alsoA] = servers as [TestServer, TestServer, TestServer];
+    const ip = randomIp();
+    const get = (server: TestServer) => call(server, 'GET', '/tags', { headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < LIMIT; i++) assert.equal((await get(a)).status, 401);
+    assertLimited(await get(a));
+    assertLimited(await get(alsoA));
+    assert.equal((await get(b)).status, 401);
+  });
+
+  test('a prefix that is not 1-64 letters, digits, dashes, underscores, dots or colons is refused at start', () => {
+    for (const bad of [' ', 'a b', 'x'.repeat(65), 'é']) {
+      assert.throws(() => loadConfig({ TAPPROOF_REDIS_PREFIX: bad }), /TAPPROOF_REDIS_PREFIX/, bad);
+    }
+    assert.equal(loadConfig({}).redisPrefix, 'tapproof');
+  });
+});

@@ -2,17 +2,21 @@
 // (test/http/route-matrix.test.ts) drives 401 / other team / subteam / parent team /
 // other mode / malformed ids over each row, and fails when the server registers a route
 // that is not in this table: a new route cannot skip the matrix.
-import { call, type TestServer, type World } from '../harness.js';
+import { call, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createdTag } from '../writer/helpers.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
 
 /** One resource of every kind, owned by one team's sandbox. */
 export interface Owned {
-  world: World;
+  world: SeededTeam;
   /** A created (unwritten) tag. */
   tag: { id: string; url: string };
   webhookId: string;
+  /** An event delivered (or due) to the webhook. */
+  eventId: string;
   writeId: string;
+  /** A configured tag on an emulated chip (the one the scans are of). */
+  chipTagId: string;
   verificationId: string;
   sessionId: string;
   /** A fresh scan of the owner's configured tag, not yet verified. */
@@ -26,7 +30,7 @@ export interface RouteRow {
   /** A request that would succeed for the owner (before anything else ran). */
   request(o: Owned): { path: string; body?: unknown };
   /** The same route naming `id` instead of the owner's resource (routes with an id only). */
-  withId?(id: string): { path: string; body?: unknown };
+  withId?: (id: string) => { path: string; body?: unknown };
   /**
    * What a key of another world gets when it names the owner's resource: 404, or the
    * status of a request that acts on the caller's own world only (list, create, bulk delete).
@@ -37,18 +41,30 @@ export interface RouteRow {
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
 const responsesDoc = (id: string) => ({ data: { type: 'writes', id, attributes: { responses: [] } } });
-const byId = (prefix: string, suffix = '', body?: (id: string) => unknown) => (id: string) => ({ path: `${prefix}${id}${suffix}`, body: body?.(id) });
+const byId =
+  (prefix: string, suffix = '', body?: (id: string) => unknown) =>
+  (id: string) => ({ path: `${prefix}${id}${suffix}`, body: body?.(id) });
 
 export const ROUTES: RouteRow[] = [
   { method: 'GET', pattern: '/tags', request: () => ({ path: '/tags' }), outsider: 200 },
   // The owner's url: urls are unique per team and mode, so any other world may use it too.
-  { method: 'POST', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: o.tag.url } }] } }), outsider: 201 },
+  {
+    method: 'POST',
+    pattern: '/tags',
+    request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: o.tag.url } }] } }),
+    outsider: 201,
+  },
   { method: 'PATCH', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [tagDoc(o.tag.id).data] } }), outsider: 404 },
   { method: 'DELETE', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', id: o.tag.id }] } }), outsider: 200 },
   { method: 'GET', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
+  { method: 'GET', pattern: '/tags/:id/links', request: (o) => byId('/tags/', '/links')(o.chipTagId), withId: byId('/tags/', '/links'), outsider: 404 },
+  { method: 'GET', pattern: '/tags/:id/writes', request: (o) => byId('/tags/', '/writes')(o.tag.id), withId: byId('/tags/', '/writes'), outsider: 404 },
+  { method: 'GET', pattern: '/tags/:id/chip', request: (o) => byId('/tags/', '/chip')(o.chipTagId), withId: byId('/tags/', '/chip'), outsider: 404 },
   { method: 'PATCH', pattern: '/tags/:id', request: (o) => byId('/tags/', '', tagDoc)(o.tag.id), withId: byId('/tags/', '', tagDoc), outsider: 404 },
   { method: 'DELETE', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
+  { method: 'GET', pattern: '/teams/current', request: () => ({ path: '/teams/current' }), outsider: 200 },
   { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404 },
+  { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200 },
   { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404 },
   {
     method: 'POST',
@@ -56,8 +72,29 @@ export const ROUTES: RouteRow[] = [
     request: () => ({ path: '/webhooks', body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/matrix' } } } }),
     outsider: 201,
   },
+  { method: 'GET', pattern: '/webhooks', request: () => ({ path: '/webhooks' }), outsider: 200 },
+  {
+    method: 'GET',
+    pattern: '/webhooks/:id/deliveries',
+    request: (o) => byId('/webhooks/', '/deliveries')(o.webhookId),
+    withId: byId('/webhooks/', '/deliveries'),
+    outsider: 404,
+  },
+  {
+    method: 'POST',
+    pattern: '/webhooks/:id/deliveries/:eventId/redeliver',
+    request: (o) => ({ path: `/webhooks/${o.webhookId}/deliveries/${o.eventId}/redeliver` }),
+    withId: (id) => ({ path: `/webhooks/${id}/deliveries/evt_0000000000000000000000/redeliver` }),
+    outsider: 404,
+  },
   { method: 'GET', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404 },
-  { method: 'PATCH', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/', '', webhookDoc)(o.webhookId), withId: byId('/webhooks/', '', webhookDoc), outsider: 404 },
+  {
+    method: 'PATCH',
+    pattern: '/webhooks/:id',
+    request: (o) => byId('/webhooks/', '', webhookDoc)(o.webhookId),
+    withId: byId('/webhooks/', '', webhookDoc),
+    outsider: 404,
+  },
   { method: 'DELETE', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404 },
   {
     method: 'POST',
@@ -73,8 +110,22 @@ export const ROUTES: RouteRow[] = [
     withId: byId('/writer/writes/', '/responses', responsesDoc),
     outsider: 404,
   },
-  { method: 'POST', pattern: '/verifications', request: (o) => ({ path: '/verifications', body: { data: { type: 'verifications', attributes: { url: o.scanUrl } } } }), outsider: 404 },
+  {
+    method: 'POST',
+    pattern: '/verifications',
+    request: (o) => ({ path: '/verifications', body: { data: { type: 'verifications', attributes: { url: o.scanUrl } } } }),
+    outsider: 404,
+  },
+  { method: 'GET', pattern: '/verifications', request: () => ({ path: '/verifications' }), outsider: 200 },
+  { method: 'GET', pattern: '/verifications/stats', request: () => ({ path: '/verifications/stats' }), outsider: 200 },
   { method: 'GET', pattern: '/verifications/:id', request: (o) => byId('/verifications/')(o.verificationId), withId: byId('/verifications/'), outsider: 404 },
+  {
+    method: 'GET',
+    pattern: '/verifications/:id/ownership-proofs',
+    request: (o) => byId('/verifications/', '/ownership-proofs')(o.verificationId),
+    withId: byId('/verifications/', '/ownership-proofs'),
+    outsider: 404,
+  },
   { method: 'GET', pattern: '/sessions/:id', request: (o) => byId('/sessions/')(o.sessionId), withId: byId('/sessions/'), outsider: 404 },
 ];
 
@@ -82,22 +133,33 @@ export const ROUTES: RouteRow[] = [
 export const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/redoc.standalone.js'];
 
 /** Seeds one resource of every kind in `world`'s sandbox. */
-export async function seedOwned(server: TestServer, world: World): Promise<Owned> {
+export async function seedOwned(server: TestServer, world: SeededTeam): Promise<Owned> {
   const key = world.sandbox.key;
   const tag = await createdTag(server, key);
-  const webhook = await call(server, 'POST', '/webhooks', { key, body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/owned' } } } });
+  const webhook = await call(server, 'POST', '/webhooks', {
+    key,
+    body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/owned' } } },
+  });
   const write = await call(server, 'POST', '/writer/writes', { key, body: { data: { type: 'writes', attributes: { tag_id: tag.id } } } });
   const chip = await emulated(server, world.teamId, 'ntag_424_dna');
   const verified = await verify(server, key, await tapUrl(server, chip.id));
   const scanUrl = await tapUrl(server, chip.id);
-  for (const [what, r, status] of [['webhook', webhook, 201], ['write', write, 201], ['verification', verified, 201]] as const) {
+  for (const [what, r, status] of [
+    ['webhook', webhook, 201],
+    ['write', write, 201],
+    ['verification', verified, 201],
+  ] as const) {
     if (r.status !== status) throw new Error(`seeding the ${what}: ${r.status} ${r.text}`);
   }
+  const delivery = await server.ctx.db.kysely.selectFrom('deliveries').select('event_id').where('webhook_id', '=', webhook.body.data.id).executeTakeFirst();
+  if (!delivery) throw new Error('seeding: no delivery to the webhook');
   return {
     world,
     tag,
     webhookId: webhook.body.data.id,
+    eventId: delivery.event_id,
     writeId: write.body.data.id,
+    chipTagId: chip.id,
     verificationId: verified.body.data.id,
     sessionId: verified.body.data.attributes.session_id,
     scanUrl,

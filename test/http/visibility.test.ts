@@ -3,15 +3,17 @@
 // the caller's own world only.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { DATABASES, call, type World } from '../harness.js';
-import { assertError, batchUpdateDocument, createTag, deleteDocument, sharedServer, updateDocument } from '../tags/helpers.js';
+import { DATABASES, call, type SeededTeam } from '../kit/harness.js';
+import { batchUpdateDocument, createTag, deleteDocument, updateDocument } from '../tags/helpers.js';
+import { assertError } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 for (const kind of DATABASES) {
   describe(`tag visibility across worlds (${kind})`, () => {
     const suite = sharedServer(kind);
     /** The owner's sandbox tag, and every other world that must not see it. */
     let tag: any;
-    let team: World;
+    let team: SeededTeam;
     let outsiders: Record<string, string>;
 
     before(async () => {

@@ -2,16 +2,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { principalCache } from '../../src/keys/cache.js';
 import { hashKeyText } from '../../src/keys/key-text.js';
 import { createKey, revoke } from '../../src/keys/service.js';
 import { runCli } from '../cli/process.js';
-import { DATABASES, call, type TestServer } from '../harness.js';
-import { ISO_MICROS, assertError, assertJsonApi, sharedServer } from '../tags/helpers.js';
+import { DATABASES, call, type TestServer } from '../kit/harness.js';
+import { ISO_MICROS, assertError, assertJsonApi } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 /** Uses `key` until the server serves it from its principal cache (PostgreSQL: once its LISTEN is up). */
 async function untilCached(server: TestServer, key: string): Promise<void> {
-  const cache = principalCache(server.ctx.db);
+  const cache = server.ctx.principals;
   for (let i = 0; i < 200; i++) {
     assert.equal((await call(server, 'GET', '/tags', { key })).status, 200);
     if (cache.get(hashKeyText(key)) !== undefined) return;
@@ -59,7 +59,7 @@ for (const kind of DATABASES) {
         assert.equal(response.body.data.type, 'keys');
         assert.equal(response.body.data.id, target.id);
         const a = response.body.data.attributes;
-        assert.deepEqual(Object.keys(a).sort(), ['created_at', 'mode', 'revoked_at', 'team_id']);
+        assert.deepEqual(Object.keys(a).sort(), ['created_at', 'last_used_at', 'mode', 'revoked_at', 'team_id']);
         assert.equal(a.team_id, world.teamId);
         assert.equal(a.mode, 'sandbox');
         assert.match(a.created_at, ISO_MICROS);

@@ -2,7 +2,7 @@
 // patterns, verdict reasons, 429s, the delivery backlog), and the bearer token.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, sharedServer, type TestServer } from '../harness.js';
+import { DATABASES, call, sharedServer, type TestServer } from '../kit/harness.js';
 import { createDocument } from '../tags/helpers.js';
 import { parseMetrics } from './exposition.js';
 import { emulated, flipHexDigit, tapUrl, verify } from '../verifications/helpers.js';
@@ -57,7 +57,8 @@ for (const kind of DATABASES) {
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
       const m = parse(await response.text());
-      const http = (method: string, route: string, status: number) => m.get(`tapproof_http_requests_total{method="${method}",route="${route}",status="${status}"}`);
+      const http = (method: string, route: string, status: number) =>
+        m.get(`tapproof_http_requests_total{method="${method}",route="${route}",status="${status}"}`);
       assert.equal(http('POST', '/api/v1/tags', 201), 1);
       assert.equal(http('POST', '/api/v1/verifications', 201), 3);
       // The route pattern, never the raw URL with its id.
@@ -87,7 +88,10 @@ for (const kind of DATABASES) {
       const db = server.ctx.db.kysely;
       const before = parse(await (await scrape(server, `Bearer ${TOKEN}`)).text());
       assert.equal(before.get('tapproof_webhook_deliveries_pending'), 0);
-      const count = await db.selectFrom('deliveries').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      const count = await db
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
     });
   });

@@ -2,16 +2,15 @@
 // openapi-fetch requests) drives the platform through create → list → patch →
 // delete → verify on the real server. Every request carries exactly the media
 // types the document declares for its operation, and every response must come
-// back in a media type the document declares for its status: a document that
-// declares what the server refuses (415/406) fails here.
+// back in a media type the document declares for its status.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import createClient, { type Middleware } from 'openapi-fetch';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { emulated, tapUrl } from '../verifications/helpers.js';
-import { clientTypes, GENERATED } from './client-types.js';
-import type { paths } from './generated/platform-api.js';
+import { clientTypes, extensionTypes, GENERATED, GENERATED_EXTENSION } from './client-types.js';
+import type { paths } from '../../packages/sdk/src/generated/platform-api.js';
 
 type Document = { paths: Record<string, Record<string, { requestBody?: { content: object }; responses: Record<string, { content?: object }> }>> };
 
@@ -55,6 +54,7 @@ for (const kind of DATABASES) {
 
     test('the committed types are what openapi-typescript makes of the served document', async () => {
       assert.equal(await clientTypes(document), readFileSync(GENERATED, 'utf8'), 'stale generated types: run npm run openapi:types');
+      assert.equal(await extensionTypes(document), readFileSync(GENERATED_EXTENSION, 'utf8'), 'stale generated types: run npm run openapi:types');
     });
 
     test('create → list → patch → delete → verify through openapi-fetch', async () => {
@@ -75,20 +75,33 @@ for (const kind of DATABASES) {
       assert.deepEqual([a!.attributes.comment, b!.attributes.session_duration], ['alpha', 60]);
 
       // Both directions: the array parameters reach the server as the document names them.
-      for (const [direction, first] of [['asc', a], ['desc', b]] as const) {
+      for (const [direction, first] of [
+        ['asc', a],
+        ['desc', b],
+      ] as const) {
         const listed = await client.GET('/tags', { params: { query: { page_size: 1, 'order_by[]': ['url', 'id'], 'order_directions[]': [direction] } } });
         assert.equal(listed.response.status, 200);
         assert.deepEqual(listed.data!.meta, { total_count: 2, page: 1, page_size: 1 });
-        assert.deepEqual(listed.data!.data.map((tag) => tag.id), [first!.id], direction);
+        assert.deepEqual(
+          listed.data!.data.map((tag) => tag.id),
+          [first!.id],
+          direction,
+        );
       }
 
-      const patched = await client.PATCH('/tags/{id}', { params: { path: { id: a!.id } }, body: { data: { type: 'tags', id: a!.id, attributes: { comment: null, session_duration: 30 } } } });
+      const patched = await client.PATCH('/tags/{id}', {
+        params: { path: { id: a!.id } },
+        body: { data: { type: 'tags', id: a!.id, attributes: { comment: null, session_duration: 30 } } },
+      });
       assert.equal(patched.response.status, 200);
       assert.deepEqual([patched.data!.data.attributes.comment, patched.data!.data.attributes.session_duration], [null, 30]);
 
       const bulk = await client.PATCH('/tags', { body: { data: [{ type: 'tags', id: b!.id, attributes: { comment: 'beta' } }] } });
       assert.equal(bulk.response.status, 200);
-      assert.deepEqual(bulk.data!.data.map((tag) => tag.attributes.comment), ['beta']);
+      assert.deepEqual(
+        bulk.data!.data.map((tag) => tag.attributes.comment),
+        ['beta'],
+      );
 
       const deleted = await client.DELETE('/tags/{id}', { params: { path: { id: a!.id } } });
       assert.equal(deleted.response.status, 204);
@@ -100,20 +113,32 @@ for (const kind of DATABASES) {
 
       // The chip side of a scan is the sandbox emulator; the verification goes through the client.
       const chip = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
-      const verified = await client.POST('/verifications', { body: { data: { type: 'verifications', attributes: { url: await tapUrl(suite.server, chip.id) } } } });
+      const verified = await client.POST('/verifications', {
+        body: { data: { type: 'verifications', attributes: { url: await tapUrl(suite.server, chip.id) } } },
+      });
       assert.equal(verified.response.status, 201);
-      assert.deepEqual([verified.data!.data.attributes.genuine, verified.data!.data.attributes.reason, verified.data!.data.attributes.tag_id], [true, 'ok', chip.id]);
+      assert.deepEqual(
+        [verified.data!.data.attributes.genuine, verified.data!.data.attributes.reason, verified.data!.data.attributes.tag_id],
+        [true, 'ok', chip.id],
+      );
 
       assert.deepEqual(problems, []);
     });
 
-    test('a document declaring application/json would fail this flow: the server refuses it', async () => {
-      const wrong: Document = structuredClone(document);
-      const post = wrong.paths['/tags']!.post!;
+    test('a stock client sending application/json is answered in JSON:API, as the document declares', async () => {
+      const plain: Document = structuredClone(document);
+      const post = plain.paths['/tags']!.post!;
       post.requestBody = { content: { 'application/json': Object.values(post.requestBody!.content)[0] } };
       const problems: string[] = [];
-      const refused = await clientFor(wrong, problems).POST('/tags', { body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/refused/${kind}` } }] } });
-      assert.equal(refused.response.status, 415);
+      const created = await clientFor(plain, problems).POST('/tags', {
+        body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/plain-json/${kind}` } }] },
+      });
+      assert.equal(created.response.status, 201);
+      assert.equal(created.response.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual(
+        created.data!.data.map((tag) => tag.attributes.url),
+        [`https://example.com/plain-json/${kind}`],
+      );
       assert.deepEqual(problems, []);
     });
   });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { DATABASES, POSTGRES_URL, freshStorage, type Storage } from '../harness.js';
+import { DATABASES, POSTGRES_URL, freshStorage, type Storage } from '../kit/harness.js';
 import { startServe } from '../cli/process.js';
 
 if (DATABASES.includes('postgres')) {
@@ -32,7 +32,10 @@ if (DATABASES.includes('postgres')) {
         assert.equal(ready.status, 200);
         assert.deepEqual(await ready.json(), { status: 'ok', database: 'ok' });
         assert.equal(server.child.exitCode, null, 'still running');
-        const lines = server.stderr().split('\n').filter((l) => l !== '');
+        const lines = server
+          .stderr()
+          .split('\n')
+          .filter((l) => l !== '');
         assert.deepEqual(lines, ['tapproof: a PostgreSQL connection was closed (57P01); reconnecting on the next query']);
       } finally {
         await admin.end();

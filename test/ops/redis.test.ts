@@ -1,4 +1,4 @@
-// Redis failure modes (issue #11): a Redis that is down at start or goes away
+// Redis failure modes (docs/operations.md#redis): a Redis that is down at start or goes away
 // while serving costs no request more than the bounded command timeout, the
 // limiter counts in the process meanwhile, the log gets one line per state
 // change, and /readyz reports it. A private redis-server on a spare port is
@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { DATABASES, freshStorage, type Storage } from '../harness.js';
+import { DATABASES, freshStorage, type Storage } from '../kit/harness.js';
 import { startServe, type ServeProcess } from '../cli/process.js';
 
 // Only a guard against a process that never exits: on a loaded CI machine every child takes seconds.
@@ -65,7 +65,11 @@ async function statuses(server: ServeProcess, count: number): Promise<number[]> 
   return out;
 }
 
-const lines = (server: ServeProcess, text: string) => server.stdout().split('\n').filter((l) => l.includes(text));
+const lines = (server: ServeProcess, text: string) =>
+  server
+    .stdout()
+    .split('\n')
+    .filter((l) => l.includes(text));
 
 for (const kind of DATABASES) {
   describe(`Redis failure modes (${kind})`, () => {

@@ -1,4 +1,4 @@
-// The scale-out layout of README "Deploying and scaling out" (docs/operations.md):
+// The scale-out layout of docs/operations.md ("Scale-out: several servers, one worker, …"):
 // two real `tapproof serve` processes and one `tapproof worker` on one PostgreSQL
 // schema and one Redis, started together on an empty database, as a load
 // balancer would see them. Every client request carries its own X-Forwarded-For
@@ -10,15 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import type { AppContext } from '../../src/context.js';
+import { createContext, type AppContext } from '../../src/context.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
 import { REPO, runCli, startServe, startWorker, type LongRunning, type ServeProcess } from '../cli/process.js';
-import { REDIS_URL, call, freshStorage, randomIp, type ApiResponse, type Storage } from '../harness.js';
+import { REDIS_URL, call, freshStorage, randomIp, type ApiResponse, type Storage } from '../kit/harness.js';
 import { parseMetrics } from '../metrics/exposition.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { systemClock } from '../../src/time.js';
 
 const LIMIT = 5;
 const CHIPS = 4;
@@ -32,16 +31,17 @@ async function scrape(url: string): Promise<Map<string, number>> {
 }
 
 /**
- * The variables of README's scale-out recipe (the shell block under "Scale-out:"):
- * those every process shares, and those of the `serve` and `worker` lines.
+ * The variables of the scale-out recipe in docs/operations.md (the first shell block under
+ * "## Scale-out"): the assignments every process shares, and those of the `serve` and `worker` lines.
  */
-function readmeRecipe(): { shared: string[]; serve: string[]; worker: string[] } {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const block = /- Scale-out:[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+function documentedRecipe(): { shared: string[]; serve: string[]; worker: string[] } {
+  const doc = readFileSync(join(REPO, 'docs/operations.md'), 'utf8');
+  const block = /## Scale-out[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)![1]!;
   const names = (line: string) => [...line.replace(/#.*/, '').matchAll(/\b([A-Z][A-Z0-9_]*)=/g)].map((m) => m[1]!);
-  const lines = block.split('\n');
+  const lines = block.split('\n').map((l) => l.replace(/#.*/, '').trim());
+  const isCommand = (l: string) => / (serve|worker)\b/.test(l);
   return {
-    shared: lines.filter((l) => l.trim().startsWith('export ')).flatMap(names),
+    shared: lines.filter((l) => /^[A-Z][A-Z0-9_]*=/.test(l) && !isCommand(l)).flatMap(names),
     serve: lines.filter((l) => / serve\b/.test(l)).flatMap(names),
     worker: lines.filter((l) => / worker\b/.test(l)).flatMap(names),
   };
@@ -66,7 +66,7 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
   before(async () => {
     storage = await freshStorage('postgres');
     receiver = await startReceiver();
-    // Each process gets exactly the README recipe's variables, with this machine's values
+    // Each process gets exactly the documented recipe's variables, with this machine's values
     // (a recipe variable the test has no value for fails here), plus the test-only ones.
     dir = mkdtempSync(join(tmpdir(), 'tapproof-scale-'));
     const keyFile = join(dir, 'master.key');
@@ -82,8 +82,9 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
       PORT: '0',
       TAPPROOF_WORKER_METRICS_PORT: '0',
     };
-    const pick = (names: string[]) => Object.fromEntries(names.map((n) => [n, values[n] ?? assert.fail(`README recipe variable ${n} has no value in this test`)]));
-    const recipe = readmeRecipe();
+    const pick = (names: string[]) =>
+      Object.fromEntries(names.map((n) => [n, values[n] ?? assert.fail(`recipe variable ${n} of docs/operations.md has no value in this test`)]));
+    const recipe = documentedRecipe();
     assert.deepEqual(recipe.serve, ['TAPPROOF_EMBEDDED_WORKER', 'PORT']);
     env = {
       ...pick(recipe.shared),
@@ -94,8 +95,12 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
       LOG_LEVEL: 'info',
     };
     // All three at once on the empty schema: one migrates (the others wait on the lock), one bootstraps.
-    [a, b, worker] = await Promise.all([startServe({ ...env, ...pick(recipe.serve) }), startServe({ ...env, ...pick(recipe.serve) }), startWorker({ ...env, ...pick(recipe.worker) })]);
-    ctx = { db: storage.open(), config: loadConfig(env), clock: systemClock };
+    [a, b, worker] = await Promise.all([
+      startServe({ ...env, ...pick(recipe.serve) }),
+      startServe({ ...env, ...pick(recipe.serve) }),
+      startWorker({ ...env, ...pick(recipe.worker) }),
+    ]);
+    ctx = createContext(storage.open(), loadConfig(env));
     teamId = (await createTeam(ctx.db.kysely, 'scale-out', null, ctx.clock)).id;
     key = await createKey(ctx.db.kysely, teamId, 'sandbox', ctx.clock);
     const hook = await send(a, 'POST', '/webhooks', { body: { data: { type: 'webhooks', attributes: { url: receiver.url('/events') } } } });
@@ -112,13 +117,17 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
 
   test('concurrent taps over both servers, each URL sent to both → exactly one genuine verification per fresh counter', async () => {
     assert.notEqual(a.origin, b.origin);
-    const tags = await Promise.all(Array.from({ length: CHIPS }, (_, i) => createEmulatedChip(ctx, { teamId, url: `https://example.com/scale/${i}`, protocol: 'ntag_424_dna' })));
+    const tags = await Promise.all(
+      Array.from({ length: CHIPS }, (_, i) => createEmulatedChip(ctx, { teamId, url: `https://example.com/scale/${i}`, protocol: 'ntag_424_dna' })),
+    );
     const ids = new Set<string>();
     for (let round = 1; round <= ROUNDS; round++) {
       const urls = await Promise.all(tags.map(async (t) => (await tap(ctx, t.id)).url));
       // Each scan URL twice to each server, all at once.
       const sends = urls.flatMap((url) => [a, b, a, b].map((server) => ({ url, server })));
-      const answers = await Promise.all(sends.map(({ url, server }) => send(server, 'POST', '/verifications', { body: { data: { type: 'verifications', attributes: { url } } } })));
+      const answers = await Promise.all(
+        sends.map(({ url, server }) => send(server, 'POST', '/verifications', { body: { data: { type: 'verifications', attributes: { url } } } })),
+      );
       for (const [i, url] of urls.entries()) {
         const mine = answers.slice(i * 4, i * 4 + 4);
         assert.deepEqual(
@@ -167,7 +176,11 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
   test('each event, whichever server recorded it, is delivered exactly once by the worker', async () => {
     const created = await Promise.all(
       [a, b].map((server, s) =>
-        send(server, 'POST', '/tags', { body: { data: Array.from({ length: 10 }, (_, i) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/made/${s}/${i}` } })) } }),
+        send(server, 'POST', '/tags', {
+          body: {
+            data: Array.from({ length: 10 }, (_, i) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/made/${s}/${i}` } })),
+          },
+        }),
       ),
     );
     for (const r of created) assert.equal(r.status, 201, r.text);
@@ -210,8 +223,13 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
     assert.equal((await send(b, 'GET', `/keys/${key.id}`)).status, 200);
   });
 
-  test('each process counts its own share: the servers\' and the worker\'s metrics add up to what was done', async () => {
-    const ready = JSON.parse(worker.stdout().split('\n').find((l) => l.includes('tapproof worker ready'))!);
+  test("each process counts its own share: the servers' and the worker's metrics add up to what was done", async () => {
+    const ready = JSON.parse(
+      worker
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('tapproof worker ready'))!,
+    );
     const [ma, mb, mw] = await Promise.all([scrape(a.origin + '/metrics'), scrape(b.origin + '/metrics'), scrape(ready.metrics)]);
     const both = (name: string) => (ma.get(name) ?? 0) + (mb.get(name) ?? 0);
     assert.equal(both('tapproof_verifications_total{reason="ok"}'), CHIPS * ROUNDS);

@@ -1,4 +1,4 @@
-// The documented start commands can be stopped by a supervisor (issue #11):
+// The documented start commands can be stopped by a supervisor (docs/operations.md#running-under-a-supervisor):
 // SIGTERM to `npm start` reaches the server, which closes and exits instead of
 // being orphaned; the shipped systemd units run node directly and are valid.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { freshStorage, type Storage } from '../harness.js';
+import { freshStorage, type Storage } from '../kit/harness.js';
 import { REPO } from '../cli/process.js';
 
 // Only a guard against a process that never exits: on a loaded CI machine every child takes seconds.
@@ -36,7 +36,15 @@ describe('SIGTERM to `npm start`', () => {
   test('stops the server itself: it finishes, logs its final line and leaves no process behind', { timeout: SLOW }, async () => {
     const npm = spawn('npm', ['start'], {
       cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', TAPPROOF_EMBEDDED_WORKER: '0', ...storage.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        LOG_LEVEL: 'info',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        TAPPROOF_EMBEDDED_WORKER: '0',
+        ...storage.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,4 +1,4 @@
-// Start-up failures that must be one line naming what to change (issue #11):
+// Start-up failures that must be one line naming what to change (docs/operations.md#start-up-errors):
 // a port in use, a bad HOST, every PostgreSQL connection failure, an
 // unrecognised DATABASE_URL, master key files; and what `worker` and `migrate`
 // say about themselves.
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parseDatabaseUrl, ConfigError } from '../../src/config.js';
-import { DATABASES, POSTGRES_URL, freshStorage, type Storage } from '../harness.js';
+import { DATABASES, POSTGRES_URL, freshStorage, type Storage } from '../kit/harness.js';
 import { REPO, runCli, startWorker, type Finished } from '../cli/process.js';
 
 // Only a guard against a process that never exits: on a loaded CI machine every child takes seconds.
@@ -50,7 +50,11 @@ describe('start-up failures are one line', () => {
         runCli({ ...sqlite('bad-host'), PORT: '0', HOST: '999.1.1.1' }, 'serve'),
         runCli({ ...sqlite('foreign-host'), PORT: '0', HOST: '192.0.2.1' }, 'serve'),
       ]);
-      assertOneLine(inUse, new RegExp(`^tapproof: PORT ${taken.port} is already in use on HOST 127\\.0\\.0\\.1: stop the other process or set another PORT$`), 'in use');
+      assertOneLine(
+        inUse,
+        new RegExp(`^tapproof: PORT ${taken.port} is already in use on HOST 127\\.0\\.0\\.1: stop the other process or set another PORT$`),
+        'in use',
+      );
       assertOneLine(badHost, /^tapproof: HOST "999\.1\.1\.1" is not an address or name this machine can listen on/, 'bad host');
       assertOneLine(foreignHost, /^tapproof: HOST 192\.0\.2\.1 is not an address of this machine/, 'foreign host');
     } finally {
@@ -63,10 +67,26 @@ describe('start-up failures are one line', () => {
     const refusedPort = closed.port;
     await closed.close(); // nothing listens there now
     const cases: [string, string, RegExp][] = [
-      ['missing database', postgresUrl((u) => (u.pathname = '/tapproof_no_such_database')), /^tapproof: PostgreSQL at .* has no such database \(DATABASE_URL\): database "tapproof_no_such_database" does not exist; create it/],
-      ['refused', postgresUrl((u) => (u.port = String(refusedPort))), new RegExp(`^tapproof: cannot connect to PostgreSQL at 127\\.0\\.0\\.1:${refusedPort} \\(DATABASE_URL\\): connection refused`)],
-      ['unknown host', postgresUrl((u) => (u.hostname = 'no-such-host.invalid')), /^tapproof: cannot connect to PostgreSQL \(DATABASE_URL\): unknown host "no-such-host\.invalid"$/],
-      ['unknown role', postgresUrl((u) => (u.username = 'tapproof_no_such_role')), /^tapproof: PostgreSQL at .* refused the connection \(DATABASE_URL\): role "tapproof_no_such_role" does not exist$/],
+      [
+        'missing database',
+        postgresUrl((u) => (u.pathname = '/tapproof_no_such_database')),
+        /^tapproof: PostgreSQL at .* has no such database \(DATABASE_URL\): database "tapproof_no_such_database" does not exist; create it/,
+      ],
+      [
+        'refused',
+        postgresUrl((u) => (u.port = String(refusedPort))),
+        new RegExp(`^tapproof: cannot connect to PostgreSQL at 127\\.0\\.0\\.1:${refusedPort} \\(DATABASE_URL\\): connection refused`),
+      ],
+      [
+        'unknown host',
+        postgresUrl((u) => (u.hostname = 'no-such-host.invalid')),
+        /^tapproof: cannot connect to PostgreSQL \(DATABASE_URL\): unknown host "no-such-host\.invalid"$/,
+      ],
+      [
+        'unknown role',
+        postgresUrl((u) => (u.username = 'tapproof_no_such_role')),
+        /^tapproof: PostgreSQL at .* refused the connection \(DATABASE_URL\): role "tapproof_no_such_role" does not exist$/,
+      ],
     ];
     for (const [what, url, pattern] of cases) {
       await Promise.all(
@@ -153,7 +173,10 @@ for (const kind of DATABASES) {
       const worker = await startWorker(storage.env);
       assert.equal(await worker.stop(), 0, worker.stdout() + worker.stderr());
       const out = worker.stdout();
-      const messages = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const messages = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
       assert.deepEqual(
         messages.map((m) => m.msg),
         ['tapproof worker starting', 'tapproof worker ready', 'tapproof worker stopping: finishing in-flight work', 'tapproof worker stopped'],

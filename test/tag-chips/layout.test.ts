@@ -25,7 +25,7 @@ test('encrypted file data outside the MAC input is refused (its tamper status wo
   assert.equal(covered?.macInput, `${PICC}&enc=${ENC}&cmac=`);
 });
 
-test('a parameter the layout does not know, or one given twice, is not this chip\'s URL', () => {
+test("a parameter the layout does not know, or one given twice, is not this chip's URL", () => {
   const layout = defaultLayout('ntag_424_dna');
   assert.equal(readSdmPart(layout, `${base}?picc_data=${PICC}&cmac=${MAC}&x=1`, base.length + 1), null);
   assert.equal(readSdmPart(layout, `${base}?picc_data=${PICC}&picc_data=${PICC}&cmac=${MAC}`, base.length + 1), null);

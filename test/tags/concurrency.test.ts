@@ -1,14 +1,15 @@
-// Concurrent writers on one world (issue #12): every interleaving of single and
+// Concurrent writers on one world (docs/hardening.md): every interleaving of single and
 // batch deletes, PATCHes (comments, url swaps) and creates with clashing urls
 // leaves the invariants intact — a tag is deleted once, one tag.deleted per
 // deleted tag, total_count equals the rows, urls stay unique — and no valid
 // request answers 5xx (no deadlock reaches a client).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, type TestServer, type World } from '../harness.js';
-import { batchUpdateDocument, createTags, deleteDocument, eventRows, sharedServer, totalCount, uniqueUrl } from './helpers.js';
+import { DATABASES, call, type TestServer, type SeededTeam } from '../kit/harness.js';
+import { batchUpdateDocument, createTags, deleteDocument, eventRows, totalCount, uniqueUrl } from './helpers.js';
+import { sharedServer } from '../kit/harness.js';
 
-async function assertInvariants(server: TestServer, world: World): Promise<void> {
+async function assertInvariants(server: TestServer, world: SeededTeam): Promise<void> {
   const db = server.ctx.db.kysely;
   const rows = await db.selectFrom('tags').select(['id', 'url']).where('team_id', '=', world.teamId).where('mode', '=', 'sandbox').execute();
   assert.equal(await totalCount(server, world.sandbox.key), rows.length, 'total_count equals the rows');
@@ -18,7 +19,10 @@ async function assertInvariants(server: TestServer, world: World): Promise<void>
   const deletedIds = deletedEvents.map((e) => e.tag_id);
   assert.equal(new Set(deletedIds).size, deletedIds.length, 'one tag.deleted per tag');
   const alive = new Set(rows.map((r) => r.id));
-  assert.ok(deletedIds.every((id) => !alive.has(id)), 'a tag announced deleted is gone');
+  assert.ok(
+    deletedIds.every((id) => !alive.has(id)),
+    'a tag announced deleted is gone',
+  );
   assert.equal(createdEvents.length - deletedEvents.length, rows.length, 'created − deleted = rows');
 }
 
@@ -39,8 +43,17 @@ for (const kind of DATABASES) {
         ]);
         const batchDeleted = responses.slice(0, 2).filter((r) => r.status === 200 && r.body.meta.deleted.includes(tag.id)).length;
         const singleDeleted = responses.slice(2).filter((r) => r.status === 204).length;
-        assert.deepEqual(responses.slice(0, 2).map((r) => r.status), [200, 200]);
-        assert.deepEqual(responses.slice(2).map((r) => r.status).sort(), [...Array(singleDeleted).fill(204), ...Array(5 - singleDeleted).fill(404)].sort());
+        assert.deepEqual(
+          responses.slice(0, 2).map((r) => r.status),
+          [200, 200],
+        );
+        assert.deepEqual(
+          responses
+            .slice(2)
+            .map((r) => r.status)
+            .sort(),
+          [...Array(singleDeleted).fill(204), ...Array(5 - singleDeleted).fill(404)].sort(),
+        );
         assert.equal(batchDeleted + singleDeleted, 1, `round ${round}: deleted once`);
       }
       await assertInvariants(suite.server, suite.world);
@@ -50,10 +63,17 @@ for (const kind of DATABASES) {
       const tags = await createTags(suite.server, key(), 100);
       const responses = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
-          call(suite.server, 'PATCH', '/tags', { key: key(), body: batchUpdateDocument(pick(tags, 20).map((t) => ({ id: t.id, attributes: { comment: `writer ${i}` } }))) }),
+          call(suite.server, 'PATCH', '/tags', {
+            key: key(),
+            body: batchUpdateDocument(pick(tags, 20).map((t) => ({ id: t.id, attributes: { comment: `writer ${i}` } }))),
+          }),
         ),
       );
-      assert.deepEqual(responses.map((r) => r.status), Array(30).fill(200), responses.find((r) => r.status !== 200)?.text);
+      assert.deepEqual(
+        responses.map((r) => r.status),
+        Array(30).fill(200),
+        responses.find((r) => r.status !== 200)?.text,
+      );
       await assertInvariants(suite.server, suite.world);
     });
 
@@ -64,9 +84,21 @@ for (const kind of DATABASES) {
         const work = [
           // Swaps of url pairs, overlapping each other.
           ...[0, 2, 4].map((i) =>
-            call(suite.server, 'PATCH', '/tags', { key: key(), body: batchUpdateDocument([{ id: tags[i].id, attributes: { url: tags[i + 1].attributes.url } }, { id: tags[i + 1].id, attributes: { url: tags[i].attributes.url } }]) }),
+            call(suite.server, 'PATCH', '/tags', {
+              key: key(),
+              body: batchUpdateDocument([
+                { id: tags[i].id, attributes: { url: tags[i + 1].attributes.url } },
+                { id: tags[i + 1].id, attributes: { url: tags[i].attributes.url } },
+              ]),
+            }),
           ),
-          call(suite.server, 'PATCH', '/tags', { key: key(), body: batchUpdateDocument([{ id: tags[1].id, attributes: { url: tags[2].attributes.url } }, { id: tags[2].id, attributes: { url: tags[1].attributes.url } }]) }),
+          call(suite.server, 'PATCH', '/tags', {
+            key: key(),
+            body: batchUpdateDocument([
+              { id: tags[1].id, attributes: { url: tags[2].attributes.url } },
+              { id: tags[2].id, attributes: { url: tags[1].attributes.url } },
+            ]),
+          }),
           call(suite.server, 'DELETE', '/tags', { key: key(), body: deleteDocument([tags[0].id, tags[5].id, tags[9].id]) }),
           call(suite.server, 'DELETE', `/tags/${tags[5].id}`, { key: key() }),
           call(suite.server, 'PATCH', `/tags/${tags[9].id}`, { key: key(), body: { data: { type: 'tags', id: tags[9].id, attributes: { comment: 'late' } } } }),

@@ -1,15 +1,17 @@
 // POST /tags: defaults, limits ±1, 400 vs 422, duplicates, nothing recorded on failure.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, type World } from '../harness.js';
-import { assertError, assertJsonApi, assertTag, assertValidation, createDocument, createTag, eventRows, tagEntry, totalCount, uniqueUrl , sharedServer } from './helpers.js';
+import { DATABASES, call, type SeededTeam } from '../kit/harness.js';
+import { assertTag, createDocument, createTag, eventRows, tagEntry, totalCount, uniqueUrl } from './helpers.js';
+import { assertError, assertJsonApi, assertValidation } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 for (const kind of DATABASES) {
   describe(`POST /tags (${kind})`, () => {
     const suite = sharedServer(kind);
 
     /** Asserts that a failed create left no tag and no tag.created event behind. */
-    async function assertNothingCreated(fresh: World): Promise<void> {
+    async function assertNothingCreated(fresh: SeededTeam): Promise<void> {
       assert.equal(await totalCount(suite.server, fresh.sandbox.key), 0);
       assert.equal((await eventRows(suite.server, 'tag.created', fresh.teamId)).length, 0);
     }
@@ -113,19 +115,31 @@ for (const kind of DATABASES) {
       assert.equal(ok.attributes.comment, fifty);
       // Characters, not bytes: 50 two-byte characters fit.
       assert.equal((await createTag(suite.server, fresh.sandbox.key, { comment: 'é'.repeat(50) })).attributes.comment, 'é'.repeat(50));
-      const response = await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: createDocument([{}, { comment: 'c'.repeat(51) }, { comment: 5 }]) });
+      const response = await call(suite.server, 'POST', '/tags', {
+        key: fresh.sandbox.key,
+        body: createDocument([{}, { comment: 'c'.repeat(51) }, { comment: 5 }]),
+      });
       assertValidation(response, ['/data/1/attributes/comment', '/data/2/attributes/comment']);
       assert.equal(await totalCount(suite.server, fresh.sandbox.key), 2);
     });
 
     test('session_duration: 1 and 3600 ok; 0, 3601, fractions, strings, null → 422', async () => {
       const fresh = await suite.server.seedTeam();
-      const ok = await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: createDocument([{ session_duration: 1 }, { session_duration: 3600 }]) });
+      const ok = await call(suite.server, 'POST', '/tags', {
+        key: fresh.sandbox.key,
+        body: createDocument([{ session_duration: 1 }, { session_duration: 3600 }]),
+      });
       assert.equal(ok.status, 201, ok.text);
-      assert.deepEqual(ok.body.data.map((t: any) => t.attributes.session_duration), [1, 3600]);
+      assert.deepEqual(
+        ok.body.data.map((t: any) => t.attributes.session_duration),
+        [1, 3600],
+      );
       const bad = [0, 3601, -1, 1.5, '600', null, true, [600], {}];
       const response = await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: createDocument(bad.map((v) => ({ session_duration: v }))) });
-      assertValidation(response, bad.map((_, i) => `/data/${i}/attributes/session_duration`));
+      assertValidation(
+        response,
+        bad.map((_, i) => `/data/${i}/attributes/session_duration`),
+      );
       assert.equal(await totalCount(suite.server, fresh.sandbox.key), 2);
     });
 
@@ -135,20 +149,32 @@ for (const kind of DATABASES) {
         key: fresh.sandbox.key,
         body: createDocument([{ protocol: 'x', comment: 'c'.repeat(51), session_duration: 0 }, {}, { url: 5 }, { url: '' }]),
       });
-      assertValidation(response, ['/data/0/attributes/protocol', '/data/0/attributes/comment', '/data/0/attributes/session_duration', '/data/2/attributes/url', '/data/3/attributes/url']);
+      assertValidation(response, [
+        '/data/0/attributes/protocol',
+        '/data/0/attributes/comment',
+        '/data/0/attributes/session_duration',
+        '/data/2/attributes/url',
+        '/data/3/attributes/url',
+      ]);
       await assertNothingCreated(fresh);
     });
 
     test('a NUL character in url or comment → 422 on both engines (PostgreSQL text cannot hold it)', async () => {
       const fresh = await suite.server.seedTeam();
-      const response = await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: createDocument([{ url: 'https://e.x/\u0000' }, { comment: 'a\u0000b' }]) });
+      const response = await call(suite.server, 'POST', '/tags', {
+        key: fresh.sandbox.key,
+        body: createDocument([{ url: 'https://e.x/\u0000' }, { comment: 'a\u0000b' }]),
+      });
       assertValidation(response, ['/data/0/attributes/url', '/data/1/attributes/comment']);
       await assertNothingCreated(fresh);
     });
 
     test('read-only or unknown attributes → 422 with their pointer', async () => {
       const fresh = await suite.server.seedTeam();
-      const response = await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: createDocument([{ status: 'configured' }, { colour: 'red' }]) });
+      const response = await call(suite.server, 'POST', '/tags', {
+        key: fresh.sandbox.key,
+        body: createDocument([{ status: 'configured' }, { colour: 'red' }]),
+      });
       assertValidation(response, ['/data/0/attributes/status', '/data/1/attributes/colour']);
       await assertNothingCreated(fresh);
     });
@@ -170,7 +196,9 @@ for (const kind of DATABASES) {
       assert.equal(await totalCount(suite.server, fresh.sandbox.key), 1);
       assert.equal((await eventRows(suite.server, 'tag.created', fresh.teamId)).length, before);
       // Retrying the identical request creates no duplicate either.
-      assertValidation(await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: { data: [tagEntry({ url: existing.attributes.url })] } }), ['/data/0/attributes/url']);
+      assertValidation(await call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: { data: [tagEntry({ url: existing.attributes.url })] } }), [
+        '/data/0/attributes/url',
+      ]);
       assert.equal(await totalCount(suite.server, fresh.sandbox.key), 1);
     });
 
@@ -192,7 +220,10 @@ for (const kind of DATABASES) {
     });
 
     test('a client-chosen id is refused', async () => {
-      const response = await call(suite.server, 'POST', '/tags', { key: suite.world.sandbox.key, body: { data: [{ ...tagEntry(), id: 'tag_0000000000000000000000' }] } });
+      const response = await call(suite.server, 'POST', '/tags', {
+        key: suite.world.sandbox.key,
+        body: { data: [{ ...tagEntry(), id: 'tag_0000000000000000000000' }] },
+      });
       assertError(response, 400);
     });
 
@@ -203,7 +234,10 @@ for (const kind of DATABASES) {
         const responses = await Promise.all([0, 1].map(() => call(suite.server, 'POST', '/tags', { key: fresh.sandbox.key, body: createDocument([{ url }]) })));
         const statuses = responses.map((r) => r.status).sort();
         assert.deepEqual(statuses, [201, 422], responses.map((r) => r.text).join('\n'));
-        assertValidation(responses.find((r) => r.status === 422)!, ['/data/0/attributes/url']);
+        assertValidation(
+          responses.find((r) => r.status === 422)!,
+          ['/data/0/attributes/url'],
+        );
         assert.equal(await totalCount(suite.server, fresh.sandbox.key), 1);
         assert.equal((await eventRows(suite.server, 'tag.created', fresh.teamId)).length, 1);
       }

@@ -1,8 +1,10 @@
 // DELETE /tags/:id and DELETE /tags.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call } from '../harness.js';
-import { assertError, assertJsonApi, configure, createTag, createTags, deleteDocument, eventRows, totalCount , sharedServer } from './helpers.js';
+import { DATABASES, call } from '../kit/harness.js';
+import { configure, createTag, createTags, deleteDocument, eventRows, totalCount } from './helpers.js';
+import { assertError, assertJsonApi } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 const MISSING = 'tag_0000000000000000000000';
 

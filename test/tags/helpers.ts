@@ -1,13 +1,11 @@
-// Small builders and assertions shared by the tag, http and security tests.
+// Builders and assertions of tags, shared by the tag, http and security tests.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { markConfigured } from '../../src/tags/service.js';
 import type { Mode } from '../../src/db/schema.js';
-import { JSON_API, call, type ApiResponse, type TestServer, type World } from '../harness.js';
+import { call, type TestServer, type SeededTeam } from '../kit/harness.js';
+import { ISO_MICROS } from '../kit/assertions.js';
 
-export { sharedServer } from '../harness.js';
-
-export const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 export const TAG_ID = /^tag_[0-9A-Za-z]{22}$/;
 export const TAG_FIELDS = ['comment', 'configured_at', 'inserted_at', 'protocol', 'session_duration', 'status', 'updated_at', 'url'];
 
@@ -17,7 +15,6 @@ let counter = 0;
 export const uniqueUrl = (label = 'tag') => `https://example.test/${run}/${label}/${++counter}`;
 
 type Attributes = Record<string, unknown>;
-
 
 /** One POST /tags entry: protocol and a fresh url unless given; `undefined` values drop the attribute. */
 export function tagEntry(attributes: Attributes = {}): { type: 'tags'; attributes: Attributes } {
@@ -36,7 +33,9 @@ export function createDocument(entries: number | Attributes[]): { data: ReturnTy
 export const updateDocument = (id: string, attributes: Attributes) => ({ data: { type: 'tags', id, attributes } });
 
 /** A PATCH /tags document. */
-export const batchUpdateDocument = (updates: { id: string; attributes: Attributes }[]) => ({ data: updates.map((u) => ({ type: 'tags', id: u.id, attributes: u.attributes })) });
+export const batchUpdateDocument = (updates: { id: string; attributes: Attributes }[]) => ({
+  data: updates.map((u) => ({ type: 'tags', id: u.id, attributes: u.attributes })),
+});
 
 /** A DELETE /tags document. */
 export const deleteDocument = (ids: string[]) => ({ data: ids.map((id) => ({ type: 'tags', id })) });
@@ -53,7 +52,7 @@ export async function createTag(server: TestServer, key: string, attributes: Att
 }
 
 /** Marks a tag configured the way the chip writer does: markConfigured in a transaction. */
-export async function configure(server: TestServer, world: World, tagId: string, mode: Mode = 'sandbox'): Promise<void> {
+export async function configure(server: TestServer, world: SeededTeam, tagId: string, mode: Mode = 'sandbox'): Promise<void> {
   await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode }, tagId, server.ctx.clock));
 }
 
@@ -87,38 +86,4 @@ export function assertTag(resource: any, expected: Attributes = {}): void {
   if (a.status === 'created') assert.equal(a.configured_at, null);
   else assert.match(a.configured_at, ISO_MICROS);
   for (const [k, v] of Object.entries(expected)) assert.deepEqual(a[k], v, `attribute ${k}`);
-}
-
-/** A JSON:API response with the exact media type. */
-export function assertJsonApi(response: ApiResponse): void {
-  assert.equal(response.headers.get('content-type'), JSON_API);
-}
-
-/** A non-422 error: exactly one error with only `status` and `title`. */
-export function assertError(response: ApiResponse, status: number): void {
-  assert.equal(response.status, status, response.text);
-  assertJsonApi(response);
-  assert.deepEqual(Object.keys(response.body).sort(), ['errors']);
-  assert.equal(response.body.errors.length, 1, response.text);
-  const [error] = response.body.errors;
-  assert.deepEqual(Object.keys(error).sort(), ['status', 'title']);
-  assert.equal(error.status, String(status));
-  assert.equal(typeof error.title, 'string');
-  assert.ok(error.title.length > 0);
-}
-
-/** A 422 with exactly one error per pointer, each with status, title, detail and source.pointer. */
-export function assertValidation(response: ApiResponse, pointers: string[]): void {
-  assert.equal(response.status, 422, response.text);
-  assertJsonApi(response);
-  const errors = response.body.errors as any[];
-  for (const error of errors) {
-    assert.deepEqual(Object.keys(error).sort(), ['detail', 'source', 'status', 'title']);
-    assert.equal(error.status, '422');
-    assert.equal(typeof error.title, 'string');
-    assert.equal(typeof error.detail, 'string');
-    assert.ok(error.detail.length > 0);
-    assert.deepEqual(Object.keys(error.source), ['pointer']);
-  }
-  assert.deepEqual(errors.map((e) => e.source.pointer).sort(), [...pointers].sort(), response.text);
 }

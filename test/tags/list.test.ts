@@ -1,8 +1,10 @@
 // GET /tags: paging, page_size cap, q, order_by[] / order_directions[] with the id tie-break.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
-import { assertError, assertJsonApi, assertTag, configure, createTag, createTags, updateDocument, uniqueUrl } from './helpers.js';
+import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
+import { assertTag, configure, createTag, createTags, updateDocument, uniqueUrl } from './helpers.js';
+import { assertError, assertJsonApi } from '../kit/assertions.js';
+import { assertBadParameter } from '../http/query.js';
 
 const FIELDS = ['id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status'] as const;
 type Field = (typeof FIELDS)[number];
@@ -30,7 +32,7 @@ const orderQuery = (terms: Term[]) => terms.map(([f, d]) => `order_by[]=${f}&ord
 for (const kind of DATABASES) {
   describe(`GET /tags (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     /** Every tag of `world`'s sandbox, as GET /tags/:id shows it after set-up. */
     let all: any[];
 
@@ -59,7 +61,11 @@ for (const kind of DATABASES) {
         await createTags(
           server,
           world.sandbox.key,
-          Array.from({ length: 8 }, (_, i) => ({ protocol: protocols[(i + batch) % 3], comment: comments[(i + batch * 3) % comments.length], url: `https://example.test/list/${((batch * 8 + i) * 7) % 24}` })),
+          Array.from({ length: 8 }, (_, i) => ({
+            protocol: protocols[(i + batch) % 3],
+            comment: comments[(i + batch * 3) % comments.length],
+            url: `https://example.test/list/${((batch * 8 + i) * 7) % 24}`,
+          })),
         );
       }
       let ids = (await list('page_size=100')).body.data.map((t: any) => t.id);
@@ -87,8 +93,14 @@ for (const kind of DATABASES) {
       assert.deepEqual(response.body.meta, { total_count: 24, page: 1, page_size: 10 });
       assert.equal(response.body.data.length, 10);
       response.body.data.forEach((t: any) => assertTag(t));
-      assert.deepEqual(response.body.data.map((t: any) => t.id), sorted(all, [['updated_at', 'desc']]).slice(0, 10));
-      assert.deepEqual((await list('page=3')).body.data.map((t: any) => t.id), sorted(all, [['updated_at', 'desc']]).slice(20));
+      assert.deepEqual(
+        response.body.data.map((t: any) => t.id),
+        sorted(all, [['updated_at', 'desc']]).slice(0, 10),
+      );
+      assert.deepEqual(
+        (await list('page=3')).body.data.map((t: any) => t.id),
+        sorted(all, [['updated_at', 'desc']]).slice(20),
+      );
       assert.deepEqual((await list('page=3')).body.meta, { total_count: 24, page: 3, page_size: 10 });
     });
 
@@ -103,26 +115,53 @@ for (const kind of DATABASES) {
         for (const direction of ['asc', 'desc'] as const) {
           const response = await list(`${orderQuery([[field, direction]])}&page_size=100`);
           assert.equal(response.status, 200, response.text);
-          assert.deepEqual(response.body.data.map((t: any) => t.id), sorted(all, [[field, direction]]), `${field} ${direction}`);
+          assert.deepEqual(
+            response.body.data.map((t: any) => t.id),
+            sorted(all, [[field, direction]]),
+            `${field} ${direction}`,
+          );
         }
       }
     });
 
     test('order_directions defaults to asc; several order_by terms combine', async () => {
       const plain = await list('order_by[]=comment&page_size=100');
-      assert.deepEqual(plain.body.data.map((t: any) => t.id), sorted(all, [['comment', 'asc']]));
+      assert.deepEqual(
+        plain.body.data.map((t: any) => t.id),
+        sorted(all, [['comment', 'asc']]),
+      );
       const combos: Term[][] = [
-        [['protocol', 'asc'], ['comment', 'desc']],
-        [['status', 'desc'], ['inserted_at', 'asc'], ['url', 'desc']],
-        [['comment', 'asc'], ['configured_at', 'desc']],
+        [
+          ['protocol', 'asc'],
+          ['comment', 'desc'],
+        ],
+        [
+          ['status', 'desc'],
+          ['inserted_at', 'asc'],
+          ['url', 'desc'],
+        ],
+        [
+          ['comment', 'asc'],
+          ['configured_at', 'desc'],
+        ],
       ];
       for (const terms of combos) {
         const response = await list(`${orderQuery(terms)}&page_size=100`);
-        assert.deepEqual(response.body.data.map((t: any) => t.id), sorted(all, terms), JSON.stringify(terms));
+        assert.deepEqual(
+          response.body.data.map((t: any) => t.id),
+          sorted(all, terms),
+          JSON.stringify(terms),
+        );
       }
       // Fewer directions than fields: the rest are asc.
       const partial = await list('order_by[]=status&order_by[]=comment&order_directions[]=desc&page_size=100');
-      assert.deepEqual(partial.body.data.map((t: any) => t.id), sorted(all, [['status', 'desc'], ['comment', 'asc']]));
+      assert.deepEqual(
+        partial.body.data.map((t: any) => t.id),
+        sorted(all, [
+          ['status', 'desc'],
+          ['comment', 'asc'],
+        ]),
+      );
     });
 
     test('a walk over all pages yields each tag exactly once, for every order', async () => {
@@ -138,19 +177,38 @@ for (const kind of DATABASES) {
     });
 
     test('q matches a comment substring (case-insensitive) or an exact id', async () => {
-      const byComment = (pred: (c: string | null) => boolean) => all.filter((t) => pred(t.attributes.comment)).map((t) => t.id).sort();
+      const byComment = (pred: (c: string | null) => boolean) =>
+        all
+          .filter((t) => pred(t.attributes.comment))
+          .map((t) => t.id)
+          .sort();
       const ids = async (q: string) => {
         const response = await list(`q=${encodeURIComponent(q)}&page_size=100&order_by[]=id`);
         assert.equal(response.status, 200, response.text);
         assert.equal(response.body.meta.total_count, response.body.data.length);
         return response.body.data.map((t: any) => t.id);
       };
-      assert.deepEqual(await ids('alpha'), byComment((c) => c !== null && c.toLowerCase().includes('alpha')));
-      assert.deepEqual(await ids('ET'), byComment((c) => c !== null && c.toLowerCase().includes('et')));
-      assert.deepEqual(await ids('A B'), byComment((c) => c === 'Beta box'));
+      assert.deepEqual(
+        await ids('alpha'),
+        byComment((c) => c !== null && c.toLowerCase().includes('alpha')),
+      );
+      assert.deepEqual(
+        await ids('ET'),
+        byComment((c) => c !== null && c.toLowerCase().includes('et')),
+      );
+      assert.deepEqual(
+        await ids('A B'),
+        byComment((c) => c === 'Beta box'),
+      );
       // LIKE metacharacters are literal.
-      assert.deepEqual(await ids('%'), byComment((c) => c === '100% pure'));
-      assert.deepEqual(await ids('_'), byComment((c) => c === 'under_score'));
+      assert.deepEqual(
+        await ids('%'),
+        byComment((c) => c === '100% pure'),
+      );
+      assert.deepEqual(
+        await ids('_'),
+        byComment((c) => c === 'under_score'),
+      );
       assert.deepEqual(await ids('nothing like it'), []);
       const target = all[7];
       assert.deepEqual(await ids(target.id), [target.id]);
@@ -166,6 +224,34 @@ for (const kind of DATABASES) {
       assert.equal(paged.body.meta.total_count, byComment((c) => c !== null && c.toLowerCase().includes('alpha')).length);
       // An empty q lists everything.
       assert.equal((await list('q=')).body.meta.total_count, 24);
+    });
+
+    test('status filters created or configured tags, with total_count, paging and order', async () => {
+      for (const status of ['created', 'configured'] as const) {
+        const expected = sorted(
+          all.filter((t) => t.attributes.status === status),
+          [['updated_at', 'desc']],
+        );
+        const response = await list(`status=${status}&page_size=100`);
+        assert.equal(response.status, 200, response.text);
+        assert.deepEqual(
+          response.body.data.map((t: any) => t.id),
+          expected,
+        );
+        assert.equal(response.body.meta.total_count, expected.length);
+        assert.deepEqual(
+          (await list(`status=${status}&page_size=2&page=2`)).body.data.map((t: any) => t.id),
+          expected.slice(2, 4),
+        );
+      }
+      assert.equal((await list('status=configured')).body.meta.total_count, 3);
+      const configuredAlpha = all.filter((t) => t.attributes.status === 'configured' && (t.attributes.comment ?? '').toLowerCase().includes('alpha'));
+      assert.equal((await list('status=configured&q=alpha')).body.meta.total_count, configuredAlpha.length);
+      for (const query of ['status=deleted', 'status=Created', 'status=', 'status=created&status=configured']) assertBadParameter(await list(query), 'status');
+    });
+
+    test('an unknown query parameter → 400 naming it', async () => {
+      for (const name of ['sort', 'filter[status]', 'pagesize', 'cursor']) assertBadParameter(await list(`${name}=1`), name);
     });
 
     test('bad query values → 400', async () => {
@@ -196,7 +282,7 @@ for (const kind of DATABASES) {
 
   describe(`GET /tags page_size cap and live list (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     before(async () => {
       server = await startServer(kind);
       world = await server.seedTeam();

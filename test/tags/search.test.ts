@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { migrate } from '../../src/db/migrations.js';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createTags, updateDocument } from './helpers.js';
 
 const COMMENTS = {
@@ -53,13 +53,17 @@ const EXPECTED: [string, Name[]][] = [
 for (const kind of DATABASES) {
   describe(`GET /tags q case folding (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     const ids = new Map<Name, string>();
     before(async () => {
       server = await startServer(kind);
       world = await server.seedTeam();
       const names = Object.keys(COMMENTS) as Name[];
-      const tags = await createTags(server, world.sandbox.key, names.map((name) => ({ comment: COMMENTS[name] })));
+      const tags = await createTags(
+        server,
+        world.sandbox.key,
+        names.map((name) => ({ comment: COMMENTS[name] })),
+      );
       names.forEach((name, i) => ids.set(name, tags[i].id));
     });
     after(() => server.close());
@@ -96,7 +100,10 @@ for (const kind of DATABASES) {
       const db = server.ctx.db;
       // Back to the schema before 0010: the column gone and the migration not applied.
       await sql`alter table tags drop column comment_folded`.execute(db.kysely);
-      await db.kysely.deleteFrom('kysely_migration' as any).where('name', '=', '0010_comment_folded').execute();
+      await db.kysely
+        .deleteFrom('kysely_migration' as any)
+        .where('name', '=', '0010_comment_folded')
+        .execute();
       assert.deepEqual(await migrate(db), ['0010_comment_folded']);
       for (const [q, names] of EXPECTED) assert.deepEqual(await found(q), idsOf(names), `q=${q}`);
     });

@@ -1,20 +1,10 @@
 // GET /tags/:id, PATCH /tags/:id and PATCH /tags.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call } from '../harness.js';
-import {
-  assertError,
-  assertJsonApi,
-  assertTag,
-  assertValidation,
-  batchUpdateDocument,
-  configure,
-  createTag,
-  createTags,
-  updateDocument,
-  sharedServer,
-  uniqueUrl,
-} from './helpers.js';
+import { DATABASES, call } from '../kit/harness.js';
+import { assertTag, batchUpdateDocument, configure, createTag, createTags, updateDocument, uniqueUrl } from './helpers.js';
+import { assertError, assertJsonApi, assertValidation } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 for (const kind of DATABASES) {
   describe(`GET and PATCH /tags (${kind})`, () => {
@@ -42,7 +32,14 @@ for (const kind of DATABASES) {
       const response = await patch(tag.id, updateDocument(tag.id, { url, comment: 'new', session_duration: 3600 }));
       assert.equal(response.status, 200, response.text);
       assertJsonApi(response);
-      assertTag(response.body.data, { url, comment: 'new', session_duration: 3600, status: 'created', protocol: tag.attributes.protocol, inserted_at: tag.attributes.inserted_at });
+      assertTag(response.body.data, {
+        url,
+        comment: 'new',
+        session_duration: 3600,
+        status: 'created',
+        protocol: tag.attributes.protocol,
+        inserted_at: tag.attributes.inserted_at,
+      });
       assert.ok(response.body.data.attributes.updated_at > tag.attributes.updated_at);
       assert.deepEqual((await get(tag.id)).body.data, response.body.data);
       // Clearing the comment, the body without data.id, and limits ±1.
@@ -113,7 +110,13 @@ for (const kind of DATABASES) {
 
       const edited = await patch(tag.id, updateDocument(tag.id, { comment: 'still editable', session_duration: 5 }));
       assert.equal(edited.status, 200, edited.text);
-      assertTag(edited.body.data, { status: 'configured', comment: 'still editable', session_duration: 5, configured_at: configured.attributes.configured_at, url: tag.attributes.url });
+      assertTag(edited.body.data, {
+        status: 'configured',
+        comment: 'still editable',
+        session_duration: 5,
+        configured_at: configured.attributes.configured_at,
+        url: tag.attributes.url,
+      });
       assert.ok(edited.body.data.attributes.updated_at > configured.attributes.updated_at);
       // Sending the unchanged url is not a change.
       assert.equal((await patch(tag.id, updateDocument(tag.id, { url: tag.attributes.url }))).status, 200);
@@ -125,14 +128,22 @@ for (const kind of DATABASES) {
       const response = await patchMany(batchUpdateDocument(order.map((t, i) => ({ id: t.id, attributes: { comment: `n${i}` } }))));
       assert.equal(response.status, 200, response.text);
       assertJsonApi(response);
-      assert.deepEqual(response.body.data.map((t: any) => t.id), order.map((t) => t.id));
+      assert.deepEqual(
+        response.body.data.map((t: any) => t.id),
+        order.map((t) => t.id),
+      );
       response.body.data.forEach((t: any, i: number) => assertTag(t, { comment: `n${i}` }));
       for (const t of response.body.data) assert.deepEqual((await get(t.id)).body.data, t);
     });
 
     test('PATCH /tags: the same tag twice applies in order', async () => {
       const tag = await createTag(suite.server, suite.world.sandbox.key);
-      const response = await patchMany(batchUpdateDocument([{ id: tag.id, attributes: { comment: 'first', session_duration: 9 } }, { id: tag.id, attributes: { comment: 'second' } }]));
+      const response = await patchMany(
+        batchUpdateDocument([
+          { id: tag.id, attributes: { comment: 'first', session_duration: 9 } },
+          { id: tag.id, attributes: { comment: 'second' } },
+        ]),
+      );
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.length, 2);
       assert.equal((await get(tag.id)).body.data.attributes.comment, 'second');
@@ -170,7 +181,15 @@ for (const kind of DATABASES) {
       assert.deepEqual((await get(tags[2].id)).body.data, configured);
       // Two entries moving to one new url.
       const url = uniqueUrl();
-      assertValidation(await patchMany(batchUpdateDocument([{ id: tags[0].id, attributes: { url } }, { id: tags[1].id, attributes: { url } }])), ['/data/1/attributes/url']);
+      assertValidation(
+        await patchMany(
+          batchUpdateDocument([
+            { id: tags[0].id, attributes: { url } },
+            { id: tags[1].id, attributes: { url } },
+          ]),
+        ),
+        ['/data/1/attributes/url'],
+      );
       assert.deepEqual((await get(tags[0].id)).body.data, tags[0]);
     });
 
@@ -179,7 +198,13 @@ for (const kind of DATABASES) {
       const other = await suite.server.seedTeam();
       const foreign = await createTag(suite.server, other.sandbox.key);
       for (const missing of ['tag_0000000000000000000000', foreign.id, 'garbage']) {
-        const response = await patchMany(batchUpdateDocument([{ id: tags[0].id, attributes: { comment: 'changed' } }, { id: missing, attributes: { comment: 'x' } }, { id: tags[1].id, attributes: { comment: 'changed' } }]));
+        const response = await patchMany(
+          batchUpdateDocument([
+            { id: tags[0].id, attributes: { comment: 'changed' } },
+            { id: missing, attributes: { comment: 'x' } },
+            { id: tags[1].id, attributes: { comment: 'changed' } },
+          ]),
+        );
         assertError(response, 404);
       }
       for (const t of tags) assert.deepEqual((await get(t.id)).body.data, t);
@@ -188,7 +213,12 @@ for (const kind of DATABASES) {
 
     test('PATCH /tags: swapping urls between two tags in one batch works', async () => {
       const [a, b, c] = await createTags(suite.server, suite.world.sandbox.key, 3);
-      const response = await patchMany(batchUpdateDocument([{ id: a.id, attributes: { url: b.attributes.url } }, { id: b.id, attributes: { url: a.attributes.url } }]));
+      const response = await patchMany(
+        batchUpdateDocument([
+          { id: a.id, attributes: { url: b.attributes.url } },
+          { id: b.id, attributes: { url: a.attributes.url } },
+        ]),
+      );
       assert.equal(response.status, 200, response.text);
       assert.equal((await get(a.id)).body.data.attributes.url, b.attributes.url);
       assert.equal((await get(b.id)).body.data.attributes.url, a.attributes.url);
@@ -202,7 +232,10 @@ for (const kind of DATABASES) {
       );
       // State before: a=B, b=A, c=C; after: a=C, b=B, c=A (all distinct, judged on the final state).
       assert.equal(rotate.status, 200, rotate.text);
-      assert.deepEqual(rotate.body.data.map((t: any) => t.attributes.url), [c.attributes.url, b.attributes.url, a.attributes.url]);
+      assert.deepEqual(
+        rotate.body.data.map((t: any) => t.attributes.url),
+        [c.attributes.url, b.attributes.url, a.attributes.url],
+      );
       assert.equal((await get(c.id)).body.data.attributes.url, a.attributes.url);
     });
 
@@ -228,7 +261,10 @@ for (const kind of DATABASES) {
       const all = await call500(batchUpdateDocument(tags.map((t, i) => ({ id: t.id, attributes: { comment: `c${i}` } }))));
       assert.equal(all.status, 200, all.text);
       assert.equal(all.body.data.length, 500);
-      assert.deepEqual(all.body.data.map((t: any) => t.attributes.comment), tags.map((_, i) => `c${i}`));
+      assert.deepEqual(
+        all.body.data.map((t: any) => t.attributes.comment),
+        tags.map((_, i) => `c${i}`),
+      );
     });
   });
 }

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createTeam } from '../../src/teams/service.js';
-import { DATABASES, call } from '../harness.js';
-import { ISO_MICROS, assertError, assertJsonApi, sharedServer } from '../tags/helpers.js';
+import { DATABASES, call } from '../kit/harness.js';
+import { ISO_MICROS, assertError, assertJsonApi } from '../kit/assertions.js';
+import { sharedServer } from '../kit/harness.js';
 
 for (const kind of DATABASES) {
   describe(`GET /teams/:id (${kind})`, () => {
@@ -11,11 +12,25 @@ for (const kind of DATABASES) {
 
     test('a team name with a control character or a lone surrogate is refused, nothing stored', async () => {
       const db = suite.server.ctx.db.kysely;
-      const count = async () => Number((await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('teams')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
-      await assert.rejects(createTeam(db, 'Acme\u0000EU', null, suite.server.ctx.clock), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
-      await assert.rejects(createTeam(db, 'Acme\nEU', null, suite.server.ctx.clock), { message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)' });
-      await assert.rejects(createTeam(db, 'Acme \ud800', null, suite.server.ctx.clock), { message: 'team name must be well-formed Unicode (no lone UTF-16 surrogates)' });
+      await assert.rejects(createTeam(db, 'Acme\u0000EU', null, suite.server.ctx.clock), {
+        message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)',
+      });
+      await assert.rejects(createTeam(db, 'Acme\nEU', null, suite.server.ctx.clock), {
+        message: 'team name must not contain control characters (U+0000 to U+001F, U+007F)',
+      });
+      await assert.rejects(createTeam(db, 'Acme \ud800', null, suite.server.ctx.clock), {
+        message: 'team name must be well-formed Unicode (no lone UTF-16 surrogates)',
+      });
       assert.equal(await count(), before);
       await createTeam(db, 'Acme Café 😀', null, suite.server.ctx.clock);
       assert.equal(await count(), before + 1);

@@ -2,7 +2,7 @@
 // give exactly one genuine first verification, on both databases.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 
 for (const kind of DATABASES) {
@@ -20,7 +20,10 @@ for (const kind of DATABASES) {
         assert.ok(responses.every((r) => r.body.data.attributes.genuine === true));
       }
       const rows = await suite.server.ctx.db.kysely.selectFrom('verifications').select(['reason']).where('tag_id', '=', tag.id).execute();
-      assert.deepEqual(rows.map((r) => r.reason), ['ok', 'ok', 'ok']);
+      assert.deepEqual(
+        rows.map((r) => r.reason),
+        ['ok', 'ok', 'ok'],
+      );
     });
 
     test('simultaneous different URLs of one tag: each newer counter may win, never two with the same counter', async () => {

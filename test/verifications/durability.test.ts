@@ -1,4 +1,4 @@
-// Every verification is durable before it is answered (issue #10). On SQLite the scan writer's thread
+// Every verification is durable before it is answered (docs/throughput.md#durability). On SQLite the scan writer's thread
 // commits without waiting for the disk and answers a batch only after an fsync of the WAL that began
 // after its commit (src/db/wal-flush.ts); on PostgreSQL the commit waits for its WAL flush. Killing
 // the server with SIGKILL right after the last answer must lose none of them: a restarted server
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { AppContext } from '../../src/context.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import type { ServeProcess } from '../cli/process.js';
-import { DATABASES, type Storage } from '../harness.js';
+import { DATABASES, type Storage } from '../kit/harness.js';
 import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
 
 for (const kind of DATABASES) {
@@ -47,7 +47,11 @@ for (const kind of DATABASES) {
       assert.deepEqual([...new Set(answered.map((a) => a.status))], [201]);
       assert.deepEqual([...new Set(answered.map((a) => a.body.data.attributes.reason))], ['ok']);
 
-      const stored = await ctx.db.kysely.selectFrom('verifications').select(['id', 'reason', 'read_counter', 'session_id']).where('team_id', '=', teamId).execute();
+      const stored = await ctx.db.kysely
+        .selectFrom('verifications')
+        .select(['id', 'reason', 'read_counter', 'session_id'])
+        .where('team_id', '=', teamId)
+        .execute();
       assert.equal(stored.length, 120);
       const byId = new Map(stored.map((r) => [r.id, r]));
       for (const a of answered) {
@@ -59,15 +63,18 @@ for (const kind of DATABASES) {
       assert.deepEqual([...new Set(chips.map((c) => c.last_counter))], [3]);
       assert.equal((await ctx.db.kysely.selectFrom('sessions').select('id').where('tag_id', 'in', tags).execute()).length, 80);
 
-      // The restarted server goes on from there: a tap sent again within its session is a reload of its
-      // answer; the chip's next tap is genuine at counter 4 and completes the session its third tap opened.
+      // The restarted server goes on from there: the newest tap sent again within its session is a reload of
+      // its answer, an older one a replay; the chip's next tap is genuine at counter 4 and completes the session
+      // its third tap opened.
       const restarted = await startServeOn(storage);
       try {
-        for (const n of [0, 2]) {
-          const reload = await verify(restarted, urls[0]![n]!);
-          assert.equal(reload.status, 201);
-          assert.equal(reload.body.data.id, answers[0]![n]!.body.data.id);
-        }
+        const reload = await verify(restarted, urls[0]![2]!);
+        assert.equal(reload.status, 201);
+        assert.equal(reload.body.data.id, answers[0]![2]!.body.data.id);
+        assert.deepEqual(reload.body.meta, { repeat: true });
+        const older = await verify(restarted, urls[0]![0]!);
+        assert.equal(older.status, 201);
+        assert.deepEqual([older.body.data.attributes.reason, older.body.data.attributes.read_counter], ['replayed', 1]);
         const next = await verify(restarted, (await tap(ctx, tags[0]!)).url);
         assert.equal(next.status, 201);
         assert.deepEqual([next.body.data.attributes.reason, next.body.data.attributes.read_counter], ['ok', 4]);

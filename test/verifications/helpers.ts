@@ -1,9 +1,9 @@
 // Shared steps of the verification tests: the real CLI, and the emulator and
 // API calls a scan goes through.
-import { call, freshStorage, type ApiResponse, type DatabaseKind, type Storage, type TestServer } from '../harness.js';
+import { call, freshStorage, type ApiResponse, type DatabaseKind, type Storage, type TestServer } from '../kit/harness.js';
 import { createEmulatedChip, setTamper, tap } from '../../src/emulator/service.js';
 import { loadConfig } from '../../src/config.js';
-import type { AppContext } from '../../src/context.js';
+import { createContext, type AppContext } from '../../src/context.js';
 import { migrate } from '../../src/db/migrations.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
@@ -20,17 +20,23 @@ export async function seededStorage(kind: DatabaseKind, teamName: string): Promi
   const storage = await freshStorage(kind);
   const db = storage.open();
   await migrate(db);
-  const ctx: AppContext = { db, config: { ...loadConfig({ ...storage.env }), database: storage.target }, clock: systemClock };
+  const ctx = createContext(db, { ...loadConfig({ ...storage.env }), database: storage.target });
   const teamId = (await createTeam(db.kysely, teamName, null, systemClock)).id;
   const key = (await createKey(db.kysely, teamId, 'sandbox', systemClock)).key;
   return { storage, ctx, teamId, key };
 }
 
 /** `tapproof serve` on that database, rate limit out of the way. */
-export const startServeOn = (storage: Storage, args: string[] = []): Promise<ServeProcess> => startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' }, args);
+export const startServeOn = (storage: Storage, args: string[] = []): Promise<ServeProcess> =>
+  startServe({ ...storage.env, TAPPROOF_RATE_LIMIT: '1000000' }, args);
 
 /** A configured sandbox tag on an emulated chip (in-process, like the CLI command). */
-export async function emulated(server: TestServer, teamId: string, protocol: string, options: { crypto?: 'aes' | 'lrp'; sessionDuration?: number; url?: string } = {}) {
+export async function emulated(
+  server: TestServer,
+  teamId: string,
+  protocol: string,
+  options: { crypto?: 'aes' | 'lrp'; sessionDuration?: number; url?: string } = {},
+) {
   const url = options.url ?? `https://example.com/p/${Math.random().toString(36).slice(2)}`;
   const { id } = await createEmulatedChip(server.ctx, { teamId, url, protocol, crypto: options.crypto, sessionDuration: options.sessionDuration });
   return { id, url };

@@ -1,4 +1,4 @@
-// Scans of one tag are decided in the order the server received them (issue #10),
+// Scans of one tag are decided in the order the server received them (docs/throughput.md#arrival-order),
 // whatever the request waited on: many chips tapped in order, their scans
 // pipelined on a few keep-alive connections (so that the order of receipt is
 // certain), across a forced API-key cache expiry (every request of that wave
@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
-import { principalCache } from '../../src/keys/cache.js';
-import { forgetScanLookups } from '../../src/verifications/service.js';
-import { DATABASES, JSON_API, call, sharedServer, type TestServer } from '../harness.js';
+import { DATABASES, JSON_API, call, sharedServer, type TestServer } from '../kit/harness.js';
 import { emulated, tapUrl } from './helpers.js';
 
 const TAGS = 24;
@@ -95,7 +93,7 @@ for (const kind of DATABASES) {
     test('in-order taps of many chips, pipelined, across a forced key-cache expiry and a refresh: every fresh tap genuine', async () => {
       const { server, world } = suite;
       const { tags, urls } = await tapsInOrder(server, world.teamId);
-      const cache = principalCache(server.ctx.db);
+      const cache = server.ctx.principals;
       let offset = 0;
       cache.clock = () => Date.now() + offset;
       const connections = await Promise.all(Array.from({ length: CONNECTIONS }, () => Pipeline.open(server.origin)));
@@ -106,12 +104,16 @@ for (const kind of DATABASES) {
           // while wave 3's (the entry refilled by then) need not.
           if (w === 2) offset += cache.ttlMs + 1;
           // Wave 4: the tag lookups are forgotten: each tag's scan asks the database.
-          if (w === 4) forgetScanLookups(server.ctx.db);
+          if (w === 4) server.ctx.scanLookups.clear();
           // Wave 6: the entry is old enough to be refreshed in the background.
           if (w === 6) offset += cache.refreshMs + 1;
           connections.forEach((connection, c) => {
             const mine = tags.map((_, t) => t).filter((t) => t % CONNECTIONS === c);
-            const sent = connection.send('/api/v1/verifications', world.sandbox.key, mine.map((t) => document(urls[t]![w]!)));
+            const sent = connection.send(
+              '/api/v1/verifications',
+              world.sandbox.key,
+              mine.map((t) => document(urls[t]![w]!)),
+            );
             mine.forEach((t, i) => answers[t]!.push(sent[i]!));
           });
           await pause();
@@ -135,7 +137,11 @@ for (const kind of DATABASES) {
 
       // Stored: one genuine verification per counter, none replayed; taps paired into sessions in order.
       const db = server.ctx.db.kysely;
-      const rows = await db.selectFrom('verifications').select(['tag_id', 'reason', 'read_counter', 'session_id', 'scanned_at']).where('tag_id', 'in', tags).execute();
+      const rows = await db
+        .selectFrom('verifications')
+        .select(['tag_id', 'reason', 'read_counter', 'session_id', 'scanned_at'])
+        .where('tag_id', 'in', tags)
+        .execute();
       assert.equal(rows.length, TAGS * WAVES);
       assert.equal(rows.filter((r) => r.reason !== 'ok').length, 0);
       for (const tag of tags) {

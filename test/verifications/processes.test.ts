@@ -1,4 +1,4 @@
-// Several server processes on one database (issue #10): `tapproof serve
+// Several server processes on one database (docs/throughput.md#arrival-order): `tapproof serve
 // --processes 2` (two workers sharing a port) and a second, separate `serve`
 // (another host) on the same SQLite file or PostgreSQL schema. Scans spread
 // over all three processes: exactly one genuine verification per fresh
@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { AppContext } from '../../src/context.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { runCli, type ServeProcess } from '../cli/process.js';
-import { DATABASES, type Storage } from '../harness.js';
+import { DATABASES, type Storage } from '../kit/harness.js';
 import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
 
 type Running = ServeProcess;
@@ -56,7 +56,8 @@ for (const kind of DATABASES) {
     });
 
     const verify = (server: Running, url: string) => verifyWith(server, key, url);
-    const newTag = async () => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/m/${Math.random().toString(36).slice(2)}`, protocol: 'ntag_424_dna' })).id;
+    const newTag = async () =>
+      (await createEmulatedChip(ctx, { teamId, url: `https://example.com/m/${Math.random().toString(36).slice(2)}`, protocol: 'ntag_424_dna' })).id;
 
     test('serve --processes 2 runs two server processes', () => {
       const workers = children(cluster.child.pid!).filter((pid) => {
@@ -96,7 +97,12 @@ for (const kind of DATABASES) {
         }),
       );
       for (const tagId of tags) {
-        const rows = await ctx.db.kysely.selectFrom('verifications').select(['reason', 'read_counter', 'session_id']).where('tag_id', '=', tagId).orderBy('read_counter').execute();
+        const rows = await ctx.db.kysely
+          .selectFrom('verifications')
+          .select(['reason', 'read_counter', 'session_id'])
+          .where('tag_id', '=', tagId)
+          .orderBy('read_counter')
+          .execute();
         assert.deepEqual(
           rows.map((r) => [r.reason, r.read_counter]),
           Array.from({ length: TAPS }, (_, i) => ['ok', i + 1]),
@@ -123,7 +129,13 @@ for (const kind of DATABASES) {
       assert.ok(answers.every((a) => a.body.data.attributes.genuine || a.body.data.attributes.reason === 'replayed'));
       const rows = await ctx.db.kysely.selectFrom('verifications').select(['reason', 'read_counter']).where('tag_id', '=', tagId).execute();
       assert.equal(rows.length, 10);
-      assert.deepEqual(rows.filter((r) => r.reason === 'ok').map((r) => r.read_counter).sort((a, b) => a! - b!), [...genuine].sort((a, b) => a - b));
+      assert.deepEqual(
+        rows
+          .filter((r) => r.reason === 'ok')
+          .map((r) => r.read_counter)
+          .sort((a, b) => a! - b!),
+        [...genuine].sort((a, b) => a - b),
+      );
       const chip = await ctx.db.kysely.selectFrom('chips').select('last_counter').where('tag_id', '=', tagId).executeTakeFirstOrThrow();
       assert.equal(chip.last_counter, Math.max(...genuine));
     });

@@ -1,26 +1,27 @@
-// Who may verify and read what: a key sees only its own team's world (spec:
-// 401 without a valid key, 404 outside the team and mode); chip keys never
+// Who may verify and read what: a key sees only its own team's world
+// (docs/api.md#requests-and-errors: 401 without a valid key, 404 outside the team and mode); chip keys never
 // leave the server, in a response or a log line.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
 import { generateSun424 } from '../../src/chips/index.js';
 import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrations.js';
 import { revoke } from '../../src/keys/service.js';
 import { importChips } from '../../src/tag-chips/import.js';
-import { DATABASES, call, freshStorage, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, freshStorage, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 import { systemClock } from '../../src/time.js';
 
 for (const kind of DATABASES) {
   describe(`verification security (${kind})`, () => {
     let server: TestServer;
-    let owner: World;
-    let stranger: World;
-    let sub: World;
+    let owner: SeededTeam;
+    let stranger: SeededTeam;
+    let sub: SeededTeam;
     before(async () => {
       server = await startServer(kind);
       owner = await server.seedTeam({ name: 'owner' });
@@ -64,7 +65,7 @@ for (const kind of DATABASES) {
       await migrate(db);
       const lines: string[] = [];
       const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) });
-      const ctx = { db, config: { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env }), database: storage.target }, clock: systemClock };
+      const ctx = createContext(db, { ...loadConfig({ TAPPROOF_RATE_LIMIT: '1000000', ...storage.env }), database: storage.target });
       const app = await buildApp(ctx, { logger: { level: 'trace', stream } });
       await app.listen({ port: 0, host: '127.0.0.1' });
       const server = { base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1` };
@@ -88,7 +89,10 @@ for (const kind of DATABASES) {
           bodies.push(r.text, (await call(server, 'GET', `/verifications/${r.body.data.id}`, { key })).text);
           bodies.push((await call(server, 'GET', `/sessions/${r.body.data.attributes.session_id}`, { key })).text);
         }
-        bodies.push((await call(server, 'GET', `/tags/${tagId}`, { key })).text, (await verify(server as TestServer, key, `${url}?picc_data=${'0'.repeat(32)}&cmac=${'0'.repeat(16)}`)).text);
+        bodies.push(
+          (await call(server, 'GET', `/tags/${tagId}`, { key })).text,
+          (await verify(server as TestServer, key, `${url}?picc_data=${'0'.repeat(32)}&cmac=${'0'.repeat(16)}`)).text,
+        );
         assert.ok(lines.length > 0, 'the log was captured');
         const seen = (lines.join('\n') + bodies.join('\n')).toLowerCase();
         for (const secret of [meta, file]) assert.ok(!seen.includes(secret.toString('hex')), 'a chip key leaked');

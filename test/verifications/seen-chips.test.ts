@@ -1,5 +1,5 @@
 // PostgreSQL writes a batch of fresh scans in one statement, decided on the chips as
-// this process last committed them (src/verifications/scan-writer.ts, SeenChips); the
+// this process last committed them (SeenChips, src/verifications/scan-commit.ts); the
 // statement's guard writes nothing when a chip has changed since, and the batch is
 // decided again under the row locks. Here the chips change behind one server's back:
 // another host on the same database scans them, or a PATCH changes session_duration.
@@ -8,18 +8,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import type { AppContext } from '../../src/context.js';
+import { createContext, type AppContext } from '../../src/context.js';
 import { newId } from '../../src/ids.js';
-import { metricsOf } from '../../src/metrics.js';
 import { lockChips } from '../../src/tag-chips/repository.js';
-import { writeBatchOutcomes, isStaleChips } from '../../src/verifications/scan-statements.js';
-import type { VerificationRow } from '../../src/verifications/repository.js';
-import { call, DATABASES, startServer, type TestServer, type World } from '../harness.js';
+import { writeOutcomes, isStaleChips, type VerificationRow } from '../../src/verifications/repository.js';
+import { call, DATABASES, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 
 /** A second app ("another host") with its own connections, group commit and seen chips, on the server's database. */
 async function anotherHost(server: TestServer): Promise<{ base: string; ctx: AppContext; close(): Promise<void> }> {
-  const ctx: AppContext = { ...server.ctx, db: server.storage.open() };
+  const ctx = createContext(server.storage.open(), server.ctx.config, server.ctx.clock);
   const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -35,7 +33,7 @@ async function anotherHost(server: TestServer): Promise<{ base: string; ctx: App
 
 /** This server's PostgreSQL batches so far, by path. */
 async function batches(ctx: AppContext): Promise<{ as_seen: number; locked: number }> {
-  const { values } = await metricsOf(ctx.db).scanBatches.get();
+  const { values } = await ctx.metrics.scanBatches.get();
   const count = (path: string) => values.find((v) => v.labels.path === path)?.value ?? 0;
   return { as_seen: count('as_seen'), locked: count('locked') };
 }
@@ -49,7 +47,7 @@ async function batchesSince(ctx: AppContext, before: { as_seen: number; locked: 
 for (const kind of DATABASES) {
   describe(`chips changed behind a server's back (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     let other: Awaited<ReturnType<typeof anotherHost>>;
 
     before(async () => {
@@ -105,11 +103,18 @@ for (const kind of DATABASES) {
     test('a PATCH of session_duration after the chip was seen: the next session opened here has the new duration', async () => {
       const tag = await emulated(server, world.teamId, 'ntag_424_dna', { sessionDuration: 60 });
       for (let i = 0; i < 2; i++) assert.equal((await verify(server, world.sandbox.key, await tapUrl(server, tag.id))).body.data.attributes.reason, 'ok');
-      const patched = await call(server, 'PATCH', `/tags/${tag.id}`, { key: world.sandbox.key, body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 7 } } } });
+      const patched = await call(server, 'PATCH', `/tags/${tag.id}`, {
+        key: world.sandbox.key,
+        body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 7 } } },
+      });
       assert.equal(patched.status, 200);
       const before = await batches(server.ctx);
       const opened = await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
-      const session = await server.ctx.db.kysely.selectFrom('sessions').selectAll().where('id', '=', opened.body.data.attributes.session_id).executeTakeFirstOrThrow();
+      const session = await server.ctx.db.kysely
+        .selectFrom('sessions')
+        .selectAll()
+        .where('id', '=', opened.body.data.attributes.session_id)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(session.expires_at) - Number(session.opened_at), 7_000_000);
       assert.equal((await sessionsOf(tag.id)).length, 2);
       if (kind === 'postgres') {
@@ -162,10 +167,13 @@ for (const kind of DATABASES) {
         // A is as read; B's counter is not (another host moved it): neither may move, no row may appear.
         const advances = [
           { before: chipA, after: { tag_id: a.id, last_counter: chipA.last_counter! + 5, session_id: null, session_expires_at: null } },
-          { before: { ...chipB, last_counter: chipB.last_counter! - 1 }, after: { tag_id: b.id, last_counter: chipB.last_counter! + 5, session_id: null, session_expires_at: null } },
+          {
+            before: { ...chipB, last_counter: chipB.last_counter! - 1 },
+            after: { tag_id: b.id, last_counter: chipB.last_counter! + 5, session_id: null, session_expires_at: null },
+          },
         ];
         const opened = [{ id: newId('ses'), team_id: world.teamId, mode: 'sandbox' as const, tag_id: a.id, opened_at: 1, expires_at: 2 }];
-        await assert.rejects(writeBatchOutcomes(db, advances, opened, [row(a.id, chipA.last_counter! + 5), row(b.id, chipB.last_counter! + 5)]), (error) => {
+        await assert.rejects(writeOutcomes(db, advances, opened, [row(a.id, chipA.last_counter! + 5), row(b.id, chipB.last_counter! + 5)]), (error) => {
           assert.equal(isStaleChips(error), true);
           assert.match(String((error as Error).message), /chips changed since this batch read them \(1 of 2 as seen\)/);
           return true;
@@ -173,7 +181,7 @@ for (const kind of DATABASES) {
         assert.deepEqual(await snapshot(), was);
         // The same statement with both chips as read writes everything.
         advances[1]!.before = chipB;
-        await writeBatchOutcomes(db, advances, opened, [row(a.id, chipA.last_counter! + 5), row(b.id, chipB.last_counter! + 5)]);
+        await writeOutcomes(db, advances, opened, [row(a.id, chipA.last_counter! + 5), row(b.id, chipB.last_counter! + 5)]);
         const now = await snapshot();
         assert.deepEqual(
           now.chips.map((c) => c.last_counter),

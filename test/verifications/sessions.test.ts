@@ -2,7 +2,7 @@
 // the tag inside session_duration completes it, after the window it is expired.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, sharedServer } from '../harness.js';
+import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 
 for (const kind of DATABASES) {
@@ -33,7 +33,10 @@ for (const kind of DATABASES) {
       assert.notEqual(third.attributes.session_id, first.attributes.session_id);
       assert.equal((await session(third.attributes.session_id)).attributes.status, 'open');
       // The fourth genuine scan completes the third's session.
-      assert.equal((await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data.attributes.session_id, third.attributes.session_id);
+      assert.equal(
+        (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data.attributes.session_id,
+        third.attributes.session_id,
+      );
     });
 
     test('expired after session_duration; the next genuine scan opens a new session', async () => {
@@ -51,7 +54,10 @@ for (const kind of DATABASES) {
     test('a session_duration changed by PATCH applies to the next session of an already scanned tag', async () => {
       const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna');
       const first = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
-      const patched = await call(suite.server, 'PATCH', `/tags/${tag.id}`, { key: suite.world.sandbox.key, body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 5 } } } });
+      const patched = await call(suite.server, 'PATCH', `/tags/${tag.id}`, {
+        key: suite.world.sandbox.key,
+        body: { data: { type: 'tags', id: tag.id, attributes: { session_duration: 5 } } },
+      });
       assert.equal(patched.status, 200);
       // The open session keeps its window; the next one gets the new duration.
       const second = (await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id))).body.data;
@@ -62,7 +68,8 @@ for (const kind of DATABASES) {
     });
 
     test('404 for an unknown session id', async () => {
-      for (const id of ['ses_0000000000000000000000', 'x']) assert.equal((await call(suite.server, 'GET', `/sessions/${id}`, { key: suite.world.sandbox.key })).status, 404);
+      for (const id of ['ses_0000000000000000000000', 'x'])
+        assert.equal((await call(suite.server, 'GET', `/sessions/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });
   });
 }

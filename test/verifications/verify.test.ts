@@ -2,7 +2,7 @@
 // tapped through the real server, on both databases.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
+import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { cli, emulated, flipHexDigit, tamper, tapUrl, verify } from './helpers.js';
 
 const VRF_ID = /^vrf_[0-9A-Za-z]{22}$/;
@@ -25,12 +25,26 @@ for (const kind of DATABASES) {
       const data = response.body.data;
       assert.equal(data.type, 'verifications');
       assert.match(data.id, VRF_ID);
-      assert.deepEqual(Object.keys(data.attributes).sort(), ['country', 'genuine', 'read_counter', 'reason', 'scanned_at', 'session_id', 'tag_id', 'tamper']);
+      assert.deepEqual(Object.keys(data.attributes).sort(), [
+        'client_ip',
+        'country',
+        'genuine',
+        'read_counter',
+        'reason',
+        'scanned_at',
+        'session_id',
+        'tag_id',
+        'tamper',
+        'verification_id',
+      ]);
+      // The extension API's name for it (docs/extension.md, Ids).
+      assert.equal(data.attributes.verification_id, `VRF_${data.id.slice(4)}`);
       assert.equal(data.attributes.genuine, true);
       assert.equal(data.attributes.reason, 'ok');
       assert.equal(data.attributes.tag_id, tagId);
       assert.equal(data.attributes.read_counter, tapped.counter);
       assert.equal(data.attributes.tamper, null);
+      assert.equal(data.attributes.client_ip, null, 'none was given');
       assert.equal(data.attributes.country, null);
       assert.match(data.attributes.session_id, /^ses_/);
       const read = await call(suite.server, 'GET', `/verifications/${data.id}`, { key: suite.world.sandbox.key });
@@ -48,7 +62,8 @@ for (const kind of DATABASES) {
       const a = await verify(suite.server, suite.world.sandbox.key, first);
       const reload = await verify(suite.server, suite.world.sandbox.key, first);
       assert.equal(reload.status, 201);
-      assert.deepEqual(reload.body, a.body);
+      assert.equal(a.body.meta, undefined);
+      assert.deepEqual(reload.body, { ...a.body, meta: { repeat: true } });
       const b = await verify(suite.server, suite.world.sandbox.key, second);
       assert.equal(b.body.data.attributes.genuine, true);
       assert.equal(b.body.data.attributes.read_counter, 2);
@@ -64,6 +79,36 @@ for (const kind of DATABASES) {
       assert.equal(replayed.body.data.attributes.session_id, null);
       // Stored like any attempt.
       assert.deepEqual((await call(suite.server, 'GET', `/verifications/${replayed.body.data.id}`, { key: suite.world.sandbox.key })).body, replayed.body);
+    });
+
+    test('once a newer counter is accepted, an older URL is replayed within the session; the newest URL still reloads', async () => {
+      const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna', { sessionDuration: 3600 });
+      const first = await tapUrl(suite.server, tag.id);
+      const second = await tapUrl(suite.server, tag.id);
+      const a = await verify(suite.server, suite.world.sandbox.key, first);
+      const b = await verify(suite.server, suite.world.sandbox.key, second);
+      assert.deepEqual([a.body.data.attributes.reason, b.body.data.attributes.reason], ['ok', 'ok']);
+      const copied = await verify(suite.server, suite.world.sandbox.key, first);
+      assert.equal(copied.status, 201);
+      assert.notEqual(copied.body.data.id, a.body.data.id);
+      assert.equal(copied.body.data.attributes.genuine, false);
+      assert.equal(copied.body.data.attributes.reason, 'replayed');
+      assert.equal(copied.body.data.attributes.read_counter, 1);
+      assert.equal(copied.body.meta, undefined);
+      const reload = await verify(suite.server, suite.world.sandbox.key, second);
+      assert.deepEqual(reload.body, { ...b.body, meta: { repeat: true } });
+      // Exactly three stored: the two genuine scans and the replay; the reload stores nothing.
+      const rows = await suite.server.ctx.db.kysely
+        .selectFrom('verifications')
+        .select(['reason', 'read_counter'])
+        .where('tag_id', '=', tag.id)
+        .orderBy('scanned_at')
+        .execute();
+      assert.deepEqual(rows, [
+        { reason: 'ok', read_counter: 1 },
+        { reason: 'ok', read_counter: 2 },
+        { reason: 'replayed', read_counter: 1 },
+      ]);
     });
 
     test('the same URL after session_duration is replayed', async () => {
@@ -89,7 +134,8 @@ for (const kind of DATABASES) {
       const badPicc = await verify(suite.server, suite.world.sandbox.key, flipHexDigit(url, url.length - piccAt));
       assert.equal(badPicc.body.data.attributes.genuine, false);
       assert.match(badPicc.body.data.attributes.reason, /^bad_picc_data|bad_cmac|uid_mismatch$/);
-      for (const r of [badMac, badPicc]) assert.equal((await call(suite.server, 'GET', `/verifications/${r.body.data.id}`, { key: suite.world.sandbox.key })).status, 200);
+      for (const r of [badMac, badPicc])
+        assert.equal((await call(suite.server, 'GET', `/verifications/${r.body.data.id}`, { key: suite.world.sandbox.key })).status, 200);
       // The genuine URL still works: failed attempts do not move the counter.
       assert.equal((await verify(suite.server, suite.world.sandbox.key, url)).body.data.attributes.reason, 'ok');
     });
@@ -98,7 +144,10 @@ for (const kind of DATABASES) {
       const tag = await emulated(suite.server, suite.world.teamId, 'ntag_424_dna_tag_tamper');
       const closedUrl = await tapUrl(suite.server, tag.id);
       assert.match(closedUrl, /\?picc_data=[0-9A-F]{32}&enc=[0-9A-F]{32}&cmac=[0-9A-F]{16}$/);
-      assert.deepEqual((await verify(suite.server, suite.world.sandbox.key, closedUrl)).body.data.attributes.tamper, { permanent: 'closed', current: 'closed' });
+      assert.deepEqual((await verify(suite.server, suite.world.sandbox.key, closedUrl)).body.data.attributes.tamper, {
+        permanent: 'closed',
+        current: 'closed',
+      });
       await cli(suite.server, ['emulator', 'tamper', tag.id, 'open']);
       const open = await verify(suite.server, suite.world.sandbox.key, await tapUrl(suite.server, tag.id));
       assert.equal(open.body.data.attributes.genuine, true);
@@ -181,19 +230,32 @@ for (const kind of DATABASES) {
     });
 
     test('400 for a document of the wrong shape', async () => {
-      for (const body of [{}, { data: [] }, { data: { type: 'tags', attributes: { url: 'x' } } }, { data: { type: 'verifications' } }, { data: { type: 'verifications', attributes: {} } }]) {
+      for (const body of [
+        {},
+        { data: [] },
+        { data: { type: 'tags', attributes: { url: 'x' } } },
+        { data: { type: 'verifications' } },
+        { data: { type: 'verifications', attributes: {} } },
+      ]) {
         const response = await call(suite.server, 'POST', '/verifications', { key: suite.world.sandbox.key, body });
         assert.equal(response.status, 400, JSON.stringify(body));
       }
     });
 
     test('404: no tag under that url, a tag not configured, an unknown verification id', async () => {
-      const url = (await tapUrl(suite.server, (await emulated(suite.server, suite.world.teamId, 'ntag_424_dna')).id)).replace('https://example.com/', 'https://elsewhere.example/');
+      const url = (await tapUrl(suite.server, (await emulated(suite.server, suite.world.teamId, 'ntag_424_dna')).id)).replace(
+        'https://example.com/',
+        'https://elsewhere.example/',
+      );
       assert.equal(onlyError(await verify(suite.server, suite.world.sandbox.key, url)).status, '404');
-      const created = await call(suite.server, 'POST', '/tags', { key: suite.world.sandbox.key, body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/unwritten/${Date.now()}` } }] } });
+      const created = await call(suite.server, 'POST', '/tags', {
+        key: suite.world.sandbox.key,
+        body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/unwritten/${Date.now()}` } }] },
+      });
       const unwritten = created.body.data[0].attributes.url;
       assert.equal((await verify(suite.server, suite.world.sandbox.key, `${unwritten}?picc_data=${'A'.repeat(32)}&cmac=${'B'.repeat(16)}`)).status, 404);
-      for (const id of ['vrf_0000000000000000000000', 'nope']) assert.equal((await call(suite.server, 'GET', `/verifications/${id}`, { key: suite.world.sandbox.key })).status, 404);
+      for (const id of ['vrf_0000000000000000000000', 'nope'])
+        assert.equal((await call(suite.server, 'GET', `/verifications/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });
   });
 }

@@ -1,4 +1,4 @@
-// Every IPv6 form that embeds an IPv4 address is judged by that address (issue #12):
+// Every IPv6 form that embeds an IPv4 address is judged by that address (docs/hardening.md#hostile-input):
 // a webhook cannot reach 169.254.169.254 or a private network through a translation prefix.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

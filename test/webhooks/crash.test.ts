@@ -9,7 +9,7 @@ import type { Db } from '../../src/db/database.js';
 import { systemClock } from '../../src/time.js';
 import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
-import { DATABASES, call, freshStorage, type Storage } from '../harness.js';
+import { DATABASES, call, freshStorage, type Storage } from '../kit/harness.js';
 import { startReceiver, verify, type Receiver } from './receiver.js';
 
 // The embedded delivery worker is the one being killed mid-delivery.
@@ -23,7 +23,8 @@ const serve = (storage: Storage) =>
     TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001',
   });
 
-const killed = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.on('exit', resolve)));
+const killed = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.on('exit', resolve)));
 
 for (const kind of DATABASES) {
   describe(`webhook delivery survives kill -9 (${kind})`, () => {
@@ -53,11 +54,17 @@ for (const kind of DATABASES) {
 
       let server = await serve(storage);
       child = server.child;
-      const hook = await call({ base: server.base }, 'POST', '/webhooks', { key, body: { data: { type: 'webhooks', attributes: { url: receiver.url('/crash') } } } });
+      const hook = await call({ base: server.base }, 'POST', '/webhooks', {
+        key,
+        body: { data: { type: 'webhooks', attributes: { url: receiver.url('/crash') } } },
+      });
       assert.equal(hook.status, 201, hook.text);
       const secret = hook.body.data.attributes.secret;
       for (let batch = 0; batch < 3; batch++) {
-        const data = Array.from({ length: 100 }, (_, i) => ({ type: 'tags', attributes: { protocol: 'ntag_223_dna', url: `https://e.x/crash/${batch}/${i}` } }));
+        const data = Array.from({ length: 100 }, (_, i) => ({
+          type: 'tags',
+          attributes: { protocol: 'ntag_223_dna', url: `https://e.x/crash/${batch}/${i}` },
+        }));
         assert.equal((await call({ base: server.base }, 'POST', '/tags', { key, body: { data } })).status, 201);
       }
       await receiver.until(() => receiver.received.length >= 1);

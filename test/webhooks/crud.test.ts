@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { revoke } from '../../src/keys/service.js';
-import { DATABASES, call, onlyError, sharedServer, startServer } from '../harness.js';
+import { DATABASES, call, onlyError, sharedServer, startServer } from '../kit/harness.js';
 
 const body = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks', attributes } });
 
@@ -9,7 +9,8 @@ for (const kind of DATABASES) {
   describe(`webhook resource (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    const create = (attributes: Record<string, unknown>, key = suite.world.sandbox.key) => call(suite.server, 'POST', '/webhooks', { key, body: body(attributes) });
+    const create = (attributes: Record<string, unknown>, key = suite.world.sandbox.key) =>
+      call(suite.server, 'POST', '/webhooks', { key, body: body(attributes) });
 
     test('POST answers 201 with the resource and a whsec_ secret shown only then', async () => {
       const created = await create({ url: 'https://hooks.example.com/in', events: ['tag.created'] });
@@ -61,21 +62,39 @@ for (const kind of DATABASES) {
       for (const [attributes, pointers] of cases) {
         const response = await create(attributes);
         assert.equal(response.status, 422, JSON.stringify(attributes));
-        assert.deepEqual(response.body.errors.map((e: any) => e.source.pointer), pointers, JSON.stringify(attributes));
+        assert.deepEqual(
+          response.body.errors.map((e: any) => e.source.pointer),
+          pointers,
+          JSON.stringify(attributes),
+        );
         assert.ok(response.body.errors.every((e: any) => e.status === '422' && e.detail));
       }
-      const count = await suite.server.ctx.db.kysely.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('url', 'like', '%hooks.example.com/').executeTakeFirstOrThrow();
+      const count = await suite.server.ctx.db.kysely
+        .selectFrom('webhooks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('url', 'like', '%hooks.example.com/')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
     });
 
     test('shape problems give 400, other media types 415', async () => {
-      for (const bad of [{}, { data: [] }, { data: { type: 'tags', attributes: { url: 'https://a.example/' } } }, { data: { type: 'webhooks' } }, { data: { type: 'webhooks', id: 'whk_x', attributes: { url: 'https://a.example/' } } }]) {
+      for (const bad of [
+        {},
+        { data: [] },
+        { data: { type: 'tags', attributes: { url: 'https://a.example/' } } },
+        { data: { type: 'webhooks' } },
+        { data: { type: 'webhooks', id: 'whk_x', attributes: { url: 'https://a.example/' } } },
+      ]) {
         const response = await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: bad });
         assert.equal(response.status, 400, JSON.stringify(bad));
       }
       assert.equal((await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: body({ events: ['tag.created'] }) })).status, 400);
       assert.equal((await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: '{nope' })).status, 400);
-      const wrongType = await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: JSON.stringify(body({ url: 'https://a.example/' })), headers: { 'content-type': 'application/json' } });
+      const wrongType = await call(suite.server, 'POST', '/webhooks', {
+        key: suite.world.sandbox.key,
+        body: JSON.stringify(body({ url: 'https://a.example/' })),
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(wrongType.status, 415);
     });
 
@@ -90,25 +109,61 @@ for (const kind of DATABASES) {
       }
     });
 
+    test('http and loopback urls (localhost with a trailing dot too) → 422 naming the setting that allows them for local development', async () => {
+      const cases: [string, string][] = [
+        ['http://hooks.example.com/in', 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)'],
+        ['https://localhost./in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
+        ['https://LOCALHOST.:8443/in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
+        ['https://a.localhost./in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
+        ['https://localhost/in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
+        ['https://127.0.0.1/in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
+        ['https://10.1.2.3/in', 'url must not point to a private address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
+      ];
+      for (const [url, detail] of cases) {
+        const response = await create({ url });
+        assert.equal(response.status, 422, url);
+        assert.deepEqual(
+          response.body.errors.map((e: any) => [e.source.pointer, e.detail]),
+          [['/data/attributes/url', detail]],
+          url,
+        );
+      }
+    });
+
     test('PATCH changes url, events and enabled; 422 and 400 as for POST', async () => {
       const id = (await create({ url: 'https://hooks.example.com/p' })).body.data.id;
-      const patched = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', id, attributes: { url: 'https://hooks.example.com/q', events: ['tag.deleted'], enabled: false } } } });
+      const patched = await call(suite.server, 'PATCH', `/webhooks/${id}`, {
+        key: suite.world.sandbox.key,
+        body: { data: { type: 'webhooks', id, attributes: { url: 'https://hooks.example.com/q', events: ['tag.deleted'], enabled: false } } },
+      });
       assert.equal(patched.status, 200, patched.text);
       assert.equal(patched.body.data.attributes.url, 'https://hooks.example.com/q');
       assert.deepEqual(patched.body.data.attributes.events, ['tag.deleted']);
       assert.equal(patched.body.data.attributes.enabled, false);
       assert.equal(patched.body.data.attributes.secret, undefined);
-      const invalid = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', attributes: { events: ['nope'], enabled: 'yes' } } } });
+      const invalid = await call(suite.server, 'PATCH', `/webhooks/${id}`, {
+        key: suite.world.sandbox.key,
+        body: { data: { type: 'webhooks', attributes: { events: ['nope'], enabled: 'yes' } } },
+      });
       assert.equal(invalid.status, 422);
-      assert.deepEqual(invalid.body.errors.map((e: any) => e.source.pointer), ['/data/attributes/events/0', '/data/attributes/enabled']);
-      const mismatch = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', id: 'whk_other', attributes: {} } } });
+      assert.deepEqual(
+        invalid.body.errors.map((e: any) => e.source.pointer),
+        ['/data/attributes/events/0', '/data/attributes/enabled'],
+      );
+      const mismatch = await call(suite.server, 'PATCH', `/webhooks/${id}`, {
+        key: suite.world.sandbox.key,
+        body: { data: { type: 'webhooks', id: 'whk_other', attributes: {} } },
+      });
       assert.equal(mismatch.status, 400);
     });
 
     test('rotate_secret returns a new secret once; the old one signs beside it for 24 hours', async () => {
       const created = await create({ url: 'https://hooks.example.com/r' });
       const id = created.body.data.id;
-      const rotated = await call(suite.server, 'PATCH', `/webhooks/${id}`, { key: suite.world.sandbox.key, body: { data: { type: 'webhooks', attributes: { rotate_secret: true } } } });
+      const rotated = await call(suite.server, 'PATCH', `/webhooks/${id}`, {
+        key: suite.world.sandbox.key,
+        body: { data: { type: 'webhooks', attributes: { rotate_secret: true } } },
+      });
       assert.equal(rotated.status, 200, rotated.text);
       assert.match(rotated.body.data.attributes.secret, /^whsec_/);
       assert.notEqual(rotated.body.data.attributes.secret, created.body.data.attributes.secret);
@@ -123,18 +178,16 @@ for (const kind of DATABASES) {
       assert.equal((await call(suite.server, 'DELETE', `/webhooks/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });
 
-    test('there is no list', async () => {
-      // The path exists for POST only: 405 with Allow (src/http/error-handler.ts, issue #12).
-      const response = await call(suite.server, 'GET', '/webhooks', { key: suite.world.sandbox.key });
-      assert.equal(response.status, 405);
-      assert.equal(response.headers.get('allow'), 'POST');
-    });
-
     test('security: no key or a revoked key is 401; another team or mode is 404', async () => {
       const id = (await create({ url: 'https://hooks.example.com/s' })).body.data.id;
       const other = await suite.server.seedTeam({ name: 'other' });
       const patch = { data: { type: 'webhooks', attributes: { enabled: false } } };
-      for (const [method, path, b] of [['GET', `/webhooks/${id}`], ['PATCH', `/webhooks/${id}`, patch], ['DELETE', `/webhooks/${id}`], ['POST', '/webhooks', body({ url: 'https://a.example/' })]] as const) {
+      for (const [method, path, b] of [
+        ['GET', `/webhooks/${id}`],
+        ['PATCH', `/webhooks/${id}`, patch],
+        ['DELETE', `/webhooks/${id}`],
+        ['POST', '/webhooks', body({ url: 'https://a.example/' })],
+      ] as const) {
         const anonymous = await call(suite.server, method, path, { body: b });
         assert.equal(anonymous.status, 401, `${method} ${path}`);
         assert.equal(onlyError(anonymous).status, '401');

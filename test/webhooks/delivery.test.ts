@@ -3,17 +3,22 @@ import { after, before, describe, test } from 'node:test';
 import { markConfigured, recordConfigurationFailure } from '../../src/tags/service.js';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
 import { cli } from '../cli/process.js';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { startReceiver, verify, type Receiver } from './receiver.js';
 
-const FAST = { TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1', TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001', TAPPROOF_WEBHOOK_TIMEOUT_MS: '3000' };
+const FAST = {
+  TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
+  TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
+  TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001',
+  TAPPROOF_WEBHOOK_TIMEOUT_MS: '3000',
+};
 
 const tagEntry = (url: string) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url } });
 
 for (const kind of DATABASES) {
   describe(`webhook delivery (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     let receiver: Receiver;
     let worker: DeliveryWorker;
     let n = 0;
@@ -32,19 +37,34 @@ for (const kind of DATABASES) {
     });
 
     async function webhook(path: string, attributes: Record<string, unknown> = {}, key = world.sandbox.key) {
-      const created = await call(server, 'POST', '/webhooks', { key, body: { data: { type: 'webhooks', attributes: { url: receiver.url(path), ...attributes } } } });
+      const created = await call(server, 'POST', '/webhooks', {
+        key,
+        body: { data: { type: 'webhooks', attributes: { url: receiver.url(path), ...attributes } } },
+      });
       assert.equal(created.status, 201, created.text);
       return { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
     }
     async function createTags(count: number, key = world.sandbox.key) {
-      const response = await call(server, 'POST', '/tags', { key, body: { data: Array.from({ length: count }, () => tagEntry(`https://e.x/${kind}/${++n}`)) } });
+      const response = await call(server, 'POST', '/tags', {
+        key,
+        body: { data: Array.from({ length: count }, () => tagEntry(`https://e.x/${kind}/${++n}`)) },
+      });
       assert.equal(response.status, 201, response.text);
       return response.body.data as { id: string }[];
     }
     const eventsOf = (tagId: string) => server.ctx.db.kysely.selectFrom('events').selectAll().where('tag_id', '=', tagId).orderBy('seq').execute();
     const deliveryCount = async (webhookId: string) =>
-      Number((await server.ctx.db.kysely.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow()).n);
-    const patch = (id: string, attributes: Record<string, unknown>) => call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes } } });
+      Number(
+        (
+          await server.ctx.db.kysely
+            .selectFrom('deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('webhook_id', '=', webhookId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const patch = (id: string, attributes: Record<string, unknown>) =>
+      call(server, 'PATCH', `/webhooks/${id}`, { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes } } });
     const tapproof = async (...args: string[]) => (await cli(server, args)).stdout;
 
     test('each of the four kinds arrives once per subscribed endpoint, signed, with the stored body; filters, deleted and disabled webhooks hold', async () => {
@@ -58,7 +78,9 @@ for (const kind of DATABASES) {
 
       const [t1, t2, t3] = await createTags(3);
       await server.ctx.db.kysely.transaction().execute((trx) => markConfigured(trx, { teamId: world.teamId, mode: 'sandbox' }, t1.id, server.ctx.clock));
-      await server.ctx.db.kysely.transaction().execute((trx) => recordConfigurationFailure(trx, { teamId: world.teamId, mode: 'sandbox' }, t2.id, server.ctx.clock));
+      await server.ctx.db.kysely
+        .transaction()
+        .execute((trx) => recordConfigurationFailure(trx, { teamId: world.teamId, mode: 'sandbox' }, t2.id, server.ctx.clock));
       assert.equal((await call(server, 'DELETE', `/tags/${t3.id}`, { key: world.sandbox.key })).status, 204);
 
       await receiver.until(() => receiver.on('/all').length >= 6 && receiver.on('/only-deleted').length >= 1);
@@ -66,7 +88,14 @@ for (const kind of DATABASES) {
       assert.equal(got.length, 6);
       assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, 6);
       const expected = [...(await eventsOf(t1.id)), ...(await eventsOf(t2.id)), ...(await eventsOf(t3.id))];
-      assert.deepEqual(expected.map((e) => e.type).sort(), ['tag.configuration_failed', 'tag.configured', 'tag.created', 'tag.created', 'tag.created', 'tag.deleted']);
+      assert.deepEqual(expected.map((e) => e.type).sort(), [
+        'tag.configuration_failed',
+        'tag.configured',
+        'tag.created',
+        'tag.created',
+        'tag.created',
+        'tag.deleted',
+      ]);
       for (const event of expected) {
         const r = got.find((x) => x.headers['webhook-id'] === event.id);
         assert.ok(r, `event ${event.type} arrived`);
@@ -108,7 +137,13 @@ for (const kind of DATABASES) {
       assert.ok(verify(hook.secret, first) && verify(hook.secret, second));
 
       const attempts = JSON.parse(await tapproof('webhooks', 'attempts', hook.id, '--json'));
-      assert.deepEqual(attempts.map((a: any) => [a.event_id, a.attempt, a.status]), [[event.id, 2, 200], [event.id, 1, 500]]);
+      assert.deepEqual(
+        attempts.map((a: any) => [a.event_id, a.attempt, a.status]),
+        [
+          [event.id, 2, 200],
+          [event.id, 1, 500],
+        ],
+      );
       assert.equal(attempts[1].error, 'HTTP 500');
       assert.ok(attempts.every((a: any) => Number.isInteger(a.duration_ms)));
 
@@ -117,6 +152,25 @@ for (const kind of DATABASES) {
       assert.equal(out.requeued, 1);
       await receiver.until(() => receiver.on('/flaky').length >= 3);
       assert.equal(receiver.on('/flaky')[2].headers['webhook-id'], event.id);
+      // The resend is attempt 3, after the two before it; the listing names the event's kind and tag under a header row.
+      let latest: any[] = [];
+      for (let i = 0; i < 200 && latest.length < 3; i++) {
+        latest = JSON.parse(await tapproof('webhooks', 'attempts', hook.id, '--json'));
+        if (latest.length < 3) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(
+        latest.map((a: any) => [a.attempt, a.status, a.event_type, a.tag_id]),
+        [
+          [3, 200, event.type, tag.id],
+          [2, 200, event.type, tag.id],
+          [1, 500, event.type, tag.id],
+        ],
+      );
+      const lines = (await tapproof('webhooks', 'attempts', hook.id)).trimEnd().split('\n');
+      assert.match(lines[0]!, /^started_at +event_id +event_type +tag_id +attempt +status +duration_ms +error$/);
+      assert.equal(lines.length, 4);
+      assert.match(lines[1]!, new RegExp(`^\\S+Z  ${event.id}  ${event.type.replace('.', '\\.')} +${tag.id}  #3 +200 +\\d+ ms$`));
+      assert.match(lines[3]!, /#1 +500 +\d+ ms +HTTP 500$/);
       await patch(hook.id, { enabled: false });
     });
 
@@ -172,7 +226,11 @@ for (const kind of DATABASES) {
     test('a redirect is not followed and counts as a failure; an endpoint failing for 5 days is disabled', async () => {
       const hook = await webhook('/moved', { events: ['tag.created'] });
       // The streak began six days ago: the next failure ends it.
-      await server.ctx.db.kysely.updateTable('webhooks').set({ failing_since: Date.now() * 1000 - 6 * 24 * 3600 * 1e6 }).where('id', '=', hook.id).execute();
+      await server.ctx.db.kysely
+        .updateTable('webhooks')
+        .set({ failing_since: Date.now() * 1000 - 6 * 24 * 3600 * 1e6 })
+        .where('id', '=', hook.id)
+        .execute();
       receiver.respond = (path) => (path === '/moved' ? 302 : 200);
       await createTags(1);
       await receiver.until(() => receiver.on('/moved').length >= 1);
@@ -201,7 +259,10 @@ for (const kind of DATABASES) {
 
     test('a batch of 500 tags yields 500 tag.created deliveries; a rejected batch yields none', async () => {
       const hook = await webhook('/batch', { events: ['tag.created'] });
-      const rejected = await call(server, 'POST', '/tags', { key: world.sandbox.key, body: { data: [...Array.from({ length: 499 }, (_, i) => tagEntry(`https://e.x/rejected/${kind}/${i}`)), tagEntry('')] } });
+      const rejected = await call(server, 'POST', '/tags', {
+        key: world.sandbox.key,
+        body: { data: [...Array.from({ length: 499 }, (_, i) => tagEntry(`https://e.x/rejected/${kind}/${i}`)), tagEntry('')] },
+      });
       assert.equal(rejected.status, 422);
       const tags = await createTags(500);
       await receiver.until(() => new Set(receiver.on('/batch').map((r) => r.headers['webhook-id'])).size >= 500);
@@ -227,7 +288,11 @@ for (const kind of DATABASES) {
       const named = await webhook('/ssrf-name', { events: ['tag.created'] });
       const literal = await webhook('/ssrf-literal', { events: ['tag.created'] });
       // Point one at localhost by name (resolved, then refused), the other stays a literal 127.0.0.1.
-      await server.ctx.db.kysely.updateTable('webhooks').set({ url: receiver.url('/ssrf-name').replace('127.0.0.1', 'localhost') }).where('id', '=', named.id).execute();
+      await server.ctx.db.kysely
+        .updateTable('webhooks')
+        .set({ url: receiver.url('/ssrf-name').replace('127.0.0.1', 'localhost') })
+        .where('id', '=', named.id)
+        .execute();
       await worker.stop();
       const strict = new DeliveryWorker({ ...server.ctx, config: { ...server.ctx.config, allowPrivateWebhooks: false } }, { idleMs: 20 });
       strict.start();

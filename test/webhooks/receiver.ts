@@ -37,23 +37,28 @@ export async function startReceiver(): Promise<Receiver> {
         await new Promise((r) => setTimeout(r, 20));
       }
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      const path = req.url ?? '/';
-      const nth = (counts.get(path) ?? 0) + 1;
-      counts.set(path, nth);
-      const status = await receiver.respond(path, nth);
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
-      // A redirect points somewhere the sender must not follow.
-      res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {}).end();
-    });
+    req.on(
+      'end',
+      () =>
+        void (async () => {
+          const path = req.url ?? '/';
+          const nth = (counts.get(path) ?? 0) + 1;
+          counts.set(path, nth);
+          const status = await receiver.respond(path, nth);
+          received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+          // A redirect points somewhere the sender must not follow.
+          res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {}).end();
+        })(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return receiver;
@@ -62,17 +67,31 @@ export async function startReceiver(): Promise<Receiver> {
 /** Standard Webhooks verification, written independently of the code under test. */
 export function verify(secret: string, r: Received): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+  const expected = createHmac('sha256', key)
+    .update(`${String(r.headers['webhook-id'])}.${String(r.headers['webhook-timestamp'])}.${r.body}`)
+    .digest('base64');
   return String(r.headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
 }
 
 /** Webhooks to loopback over http, retried at once: the server env for tests that receive deliveries. */
-export const FAST_WEBHOOKS = { TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1', TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001', TAPPROOF_WEBHOOK_TIMEOUT_MS: '3000' };
+export const FAST_WEBHOOKS = {
+  TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
+  TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
+  TAPPROOF_WEBHOOK_RETRY_SCALE: '0.00001',
+  TAPPROOF_WEBHOOK_TIMEOUT_MS: '3000',
+};
 
 /** A receiver and a running delivery worker of `ctx`; `stop` ends both. */
-export async function startDelivery(ctx: AppContext): Promise<{ receiver: Receiver; worker: DeliveryWorker; stop(): Promise<void> }> {
+export async function startDelivery(ctx: AppContext): Promise<{ receiver: Receiver; worker: DeliveryWorker; stop: () => Promise<void> }> {
   const receiver = await startReceiver();
   const worker = new DeliveryWorker(ctx, { idleMs: 20 });
   worker.start();
-  return { receiver, worker, stop: async () => { await worker.stop(); await receiver.close(); } };
+  return {
+    receiver,
+    worker,
+    stop: async () => {
+      await worker.stop();
+      await receiver.close();
+    },
+  };
 }

@@ -28,7 +28,27 @@ describe('Standard Webhooks signatures', () => {
 });
 
 describe('outbound address rules', () => {
-  const refused = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.251', '255.255.255.255', '::', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a9fe:a9fe', '2002:c0a8:0101::1', 'fe80::1', 'fd12:3456::1', 'ff02::1'];
+  const refused = [
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.251',
+    '255.255.255.255',
+    '::',
+    '::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '2002:c0a8:0101::1',
+    'fe80::1',
+    'fd12:3456::1',
+    'ff02::1',
+  ];
   const allowed = ['8.8.8.8', '1.1.1.1', '100.128.0.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
   for (const a of refused) test(`refuses ${a}`, () => assert.notEqual(refusedBecause(a), null));
   for (const a of allowed) test(`allows ${a}`, () => assert.equal(refusedBecause(a), null));
@@ -39,7 +59,10 @@ describe('retry schedule', () => {
     assert.deepEqual(RETRY_SCHEDULE_SECONDS, [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
     for (let n = 1; n < RETRY_SCHEDULE_SECONDS.length; n++) {
       const base = RETRY_SCHEDULE_SECONDS[n] * 1e6;
-      assert.equal(nextAttemptAt(n, 0, 1, () => 0.5), base);
+      assert.equal(
+        nextAttemptAt(n, 0, 1, () => 0.5),
+        base,
+      );
       assert.ok(nextAttemptAt(n, 0, 1, () => 0)! >= base * 0.9 && nextAttemptAt(n, 0, 1, () => 0.9999)! <= base * 1.1);
     }
     assert.equal(nextAttemptAt(RETRY_SCHEDULE_SECONDS.length, 0, 1), null);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 for (const kind of DATABASES) {
   describe(`several workers share the deliveries (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     let receiver: Receiver;
     before(async () => {
       server = await startServer(kind, { TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' });
@@ -20,7 +20,10 @@ for (const kind of DATABASES) {
     });
 
     test('three workers on their own connections send each event exactly once', async () => {
-      const hook = await call(server, 'POST', '/webhooks', { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes: { url: receiver.url('/shared') } } } });
+      const hook = await call(server, 'POST', '/webhooks', {
+        key: world.sandbox.key,
+        body: { data: { type: 'webhooks', attributes: { url: receiver.url('/shared') } } },
+      });
       assert.equal(hook.status, 201);
       for (let batch = 0; batch < 3; batch++) {
         const data = Array.from({ length: 500 }, (_, i) => ({ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://e.x/w/${batch}/${i}` } }));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ntag424Card } from '../../src/chips/index.js';
-import { DATABASES, call, sharedServer } from '../harness.js';
+import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { cli, createdTag, eventsOf, pcscSkip, verify, vpcdReader, withVpcdCard } from './helpers.js';
 
 const VPCD_PORT = Number(process.env.TAPPROOF_TEST_WRITER_VPCD_PORT ?? 35963);
@@ -19,9 +19,21 @@ for (const kind of DATABASES) {
       const b = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper');
       const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--json', a.id, b.id]);
       assert.equal(r.code, 0, r.stderr);
-      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-      assert.deepEqual(lines.map((l) => [l.tagId, l.status]), [[a.id, 'configured'], [b.id, 'configured']]);
-      assert.deepEqual((await eventsOf(server, a.id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      const lines = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        lines.map((l) => [l.tagId, l.status]),
+        [
+          [a.id, 'configured'],
+          [b.id, 'configured'],
+        ],
+      );
+      assert.deepEqual(
+        (await eventsOf(server, a.id)).map((e) => e.type),
+        ['tag.created', 'tag.configured'],
+      );
       const first = JSON.parse((await cli(server, ['emulator', 'tap', a.id, '--json'])).stdout);
       const second = JSON.parse((await cli(server, ['emulator', 'tap', a.id, '--json'])).stdout);
       assert.equal(second.counter, first.counter + 1);
@@ -39,7 +51,7 @@ for (const kind of DATABASES) {
       assert.match(again.stdout, new RegExp(`^${a.id}: refused \\(409 The tag is configured and is kept\\)\\n0 of 1 tag configured\\n$`));
     });
 
-    it('--all-created writes every created tag of the key\'s world; a failure is one line and exit 1', async () => {
+    it("--all-created writes every created tag of the key's world; a failure is one line and exit 1", async () => {
       const { server } = suite;
       const w = await server.seedTeam({ name: 'all' });
       const ok = await createdTag(server, w.sandbox.key);
@@ -49,16 +61,26 @@ for (const kind of DATABASES) {
       const lines = r.stdout.trim().split('\n');
       assert.equal(lines.length, 3);
       assert.ok(lines.includes(`${ok.id}: configured (4 round trips)`), r.stdout);
-      assert.ok(lines.some((l) => l.startsWith(`${long.id}: failed, url_too_long: url is 250 bytes but an NTAG 424 DNA has room for`)), r.stdout);
+      assert.ok(
+        lines.some((l) => l.startsWith(`${long.id}: failed, url_too_long: url is 250 bytes but an NTAG 424 DNA has room for`)),
+        r.stdout,
+      );
       assert.equal(lines[2], '1 of 2 tags configured');
     });
 
     it('--reader pcsc where the optional pcsclite binding is missing: one clear line, exit 1, no write started', async () => {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);
-      const r = await cli(server, ['writer', '--key', world.sandbox.key, '--server', server.base, '--reader', 'pcsc', id], ['-r', './test/fixtures/writer/no-pcsclite.cjs']);
+      const r = await cli(
+        server,
+        ['writer', '--key', world.sandbox.key, '--server', server.base, '--reader', 'pcsc', id],
+        ['-r', './test/fixtures/writer/no-pcsclite.cjs'],
+      );
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /^tapproof: --reader pcsc needs the optional pcsclite binding, which is not installed \(.+\); install libpcsclite-dev and run npm install pcsclite$/m);
+      assert.match(
+        r.stderr,
+        /^tapproof: --reader pcsc needs the optional pcsclite binding, which is not installed \(.+\); install libpcsclite-dev and run npm install pcsclite$/m,
+      );
       assert.deepEqual(r.stderr.trim().split('\n').slice(0, -1), [`[1/1] ${id}: present a chip to the reader`], r.stderr);
       assert.equal(await server.ctx.db.kysely.selectFrom('writer_sessions').select('id').where('tag_id', '=', id).executeTakeFirst(), undefined);
     });

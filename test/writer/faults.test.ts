@@ -3,7 +3,7 @@
 // the same chip succeeds (keys are changed last; versions say which keys are already ours).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
 
 for (const kind of DATABASES) {
@@ -39,7 +39,10 @@ for (const kind of DATABASES) {
       const { id } = await createdTag(server, world.sandbox.key);
       const card = newCard();
       assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
-      assert.deepEqual(card.log.map((apdu) => apdu[1]), steps.map((s) => s.ins));
+      assert.deepEqual(
+        card.log.map((apdu) => apdu[1]),
+        steps.map((s) => s.ins),
+      );
     });
 
     for (const kind of ['remove', 'drop'] as const) {
@@ -53,14 +56,20 @@ for (const kind of DATABASES) {
           assert.equal(out.status, 'failed');
           assert.equal(out.reason!.code, 'chip_removed', JSON.stringify(out));
           const events = await eventsOf(server, id);
-          assert.deepEqual(events.map((e) => e.type), ['tag.created', 'tag.configuration_failed']);
+          assert.deepEqual(
+            events.map((e) => e.type),
+            ['tag.created', 'tag.configuration_failed'],
+          );
           assert.equal(events[1]!.payload.reason.code, 'chip_removed');
           const chip = await server.ctx.db.kysely.selectFrom('chips').select('tag_id').where('tag_id', '=', id).executeTakeFirst();
           assert.equal(chip, undefined);
           card.powerOn();
           const retry = await writeTag(server, world.sandbox.key, id, card);
           assert.equal(retry.status, 'configured', JSON.stringify(retry));
-          assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configuration_failed', 'tag.configured']);
+          assert.deepEqual(
+            (await eventsOf(server, id)).map((e) => e.type),
+            ['tag.created', 'tag.configuration_failed', 'tag.configured'],
+          );
           const scan = await verify(server, world.sandbox.key, card.tap());
           assert.equal(scan.body.data.attributes.genuine, true, scan.text);
         });

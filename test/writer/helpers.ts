@@ -2,16 +2,21 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import type { TestContext } from 'node:test';
-import { Ntag424Card, VpcdLink, type CardOptions } from '../../src/chips/index.js';
+import { Ntag424Card, VpcdLink, vpcdReaderName, type CardOptions } from '../../src/chips/index.js';
 import { WriterClient, type CardLink } from '../../src/writer/relay.js';
 import { cliResult } from '../cli/process.js';
-import { call, type TestServer } from '../harness.js';
+import { call, type TestServer } from '../kit/harness.js';
 
 export function cardLink(card: Ntag424Card): CardLink {
   return { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) };
 }
 
-export async function createdTag(server: TestServer, key: string, protocol = 'ntag_424_dna', url = `https://example.com/w/${Math.random().toString(36).slice(2)}`): Promise<{ id: string; url: string }> {
+export async function createdTag(
+  server: TestServer,
+  key: string,
+  protocol = 'ntag_424_dna',
+  url = `https://example.com/w/${Math.random().toString(36).slice(2)}`,
+): Promise<{ id: string; url: string }> {
   const r = await call(server, 'POST', '/tags', { key, body: { data: [{ type: 'tags', attributes: { protocol, url } }] } });
   if (r.status !== 201) throw new Error(`tag create: ${r.status} ${r.text}`);
   return { id: r.body.data[0].id, url };
@@ -27,7 +32,13 @@ export async function writeTag(server: TestServer, key: string, tagId: string, c
 
 /** The events of a tag, oldest first, with their payloads parsed. */
 export async function eventsOf(server: TestServer, tagId: string): Promise<{ type: string; payload: any }[]> {
-  const rows = await server.ctx.db.kysely.selectFrom('events').select(['type', 'payload', 'created_at', 'id']).where('tag_id', '=', tagId).orderBy('created_at').orderBy('id').execute();
+  const rows = await server.ctx.db.kysely
+    .selectFrom('events')
+    .select(['type', 'payload', 'created_at', 'id'])
+    .where('tag_id', '=', tagId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ type: r.type, payload: JSON.parse(r.payload) }));
 }
 
@@ -65,7 +76,7 @@ export function pcscSkip(): string | false {
 }
 
 /** pcscd's reader of a vpcd port (vpcd's slots: 35963 → "Virtual PCD 00 00", 35964 → "… 00 01"). */
-export const vpcdReader = (port: number) => `Virtual PCD 00 ${String(port - 35963).padStart(2, '0')}`;
+export const vpcdReader = vpcdReaderName;
 
 /** Runs `fn` with `card` in pcscd's virtual reader on `port`; skips the test (false) when pcscd is not there. */
 export async function withVpcdCard(t: TestContext, card: Ntag424Card, port: number, fn: () => Promise<void>): Promise<boolean> {

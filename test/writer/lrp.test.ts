@@ -9,7 +9,7 @@ import { ndefUrlCapacity } from '../../src/chips/index.js';
 import { sealer } from '../../src/secrets/index.js';
 import { saveCard } from '../../src/writer/cards.js';
 import { WriterClient } from '../../src/writer/relay.js';
-import { DATABASES, sharedServer } from '../harness.js';
+import { DATABASES, sharedServer } from '../kit/harness.js';
 import { cardLink, cli, createdTag, eventsOf, newCard, tamperTapsVerify, verify, writeTag } from './helpers.js';
 
 // The commands of a write onto a blank LRP 424: the probe (its AuthenticateEV2First answered
@@ -24,7 +24,10 @@ for (const kind of DATABASES) {
 
     async function failsOnce(tagId: string, code: string) {
       const events = await eventsOf(suite.server, tagId);
-      assert.deepEqual(events.map((e) => e.type), ['tag.created', 'tag.configuration_failed']);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['tag.created', 'tag.configuration_failed'],
+      );
       assert.equal(events[1]!.payload.reason.code, code);
       assert.equal(await suite.server.ctx.db.kysely.selectFrom('chips').select('tag_id').where('tag_id', '=', tagId).executeTakeFirst(), undefined);
     }
@@ -41,7 +44,10 @@ for (const kind of DATABASES) {
       assert.equal(out.roundTrips, 5, written.stdout);
       const chip = await server.ctx.db.kysely.selectFrom('chips').selectAll().where('tag_id', '=', id).executeTakeFirstOrThrow();
       assert.deepEqual([chip.crypto, chip.key_source, chip.key_version], ['lrp', 'derived', 1]);
-      assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      assert.deepEqual(
+        (await eventsOf(server, id)).map((e) => e.type),
+        ['tag.created', 'tag.configured'],
+      );
       const tap = async (): Promise<{ url: string; counter: number }> => {
         const r = await cli(server, ['emulator', 'tap', id, '--json']);
         assert.equal(r.code, 0, r.stderr);
@@ -66,12 +72,27 @@ for (const kind of DATABASES) {
     it('`tapproof emulator create --crypto lrp` writes an LRP software card through the writer: lrp chip row, taps genuine', async () => {
       const { server, world } = suite;
       const url = `https://example.com/e/${Math.random().toString(36).slice(2)}`;
-      const created = await cli(server, ['emulator', 'create', '--team', world.teamId, '--url', url, '--protocol', 'ntag_424_dna', '--crypto', 'lrp', '--json']);
+      const created = await cli(server, [
+        'emulator',
+        'create',
+        '--team',
+        world.teamId,
+        '--url',
+        url,
+        '--protocol',
+        'ntag_424_dna',
+        '--crypto',
+        'lrp',
+        '--json',
+      ]);
       assert.equal(created.code, 0, created.stderr);
       const { id } = JSON.parse(created.stdout);
       const chip = await server.ctx.db.kysely.selectFrom('chips').select(['crypto', 'key_source']).where('tag_id', '=', id).executeTakeFirstOrThrow();
       assert.deepEqual(chip, { crypto: 'lrp', key_source: 'derived' });
-      assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      assert.deepEqual(
+        (await eventsOf(server, id)).map((e) => e.type),
+        ['tag.created', 'tag.configured'],
+      );
       const tapped = await cli(server, ['emulator', 'tap', id, '--json']);
       assert.equal(tapped.code, 0, tapped.stderr);
       const { url: scanned } = JSON.parse(tapped.stdout);
@@ -89,31 +110,51 @@ for (const kind of DATABASES) {
       const sealedKinds: string[] = [];
       const box = sealer(await modeMaster(server.ctx, 'sandbox'), 'writer-session');
       const link = cardLink(card);
-      const out = await new WriterClient(server.base, world.sandbox.key).write(id, {
-        // Before the first command of each batch, the step machine's sealed state as stored.
-        transmit: async (apdu) => {
-          if (steps.length > sealedKinds.length) {
-            const row = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('tag_id', '=', id).where('result', 'is', null).executeTakeFirstOrThrow();
-            const machine = JSON.parse(box.open(JSON.parse(row.state).sealed));
-            sealedKinds.push(machine.session?.kind ?? machine.crypto ?? '-');
-            if (machine.session) assert.equal(row.state.toLowerCase().includes(machine.session.master), false, 'the LRP master is never stored plain');
-          }
-          return link.transmit(apdu);
+      const out = await new WriterClient(server.base, world.sandbox.key).write(
+        id,
+        {
+          // Before the first command of each batch, the step machine's sealed state as stored.
+          transmit: async (apdu) => {
+            if (steps.length > sealedKinds.length) {
+              const row = await server.ctx.db.kysely
+                .selectFrom('writer_sessions')
+                .select('state')
+                .where('tag_id', '=', id)
+                .where('result', 'is', null)
+                .executeTakeFirstOrThrow();
+              const machine = JSON.parse(box.open(JSON.parse(row.state).sealed));
+              sealedKinds.push(machine.session?.kind ?? machine.crypto ?? '-');
+              if (machine.session) assert.equal(row.state.toLowerCase().includes(machine.session.master), false, 'the LRP master is never stored plain');
+            }
+            return link.transmit(apdu);
+          },
         },
-      }, (step) => steps.push(step));
+        (step) => steps.push(step),
+      );
       assert.equal(out.status, 'configured', JSON.stringify(out));
       assert.equal(out.roundTrips, 5);
       assert.deepEqual(steps, ['probe', 'lrp_probe', 'auth', 'personalize']);
       assert.deepEqual(sealedKinds, ['-', '-', 'lrp', 'lrp']);
-      assert.deepEqual(card.log.map((apdu) => apdu[1]), LRP_WRITE);
-      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [1, 1, 1]);
+      assert.deepEqual(
+        card.log.map((apdu) => apdu[1]),
+        LRP_WRITE,
+      );
+      assert.deepEqual(
+        [0, 1, 2].map((k) => card.keyVersion(k)),
+        [1, 1, 1],
+      );
       assert.equal(card.lrp, true);
       assert.equal((await verify(server, world.sandbox.key, card.tap())).body.data.attributes.genuine, true);
     });
 
     it('an LRP TagTamper chip whose url has a query: GetTTStatus in the LRP session, then taps closed, and open after tamper', async () => {
       const { server, world } = suite;
-      const { id, url } = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper', `https://example.com/tt/${Math.random().toString(36).slice(2)}?lot=7`);
+      const { id, url } = await createdTag(
+        server,
+        world.sandbox.key,
+        'ntag_424_dna_tag_tamper',
+        `https://example.com/tt/${Math.random().toString(36).slice(2)}?lot=7`,
+      );
       const card = lrpCard('ntag_424_dna_tag_tamper');
       assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
       assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(9, 13), [0x71, 0xaf, 0xf7, 0x8d]);
@@ -143,7 +184,10 @@ for (const kind of DATABASES) {
         card.powerOn();
         const retry = await writeTag(server, world.sandbox.key, id, card);
         assert.equal(retry.status, 'configured', JSON.stringify(retry));
-        assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configuration_failed', 'tag.configured']);
+        assert.deepEqual(
+          (await eventsOf(server, id)).map((e) => e.type),
+          ['tag.created', 'tag.configuration_failed', 'tag.configured'],
+        );
         const chip = await server.ctx.db.kysely.selectFrom('chips').select('crypto').where('tag_id', '=', id).executeTakeFirstOrThrow();
         assert.equal(chip.crypto, 'lrp');
         const scan = await verify(server, world.sandbox.key, card.tap());
@@ -159,7 +203,10 @@ for (const kind of DATABASES) {
       assert.equal(out.status, 'failed');
       assert.deepEqual(out.reason, { code: 'authentication_failed', detail: 'the chip refused the factory key 0 (LRP): 91AE AUTHENTICATION_ERROR' });
       assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(-3), [0x71, 0x71, 0xaf]);
-      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [0, 0, 0]);
+      assert.deepEqual(
+        [0, 1, 2].map((k) => card.keyVersion(k)),
+        [0, 0, 0],
+      );
       await failsOnce(id, 'authentication_failed');
       assert.equal((await writeTag(server, world.sandbox.key, id, lrpCard())).status, 'configured');
     });
@@ -174,7 +221,12 @@ for (const kind of DATABASES) {
       const out = await writeTag(server, world.sandbox.key, id, card);
       assert.equal(out.status, 'failed');
       assert.equal(out.reason!.code, 'url_too_long');
-      assert.match(out.reason!.detail, new RegExp(`^chip ${card.uid.toString('hex').toUpperCase()} is in LRP mode: url is ${url.length} bytes but an NTAG 424 DNA has room for ${url.length - 1} bytes of url`));
+      assert.match(
+        out.reason!.detail,
+        new RegExp(
+          `^chip ${card.uid.toString('hex').toUpperCase()} is in LRP mode: url is ${url.length} bytes but an NTAG 424 DNA has room for ${url.length - 1} bytes of url`,
+        ),
+      );
       assert.equal(card.log.length, 9, 'nothing written: the probe only');
       await failsOnce(id, 'url_too_long');
       // The same url on an AES chip fits.

@@ -2,13 +2,14 @@
 // and other teams' ids, malformed bodies. Never a 500.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
+import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { createdTag } from './helpers.js';
 
 for (const kind of DATABASES) {
   describe(`writer routes (${kind})`, () => {
     const suite = sharedServer(kind);
-    const start = (key: string | null, tagId: unknown) => call(suite.server, 'POST', '/writer/writes', { key, body: { data: { type: 'writes', attributes: { tag_id: tagId } } } });
+    const start = (key: string | null, tagId: unknown) =>
+      call(suite.server, 'POST', '/writer/writes', { key, body: { data: { type: 'writes', attributes: { tag_id: tagId } } } });
 
     it('auth matrix: no key 401; the other mode, another team: 404 for the tag and for the write', async () => {
       const { server, world } = suite;
@@ -30,7 +31,17 @@ for (const kind of DATABASES) {
       }
       const got = await call(server, 'GET', `/writer/writes/${wid}`, { key: world.sandbox.key });
       assert.equal(got.status, 200);
-      assert.deepEqual(Object.keys(got.body.data.attributes).sort(), ['apdus', 'expires_at', 'reason', 'round_trips', 'status', 'step', 'tag_id']);
+      assert.deepEqual(Object.keys(got.body.data.attributes).sort(), [
+        'apdus',
+        'expires_at',
+        'reason',
+        'round_trips',
+        'started_at',
+        'status',
+        'step',
+        'tag_id',
+        'updated_at',
+      ]);
       assert.equal(got.body.data.attributes.status, 'running');
       assert.equal(got.body.data.attributes.tag_id, id);
     });
@@ -41,18 +52,30 @@ for (const kind of DATABASES) {
       assert.equal((await start(world.sandbox.key, 'nope')).status, 404);
       assert.equal((await call(server, 'GET', '/writer/writes/wrt_0000000000000000000000', { key: world.sandbox.key })).status, 404);
       assert.equal((await call(server, 'GET', '/writer/writes/x', { key: world.sandbox.key })).status, 404);
-      const r = await call(server, 'POST', '/writer/writes/wrt_0000000000000000000000/responses', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      const r = await call(server, 'POST', '/writer/writes/wrt_0000000000000000000000/responses', {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: [] } } },
+      });
       assert.equal(r.status, 404);
     });
 
     it('malformed bodies: 400, missing tag_id or responses: 400 MissingAttribute, no write started', async () => {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);
-      for (const body of [{}, { data: [] }, { data: { type: 'tags', attributes: { tag_id: id } } }, { data: { type: 'writes' } }, { data: { type: 'writes', attributes: { tag_id: 5 } } }]) {
+      for (const body of [
+        {},
+        { data: [] },
+        { data: { type: 'tags', attributes: { tag_id: id } } },
+        { data: { type: 'writes' } },
+        { data: { type: 'writes', attributes: { tag_id: 5 } } },
+      ]) {
         const r = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body });
         assert.equal(r.status, 400, JSON.stringify(body));
       }
-      assert.equal(onlyError(await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: {} } } })).title, 'A required attribute is missing');
+      assert.equal(
+        onlyError(await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: {} } } })).title,
+        'A required attribute is missing',
+      );
       assert.equal((await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: '{"data":' })).status, 400);
       const started = await start(world.sandbox.key, id);
       const wid = started.body.data.id;
@@ -70,7 +93,10 @@ for (const kind of DATABASES) {
       ];
       for (const body of bad) assert.equal((await call(server, 'POST', path, { key: world.sandbox.key, body })).status, 400, JSON.stringify(body));
       // Limits: 258-byte R-APDU and 64 responses are accepted shapes (then too many for the step: failed).
-      const ok = await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: Array(64).fill('00'.repeat(258)) } } } });
+      const ok = await call(server, 'POST', path, {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: Array(64).fill('00'.repeat(258)) } } },
+      });
       assert.equal(ok.status, 200);
       assert.equal(ok.body.data.attributes.reason.code, 'malformed_responses');
     });

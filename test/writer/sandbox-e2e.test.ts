@@ -4,11 +4,10 @@
 // POST /verifications genuine, then an older URL replayed; a TagTamper tag whose url has a query.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Ntag424Card } from '../../src/chips/index.js';
-import { saveCard } from '../../src/writer/cards.js';
-import { DATABASES, call, startServer, type TestServer, type World } from '../harness.js';
+import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { FAST_WEBHOOKS, startDelivery, verify as verifySignature, type Receiver } from '../webhooks/receiver.js';
-import { cli as runCli, createdTag, pcscSkip, verify, vpcdReader, withVpcdCard } from './helpers.js';
+import { startEmulatorReader, type LongRunning } from '../cli/process.js';
+import { cli as runCli, createdTag, pcscSkip, verify, vpcdReader } from './helpers.js';
 
 // vpcd's second slot, so this file and cli.test.ts (first slot) can run side by side.
 const VPCD_PORT = Number(process.env.TAPPROOF_TEST_E2E_VPCD_PORT ?? 35964);
@@ -16,7 +15,7 @@ const VPCD_PORT = Number(process.env.TAPPROOF_TEST_E2E_VPCD_PORT ?? 35964);
 for (const kind of DATABASES) {
   describe(`sandbox end to end (${kind})`, () => {
     let server: TestServer;
-    let world: World;
+    let world: SeededTeam;
     let receiver: Receiver;
     let stopDelivery: () => Promise<void>;
     let secret: string;
@@ -25,7 +24,10 @@ for (const kind of DATABASES) {
       server = await startServer(kind, FAST_WEBHOOKS);
       world = await server.seedTeam();
       ({ receiver, stop: stopDelivery } = await startDelivery(server.ctx));
-      const hook = await call(server, 'POST', '/webhooks', { key: world.sandbox.key, body: { data: { type: 'webhooks', attributes: { url: receiver.url('/hook'), events: ['tag.configured'] } } } });
+      const hook = await call(server, 'POST', '/webhooks', {
+        key: world.sandbox.key,
+        body: { data: { type: 'webhooks', attributes: { url: receiver.url('/hook'), events: ['tag.configured'] } } },
+      });
       assert.equal(hook.status, 201, hook.text);
       secret = hook.body.data.attributes.secret;
     });
@@ -58,7 +60,10 @@ for (const kind of DATABASES) {
       assert.equal(body.type, 'tag.configured');
       assert.equal(body.data.attributes.status, 'configured');
       const stored = await server.ctx.db.kysely.selectFrom('events').select('id').where('tag_id', '=', tagId).where('type', '=', 'tag.configured').execute();
-      assert.deepEqual(stored.map((e) => e.id), [delivery!.headers['webhook-id']]);
+      assert.deepEqual(
+        stored.map((e) => e.id),
+        [delivery!.headers['webhook-id']],
+      );
     }
 
     /**
@@ -106,19 +111,35 @@ for (const kind of DATABASES) {
       assert.equal(o.tamper.current, 'open');
     });
 
-    it('the same with --reader pcsc through pcscd and vsmartcard vpcd', { skip: pcscSkip() }, async (t) => {
+    it('the same with --reader pcsc through pcscd and vsmartcard vpcd, the chip held there by `tapproof emulator reader`', { skip: pcscSkip() }, async (t) => {
       const { id, url } = await createdTag(server, world.sandbox.key);
-      // The virtual card in pcscd's reader is the emulator's card for this tag, so `emulator tap` taps it after.
-      const card = new Ntag424Card();
-      const ran = await withVpcdCard(t, card, VPCD_PORT, async () => {
+      // The reader command puts the emulator's card for this tag into the virtual reader, so `emulator tap` taps it after.
+      let reader: LongRunning;
+      try {
+        reader = await startEmulatorReader(server.storage.env, id, ['--port', String(VPCD_PORT)]);
+      } catch (e) {
+        if (!/cannot reach the vpcd virtual reader/.test((e as Error).message)) throw e;
+        return t.skip(`pcscd with vsmartcard-vpcd is not reachable on port ${VPCD_PORT} (start pcscd)`);
+      }
+      try {
+        assert.deepEqual(JSON.parse(reader.stdout()), { tag_id: id, reader: vpcdReader(VPCD_PORT), host: '127.0.0.1', port: VPCD_PORT, blank: true });
         const r = await writer('--reader', 'pcsc', '--pcsc-reader', vpcdReader(VPCD_PORT), id);
         assert.equal(r.code, 0, r.stderr + r.stdout);
         assert.equal(JSON.parse(r.stdout).status, 'configured');
-      });
-      if (!ran) return;
-      saveCard(server.ctx.config.dataDir, id, card);
+      } finally {
+        assert.equal(await reader.stop(), 0, reader.stderr());
+      }
+      assert.equal(reader.stderr(), '');
       await configuredDelivery(id);
       await tapsVerify(id, url);
+    });
+
+    it('tapproof emulator reader where no virtual reader listens: one line, exit 1', async () => {
+      const r = await cli('emulator', 'reader', 'tag_nowhere', '--port', '1');
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^tapproof: cannot reach the vpcd virtual reader at 127\.0\.0\.1:1 \(is pcscd running with vsmartcard-vpcd\?\): .+\n$/);
+      assert.equal((await cli('emulator', 'reader', '../etc')).stderr, 'tapproof: not a tag id: ../etc\n');
     });
   });
 }

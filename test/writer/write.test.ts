@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modeMaster } from '../../src/chip-keys/masters.js';
 import { sealer } from '../../src/secrets/index.js';
-import { DATABASES, call, onlyError, sharedServer } from '../harness.js';
+import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { createdTag, eventsOf, newCard, tamperTapsVerify, verify, writeTag } from './helpers.js';
 
 for (const kind of DATABASES) {
@@ -18,7 +18,10 @@ for (const kind of DATABASES) {
       assert.equal(out.reason, null);
       assert.equal(out.roundTrips, 4);
       assert.equal(card.isFactoryKeyed, false);
-      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [1, 1, 1]);
+      assert.deepEqual(
+        [0, 1, 2].map((k) => card.keyVersion(k)),
+        [1, 1, 1],
+      );
       const tag = await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
       assert.notEqual(tag.body.data.attributes.configured_at, null);
@@ -27,7 +30,10 @@ for (const kind of DATABASES) {
       assert.equal(chip.uid, card.uid.toString('hex').toUpperCase());
       assert.equal(chip.key_source, 'derived');
       assert.equal(chip.key_version, 1);
-      assert.deepEqual((await eventsOf(server, id)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      assert.deepEqual(
+        (await eventsOf(server, id)).map((e) => e.type),
+        ['tag.created', 'tag.configured'],
+      );
       const first = card.tap();
       assert.match(first, new RegExp(`^${url.replace(/[/.]/g, '\\$&')}\\?picc_data=[0-9A-F]{32}&cmac=[0-9A-F]{16}$`));
       const ok = await verify(server, world.sandbox.key, first);
@@ -50,7 +56,12 @@ for (const kind of DATABASES) {
 
     it('writes a TagTamper tag whose url has a query: the query is kept, closed then open after tamper', async () => {
       const { server, world } = suite;
-      const { id, url } = await createdTag(server, world.sandbox.key, 'ntag_424_dna_tag_tamper', `https://example.com/tt/${Math.random().toString(36).slice(2)}?lot=7`);
+      const { id, url } = await createdTag(
+        server,
+        world.sandbox.key,
+        'ntag_424_dna_tag_tamper',
+        `https://example.com/tt/${Math.random().toString(36).slice(2)}?lot=7`,
+      );
       const card = newCard('ntag_424_dna_tag_tamper');
       assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
       await tamperTapsVerify(server, world.sandbox.key, card, url);
@@ -64,7 +75,10 @@ for (const kind of DATABASES) {
       opened.tamper('closed');
       const out = await writeTag(server, world.sandbox.key, id, opened);
       assert.equal(out.status, 'failed');
-      assert.deepEqual(out.reason, { code: 'tamper_open', detail: `the tamper loop of chip ${opened.uid.toString('hex').toUpperCase()} is not intact (permanent O, current C): a TagTamper chip must be closed and never opened` });
+      assert.deepEqual(out.reason, {
+        code: 'tamper_open',
+        detail: `the tamper loop of chip ${opened.uid.toString('hex').toUpperCase()} is not intact (permanent O, current C): a TagTamper chip must be closed and never opened`,
+      });
       await failsOnce(id, 'tamper_open');
       const card = newCard('ntag_424_dna_tag_tamper');
       assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
@@ -138,7 +152,10 @@ for (const kind of DATABASES) {
       const out = await writeTag(server, world.sandbox.key, id, card);
       assert.equal(out.reason!.code, 'authentication_failed');
       assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(-2), [0x71, 0xaf]);
-      assert.deepEqual([0, 1, 2].map((k) => card.keyVersion(k)), [0, 0, 0]);
+      assert.deepEqual(
+        [0, 1, 2].map((k) => card.keyVersion(k)),
+        [0, 0, 0],
+      );
       await failsOnce(id, 'authentication_failed');
       assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
     });
@@ -162,7 +179,10 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const { id } = await createdTag(server, world.sandbox.key);
       const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
-      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [], abort: true } } } });
+      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: [], abort: true } } },
+      });
       assert.equal(r.status, 200);
       assert.equal(r.body.data.attributes.status, 'failed');
       assert.deepEqual(r.body.data.attributes.reason, { code: 'aborted', detail: 'the writer gave up the write' });
@@ -180,7 +200,12 @@ for (const kind of DATABASES) {
       const path = `/writer/writes/${wid}/responses`;
       let write = started.body.data;
       for (const step of ['auth', 'personalize']) {
-        write = (await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } } })).body.data;
+        write = (
+          await call(server, 'POST', path, {
+            key: world.sandbox.key,
+            body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } },
+          })
+        ).body.data;
         assert.equal(write.attributes.step, step);
       }
       const row = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('id', '=', wid).executeTakeFirstOrThrow();
@@ -193,7 +218,10 @@ for (const kind of DATABASES) {
       assert.match(machine.session.macKey, /^[0-9a-f]{32}$/);
       for (const secret of [machine.session.encKey, machine.session.macKey]) assert.equal(row.state.toLowerCase().includes(secret), false);
       // Finishing clears it.
-      const done = await call(server, 'POST', path, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } } });
+      const done = await call(server, 'POST', path, {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: send(write.attributes.apdus) } } },
+      });
       assert.equal(done.body.data.attributes.status, 'configured');
       const ended = await server.ctx.db.kysely.selectFrom('writer_sessions').select('state').where('id', '=', wid).executeTakeFirstOrThrow();
       assert.equal(ended.state, '{}');
@@ -211,13 +239,19 @@ for (const kind of DATABASES) {
       assert.equal(second.status, 409);
       assert.equal(onlyError(second).title, 'A write of this tag is already running');
       await server.ctx.db.kysely.updateTable('writer_sessions').set({ expires_at: 0 }).where('id', '=', started.body.data.id).execute();
-      const late = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      const late = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: [] } } },
+      });
       assert.equal(late.status, 200);
       assert.equal(late.body.data.attributes.status, 'failed');
       assert.equal(late.body.data.attributes.reason.code, 'timeout');
       assert.deepEqual(late.body.data.attributes.apdus, []);
       await failsOnce(id, 'timeout');
-      const ended = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      const ended = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: [] } } },
+      });
       assert.equal(ended.status, 409);
       assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
     });
@@ -238,7 +272,10 @@ for (const kind of DATABASES) {
       const { id } = await createdTag(server, world.sandbox.key);
       const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
       assert.equal((await call(server, 'DELETE', `/tags/${id}`, { key: world.sandbox.key })).status, 204);
-      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { responses: [] } } } });
+      const r = await call(server, 'POST', `/writer/writes/${started.body.data.id}/responses`, {
+        key: world.sandbox.key,
+        body: { data: { type: 'writes', attributes: { responses: [] } } },
+      });
       assert.equal(r.body.data.attributes.reason.code, 'tag_deleted');
     });
 
@@ -257,7 +294,10 @@ for (const kind of DATABASES) {
       // The loser was refused before any APDU: its chip is untouched, and no failure is recorded for the tag.
       const loser = outs.find((o) => o.status !== 'configured')!;
       assert.equal(loser.refused?.status, 409, JSON.stringify(loser));
-      assert.deepEqual((await eventsOf(server, other)).map((e) => e.type), ['tag.created', 'tag.configured']);
+      assert.deepEqual(
+        (await eventsOf(server, other)).map((e) => e.type),
+        ['tag.created', 'tag.configured'],
+      );
       const tag = await call(server, 'GET', `/tags/${other}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
       assert.equal((await eventsOf(server, other)).filter((e) => e.type === 'tag.configured').length, 1);
@@ -274,6 +314,5 @@ for (const kind of DATABASES) {
       const both = await Promise.all([0, 1].map(() => call(server, 'POST', path, { key: world.sandbox.key, body })));
       assert.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
     });
-
   });
 }

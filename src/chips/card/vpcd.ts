@@ -6,10 +6,13 @@
 // ATR"; anything longer is a C-APDU, answered with the R-APDU in the same framing. The driver sees a
 // card present while the connection is open; closing it is taking the card out of the field.
 import { connect, type Socket } from 'node:net';
-import { CardRemovedError } from './ntag424-card.js';
+import { CardRemovedError } from './faults.js';
 
 export const VPCD_DEFAULT_HOST = '127.0.0.1';
 export const VPCD_DEFAULT_PORT = 35963;
+
+/** The name pcscd gives the reader of a vpcd port: one slot per port from 35963 ("Virtual PCD 00 00", "… 00 01", …). */
+export const vpcdReaderName = (port: number = VPCD_DEFAULT_PORT) => `Virtual PCD 00 ${String(port - VPCD_DEFAULT_PORT).padStart(2, '0')}`;
 
 /**
  * ATR a PC/SC reader builds for an ISO 14443-4 type A card without historical bytes (PC/SC part 3
@@ -62,7 +65,12 @@ export class VpcdLink {
   static connect(card: VirtualCard, options: VpcdOptions = {}): Promise<VpcdLink> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host: options.host ?? VPCD_DEFAULT_HOST, port: options.port ?? VPCD_DEFAULT_PORT });
-      const fail = (e: Error) => reject(new Error(`cannot reach the vpcd virtual reader at ${options.host ?? VPCD_DEFAULT_HOST}:${options.port ?? VPCD_DEFAULT_PORT} (is pcscd running with vsmartcard-vpcd?): ${e.message}`));
+      const fail = (e: Error) =>
+        reject(
+          new Error(
+            `cannot reach the vpcd virtual reader at ${options.host ?? VPCD_DEFAULT_HOST}:${options.port ?? VPCD_DEFAULT_PORT} (is pcscd running with vsmartcard-vpcd?): ${e.message}`,
+          ),
+        );
       socket.once('error', fail);
       socket.once('connect', () => {
         socket.off('error', fail);

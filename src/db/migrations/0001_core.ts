@@ -56,9 +56,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
   await db.schema
     .createTable('events')
-    .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-      dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-    )
+    .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('team_id', 'text', (c) => c.notNull())
     .addColumn('mode', 'text', (c) => c.notNull())

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
-// Remote personalization (issue #8, docs/decisions.md §4): one row per write of a tag onto a chip.
+// Remote personalization (docs/decisions.md §4, docs/writer.md): one row per write of a tag onto a chip.
 // The server keeps the step and the EV2 session between round trips; the writer only relays APDUs.
 // `result` is null while the write runs; the partial unique index allows one running write per tag.
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
@@ -20,11 +20,5 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('writer_sessions_running_tag')
-    .on('writer_sessions')
-    .column('tag_id')
-    .unique()
-    .where(sql.ref('result'), 'is', null)
-    .execute();
+  await db.schema.createIndex('writer_sessions_running_tag').on('writer_sessions').column('tag_id').unique().where(sql.ref('result'), 'is', null).execute();
 }

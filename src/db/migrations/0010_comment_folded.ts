@@ -20,7 +20,12 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
       .orderBy('id')
       .limit(BACKFILL_CHUNK)
       .execute();
-    for (const row of rows) await db.updateTable('tags').set({ comment_folded: foldComment(row.comment) }).where('id', '=', row.id).execute();
+    for (const row of rows)
+      await db
+        .updateTable('tags')
+        .set({ comment_folded: foldComment(row.comment) })
+        .where('id', '=', row.id)
+        .execute();
     if (rows.length < BACKFILL_CHUNK) return;
     after = rows[rows.length - 1]!.id;
   }

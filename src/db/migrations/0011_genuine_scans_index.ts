@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
-// One index for the two lookups of genuine scans (issue #10): a page reload's original
+// One index for the two lookups of genuine scans (docs/throughput.md): a page reload's original
 // and a session's verifications are both genuine scans of one tag inside a known
 // window of time. Each index a verification enters is a B-tree leaf its commit writes,
 // and on the two random keys the old indexes had (url_hash, session_id) every scan

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 // PostgreSQL's group commit writes a batch's outcome in one statement that also
-// checks that every chip it advances is still as the batch saw it (issue #10,
-// src/verifications/scan-statements.ts). When a chip has changed, the statement
+// checks that every chip it advances is still as the batch saw it (docs/throughput.md,
+// src/verifications/repository.ts). When a chip has changed, the statement
 // must change nothing at all: this function, called once the chip updates are
 // counted, raises an error of its own (SQLSTATE TP001) that aborts the whole
 // statement, so that the batch can be decided again under the chips' row locks.

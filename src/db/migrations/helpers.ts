@@ -7,6 +7,4 @@ export const text = (dialect: Dialect) => (dialect === 'postgres' ? sql`text col
 
 // SQLite orders NULL first ascending and last descending; PostgreSQL indexes
 // must be declared that way to serve the same ORDER BY without a sort.
-export const nullsFirst = (dialect: Dialect, column: string) =>
-  dialect === 'postgres' ? sql.raw(`${column} asc nulls first`) : sql.raw(column);
-
+export const nullsFirst = (dialect: Dialect, column: string) => (dialect === 'postgres' ? sql.raw(`${column} asc nulls first`) : sql.raw(column));

@@ -19,7 +19,7 @@ products
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
     const product = await withContext((ctx) =>
-      createProduct(ctx.db.kysely, { teamId: opts.team, mode: opts.mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }, ctx.clock),
+      createProduct(ctx, { teamId: opts.team, mode: opts.mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }),
     );
     output(opts.json, product, `created product ${product.id}`);
   });
@@ -51,7 +51,7 @@ tokens
       token_id: opts.tokenId,
       standard: opts.standard,
     };
-    const token = await withContext((ctx) => createToken(ctx.db.kysely, { teamId: opts.team, mode: opts.mode }, raw, ctx.clock));
+    const token = await withContext((ctx) => createToken(ctx, { teamId: opts.team, mode: opts.mode }, raw));
     output(opts.json, token, `created token ${token.id}`);
   });
 
@@ -61,8 +61,9 @@ tags
   .description("show a product and/or prove a token on the tag's verifications (extension API)")
   .option('--product <product_id>', 'prd_… of the same team and mode')
   .option('--token <token_id>', 'tok_… of the same team and mode')
+  .option('--mode <mode>', "sandbox or production: the mode the tag must be of (default: the tag's own)", parseMode)
   .option('--json', 'machine-readable output')
   .action(async (tagId: string, opts) => {
-    const link = await withContext((ctx) => linkTag(ctx.db.kysely, tagId, { product: opts.product, token: opts.token }, ctx.clock));
+    const link = await withContext((ctx) => linkTag(ctx, tagId, { product: opts.product, token: opts.token, mode: opts.mode }));
     output(opts.json, { id: link.id }, `linked tag ${link.id}: product ${link.product_id ?? 'none'}, token ${link.token_id ?? 'none'}`);
   });

@@ -5,7 +5,7 @@
 import type { Executor } from '../../db/database.js';
 import { problem, type FieldProblem } from '../../errors.js';
 import type { World } from '../../world.js';
-import { insertProducts, insertTokens, upsertTagLinks } from './repository.js';
+import * as catalogRepo from './repository.js';
 import { checkProduct, checkToken, type ProductInput, type TokenInput } from './rules.js';
 import { catalogProblems, productRow, tokenRow } from './service.js';
 
@@ -41,7 +41,12 @@ export function checkCatalogFields(entry: Record<string, unknown>): { problems: 
 export async function catalogReferenceProblems(db: Executor, world: World, plans: CatalogPlan[]): Promise<FieldProblem[]> {
   const fields: FieldProblem[] = [];
   for (const [index, plan] of plans.entries()) {
-    const problems = await catalogProblems(db, world, typeof plan.product === 'string' ? plan.product : undefined, typeof plan.token === 'string' ? plan.token : undefined);
+    const problems = await catalogProblems(
+      db,
+      world,
+      typeof plan.product === 'string' ? plan.product : undefined,
+      typeof plan.token === 'string' ? plan.token : undefined,
+    );
     for (const p of problems) fields.push(problem(p.startsWith('no product') ? 'product' : 'token', p, index));
   }
   return fields;
@@ -58,12 +63,18 @@ export async function applyCatalogFields(db: Executor, world: World, tagIds: str
     let productId: string | undefined;
     let tokenId: string | undefined;
     if (typeof plan.product === 'string') productId = plan.product;
-    else if (plan.product) products.push(productRow(world, plan.product, at)), (productId = products.at(-1)!.id);
+    else if (plan.product) {
+      products.push(productRow(world, plan.product, at));
+      productId = products.at(-1)!.id;
+    }
     if (typeof plan.token === 'string') tokenId = plan.token;
-    else if (plan.token) tokens.push(tokenRow(world, plan.token, at)), (tokenId = tokens.at(-1)!.id);
+    else if (plan.token) {
+      tokens.push(tokenRow(world, plan.token, at));
+      tokenId = tokens.at(-1)!.id;
+    }
     links.push({ tag_id: tagIds[i]!, product_id: productId, token_id: tokenId, updated_at: at });
   }
-  await insertProducts(db, products);
-  await insertTokens(db, tokens);
-  await upsertTagLinks(db, links);
+  await catalogRepo.insertProducts(db, products);
+  await catalogRepo.insertTokens(db, tokens);
+  await catalogRepo.upsertTagLinks(db, links);
 }

@@ -3,6 +3,7 @@
 // refuse the same bad values with the same words, before anything is written.
 import { checksumAddress, isAddress } from 'viem';
 import { isObject } from '../../json.js';
+import { CONTROL, codePoints, isWellFormed } from '../../http/text-rules.js';
 import type { ProductsTable, TokensTable } from '../../db/schema.js';
 
 export const CHAINS = ['cardano', 'ethereum'] as const;
@@ -22,7 +23,7 @@ export type ProductInput = Given<ProductsTable>;
 export type TokenInput = Given<TokensTable>;
 
 type Problems = string[];
-const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const printable = (s: string) => !CONTROL.test(s);
 
 function text(raw: Record<string, unknown>, name: string, max: number, problems: Problems, required: boolean): string | null {
   const v = raw[name];
@@ -39,7 +40,7 @@ function text(raw: Record<string, unknown>, name: string, max: number, problems:
 
 /** An absolute http(s) URL of at most 2048 characters (also the rule of the extension's resource_url). */
 export function isHttpUrl(v: unknown): v is string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_URL) return false;
+  if (typeof v !== 'string' || v.length === 0 || codePoints(v) > MAX_URL || !isWellFormed(v)) return false;
   try {
     const url = new URL(v);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && printable(v) && !/\s/.test(v);
@@ -98,27 +99,34 @@ export function checkToken(raw: unknown): { problems: Problems; token?: TokenInp
     standard: null,
   };
   const absent = (names: string[]) => {
-    for (const n of names) if (raw[n] !== undefined && raw[n] !== null) problems.push(`${n} is not a field of ${chain} tokens`);
+    for (const n of names) if (raw[n] !== undefined && raw[n] !== null) problems.push(`${n} is not a field of ${chain as Chain} tokens`);
   };
   if (chain === 'cardano') {
     absent(['contract_address', 'token_id', 'standard']);
-    if (typeof raw.policy_id !== 'string' || !/^[0-9a-fA-F]{56}$/.test(raw.policy_id)) problems.push('policy_id must be 56 hex characters (a 28-byte policy hash)');
+    if (typeof raw.policy_id !== 'string' || !/^[0-9a-fA-F]{56}$/.test(raw.policy_id))
+      problems.push('policy_id must be 56 hex characters (a 28-byte policy hash)');
     else token.policy_id = raw.policy_id.toLowerCase();
-    if (typeof raw.asset_name !== 'string' || !/^([0-9a-fA-F]{2}){0,32}$/.test(raw.asset_name)) problems.push('asset_name must be hex of 0 to 32 bytes (an even number of at most 64 hex characters)');
+    if (typeof raw.asset_name !== 'string' || !/^([0-9a-fA-F]{2}){0,32}$/.test(raw.asset_name))
+      problems.push('asset_name must be hex of 0 to 32 bytes (an even number of at most 64 hex characters)');
     else token.asset_name = raw.asset_name.toLowerCase();
   } else if (chain === 'ethereum') {
     absent(['policy_id', 'asset_name']);
     const contract = raw.contract_address;
     if (typeof contract !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(contract)) problems.push('contract_address must be 0x followed by 40 hex characters');
     // EIP-55: a mixed-case address carries a checksum, which must hold.
-    else if (!isAddress(contract, { strict: contract !== contract.toLowerCase() && contract.slice(2) !== contract.slice(2).toUpperCase() })) problems.push('contract_address has a wrong EIP-55 checksum');
+    else if (!isAddress(contract, { strict: contract !== contract.toLowerCase() && contract.slice(2) !== contract.slice(2).toUpperCase() }))
+      problems.push('contract_address has a wrong EIP-55 checksum');
     else token.contract_address = checksumAddress(contract as `0x${string}`);
     if (!STANDARDS.includes(raw.standard as Standard)) problems.push(`standard must be one of ${STANDARDS.join(', ')}`);
     else token.standard = raw.standard as Standard;
     const tokenId = raw.token_id;
     if (raw.standard === 'erc20') {
       if (tokenId !== undefined && tokenId !== null) problems.push('token_id is not a field of erc20 tokens (the contract is the token)');
-    } else if (typeof tokenId === 'number' ? !Number.isSafeInteger(tokenId) || tokenId < 0 : typeof tokenId !== 'string' || !/^(0|[1-9][0-9]{0,77})$/.test(tokenId) || BigInt(tokenId) > UINT256_MAX) {
+    } else if (
+      typeof tokenId === 'number'
+        ? !Number.isSafeInteger(tokenId) || tokenId < 0
+        : typeof tokenId !== 'string' || !/^(0|[1-9][0-9]{0,77})$/.test(tokenId) || BigInt(tokenId) > UINT256_MAX
+    ) {
       problems.push('token_id must be a whole number from 0 to 2^256-1 (decimal)');
     } else {
       token.token_number = String(tokenId);

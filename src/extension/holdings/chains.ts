@@ -7,7 +7,8 @@ import type { TokenRow } from '../catalog/repository.js';
 import { HoldingsUnavailable, type HoldingsProvider } from './provider.js';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The largest answer read from a provider or the EVM RPC node. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Koios (PostgREST) answers at most 1000 rows per request; `offset` pages on. */
 const KOIOS_PAGE = 1000;
 /** Blockfrost pages hold at most 100 entries. */
@@ -26,29 +27,54 @@ interface Call {
 
 /** The parsed JSON answer; null for a 404 that means "nobody" (`notFoundIsNobody`). */
 async function getJson(url: string, call: Call): Promise<unknown> {
+  const host = new URL(url).host;
   let response: Response;
   const post = call.body === undefined ? {} : { method: 'POST', body: JSON.stringify(call.body) };
   const headers = call.body === undefined ? call.headers : { ...call.headers, 'content-type': 'application/json' };
+  const tooLarge = new AbortController();
+  const signal = AbortSignal.any([tooLarge.signal, AbortSignal.timeout(call.timeoutMs)]);
   try {
-    response = await fetch(url, { ...post, headers, redirect: 'error', signal: AbortSignal.timeout(call.timeoutMs) });
+    response = await fetch(url, { ...post, headers, redirect: 'error', signal });
   } catch (error) {
-    throw new HoldingsUnavailable(`${new URL(url).host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`);
+    throw new HoldingsUnavailable(`${host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`);
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await boundedText(response, tooLarge);
   } catch (error) {
+    if (error instanceof HoldingsUnavailable) throw new HoldingsUnavailable(`${host}: ${error.message}`);
     // The headers came in time, the body did not (or the connection broke).
-    throw new HoldingsUnavailable(`${new URL(url).host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'answer cut off'}`);
+    throw new HoldingsUnavailable(`${host}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'answer cut off'}`);
   }
-  if (text.length > MAX_BODY_BYTES) throw new HoldingsUnavailable(`${new URL(url).host}: answer too large`);
   if (response.status === 404 && call.notFoundIsNobody) return null;
-  if (!response.ok) throw new HoldingsUnavailable(`${new URL(url).host}: HTTP ${response.status}`);
+  if (!response.ok) throw new HoldingsUnavailable(`${host}: HTTP ${response.status}`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new HoldingsUnavailable(`${new URL(url).host}: answer is not JSON`);
+    throw new HoldingsUnavailable(`${host}: answer is not JSON`);
   }
+}
+
+/**
+ * The body read with a byte count: past MAX_BODY_BYTES the fetch is aborted, so an endless or
+ * huge answer costs at most the limit in memory (docs/wallets.md, Holdings providers).
+ */
+async function boundedText(response: Response, tooLarge: AbortController): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = Number(response.headers.get('content-length') ?? 0);
+  if (size <= MAX_BODY_BYTES) {
+    size = 0;
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) break;
+      chunks.push(chunk);
+    }
+  }
+  if (size > MAX_BODY_BYTES) {
+    tooLarge.abort();
+    throw new HoldingsUnavailable('answer too large');
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 type Row = Record<string, unknown>;
@@ -89,7 +115,11 @@ const isStakeAddress = (address: string) => address.startsWith('stake');
  * any number of holders is judged right; `holders` lists the token's holders for challenges and
  * stops after MAX_PAGES pages (a hint for wallets, never the proof's answer).
  */
-function cardanoProvider(name: string, quantityHeld: (token: TokenRow, address: string) => Promise<bigint>, holders: (token: TokenRow) => Promise<{ address: string; quantity: bigint }[]>): HoldingsProvider {
+function cardanoProvider(
+  name: string,
+  quantityHeld: (token: TokenRow, address: string) => Promise<bigint>,
+  holders: (token: TokenRow) => Promise<{ address: string; quantity: bigint }[]>,
+): HoldingsProvider {
   return {
     name,
     holds: async (token, address) => (await quantityHeld(token, address)) > 0n,
@@ -116,14 +146,19 @@ export function koiosProvider(baseUrl: string, bearer: string | null, timeoutMs 
       const rows = isStakeAddress(address)
         ? await allPages('koios account_assets', KOIOS_PAGE, paged('/account_assets', { _stake_addresses: [address] }))
         : await allPages('koios address_assets', KOIOS_PAGE, paged('/address_assets', { _addresses: [address] }));
-      return rows.filter((r) => r.policy_id === token.policy_id && (r.asset_name ?? '') === (token.asset_name ?? '')).reduce((sum, r) => sum + quantityOf(r), 0n);
+      return rows
+        .filter((r) => r.policy_id === token.policy_id && (r.asset_name ?? '') === (token.asset_name ?? ''))
+        .reduce((sum, r) => sum + quantityOf(r), 0n);
     },
     async (token) => {
       const url = new URL(`${base}/asset_addresses`);
       url.searchParams.set('_asset_policy', token.policy_id ?? '');
       url.searchParams.set('_asset_name', token.asset_name ?? '');
       // One page of up to 1000 holders: enough for a hint.
-      return rowsOf(await getJson(url.toString(), { headers, timeoutMs })).map((r) => ({ address: typeof r.payment_address === 'string' ? r.payment_address : '', quantity: quantityOf(r) }));
+      return rowsOf(await getJson(url.toString(), { headers, timeoutMs })).map((r) => ({
+        address: typeof r.payment_address === 'string' ? r.payment_address : '',
+        quantity: quantityOf(r),
+      }));
     },
   );
 }
@@ -179,11 +214,13 @@ export function evmProvider(client: PublicClient): HoldingsProvider {
         if (token.standard === 'erc721') {
           return getAddress(await client.readContract({ address: contract, abi: ERC721, functionName: 'ownerOf', args: [id] })) === wallet;
         }
-        if (token.standard === 'erc1155') return (await client.readContract({ address: contract, abi: ERC1155, functionName: 'balanceOf', args: [wallet, id] })) > 0n;
+        if (token.standard === 'erc1155')
+          return (await client.readContract({ address: contract, abi: ERC1155, functionName: 'balanceOf', args: [wallet, id] })) > 0n;
         return (await client.readContract({ address: contract, abi: ERC20, functionName: 'balanceOf', args: [wallet] })) > 0n;
       } catch (error) {
         // ERC-721 reverts ownerOf for a token that was never minted or was burnt: nobody holds it.
-        if ((error as { name?: string }).name === 'ContractFunctionExecutionError' && /revert/i.test((error as Error).message) && token.standard === 'erc721') return false;
+        if ((error as { name?: string }).name === 'ContractFunctionExecutionError' && /revert/i.test((error as Error).message) && token.standard === 'erc721')
+          return false;
         throw new HoldingsUnavailable(`ethereum rpc: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`);
       }
     },

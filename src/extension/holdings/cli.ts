@@ -1,9 +1,10 @@
 // `tapproof holdings set|unset` (docs/decisions.md §7): the embedded provider's table.
 import { getAddress, isAddress } from 'viem';
-import { CliError, output, program, withContext } from '../../cli.js';
+import { CliError, output, parseMode, program, withContext } from '../../cli.js';
+import type { Mode } from '../../db/schema.js';
 import type { Executor } from '../../db/database.js';
 import type { Clock } from '../../time.js';
-import { findToken } from '../catalog/repository.js';
+import * as catalogRepo from '../catalog/repository.js';
 import { parseAddress } from '../wallets/cip19.js';
 import { setHolding, unsetHolding } from './embedded.js';
 
@@ -12,6 +13,7 @@ interface HoldingOptions {
   address: string;
   token: string;
   quantity?: string;
+  mode?: Mode;
   json?: boolean;
 }
 
@@ -31,23 +33,26 @@ function canonicalAddress(chain: string, address: string): string {
 async function checkedToken<T>(opts: HoldingOptions, work: (db: Executor, tokenId: string, address: string, clock: Clock) => Promise<T>): Promise<T> {
   const address = canonicalAddress(opts.chain, opts.address);
   return withContext(async (ctx) => {
-    const token = await findToken(ctx.db.kysely, opts.token);
-    if (!token) throw new CliError(`no token ${opts.token}`);
+    const token = await catalogRepo.findToken(ctx.db.kysely, opts.token);
+    if (!token || (opts.mode !== undefined && token.mode !== opts.mode)) throw new CliError(`no ${opts.mode ? opts.mode + ' ' : ''}token ${opts.token}`);
     if (token.chain !== opts.chain) throw new CliError(`token ${opts.token} is on ${token.chain}, not ${opts.chain}`);
     return work(ctx.db.kysely, token.id, address, ctx.clock);
   });
 }
 
 const holdings = program.command('holdings').description('who holds which token, for the embedded holdings provider');
+const MODE = ['--mode <mode>', "sandbox or production: the mode the token must be of (default: the token's own)"] as const;
 holdings
   .command('set')
   .requiredOption('--chain <chain>', 'cardano or ethereum')
   .requiredOption('--address <address>', 'the wallet address')
   .requiredOption('--token <token_id>', 'the catalog token (tok_…)')
   .option('--quantity <n>', 'how many units the wallet holds (whole number ≥ 1)', '1')
+  .option(...MODE, parseMode)
   .option('--json', 'machine-readable output')
   .action(async (opts: HoldingOptions) => {
-    if (!/^\d{1,78}$/.test(opts.quantity!) || BigInt(opts.quantity!) < 1n) throw new CliError(`--quantity must be a whole number of at least 1, got "${opts.quantity}"`);
+    if (!/^\d{1,78}$/.test(opts.quantity!) || BigInt(opts.quantity!) < 1n)
+      throw new CliError(`--quantity must be a whole number of at least 1, got "${opts.quantity}"`);
     const quantity = BigInt(opts.quantity!);
     const address = await checkedToken(opts, async (db, tokenId, address, clock) => {
       await setHolding(db, tokenId, address, quantity, clock);
@@ -60,9 +65,14 @@ holdings
   .requiredOption('--chain <chain>', 'cardano or ethereum')
   .requiredOption('--address <address>', 'the wallet address')
   .requiredOption('--token <token_id>', 'the catalog token (tok_…)')
+  .option(...MODE, parseMode)
   .option('--json', 'machine-readable output')
   .action(async (opts: HoldingOptions) => {
     const removed = await checkedToken(opts, (db, tokenId, address) => unsetHolding(db, tokenId, address));
     if (!removed) throw new CliError(`${opts.address} holds no ${opts.token}`);
-    output(!!opts.json, { token: opts.token, address: canonicalAddress(opts.chain, opts.address), removed: true }, `removed ${opts.address}'s holding of ${opts.token}`);
+    output(
+      !!opts.json,
+      { token: opts.token, address: canonicalAddress(opts.chain, opts.address), removed: true },
+      `removed ${opts.address}'s holding of ${opts.token}`,
+    );
   });

@@ -19,7 +19,8 @@ export interface Holdings {
 export function holdingsFor(config: WalletsConfig, db: Executor, rpc: PublicClient | null): Holdings {
   const embedded = embeddedProvider(db);
   const h = config.cardanoHoldings;
-  const cardano = h.provider === 'koios'
+  const cardano =
+    h.provider === 'koios'
       ? koiosProvider(h.url, h.token, config.providerTimeoutMs)
       : h.provider === 'blockfrost'
         ? blockfrostProvider(h.url, h.projectId, config.providerTimeoutMs)

@@ -1,20 +1,29 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { answer } from '../../http/schemas.js';
+import type { RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
+import { hourlyBudget } from '../../http/rate-limit.js';
 import { createClaim } from '../claims.js';
 import { EXT_BODY_LIMIT } from '../http.js';
-import { ClaimBody, ClaimCreated, extErrors } from '../schemas.js';
+import { ClaimBody, ClaimCreated, extErrors, extOperation } from '../schemas.js';
 
-export default function createClaimRoute(app: FastifyInstance, ctx: AppContext, mode: Mode) {
+export default function createClaimRoute(app: RouteApp, ctx: AppContext, mode: Mode) {
   app.post('/claims', {
     bodyLimit: EXT_BODY_LIMIT,
     schema: {
       summary: 'Link a genuine verification to a URL',
-      tags: ['extension'],
-      hide: mode === 'sandbox',
+      ...extOperation('create', 'Claim', mode),
       body: ClaimBody,
-      response: { 201: ClaimCreated, ...extErrors(400, 404, 413, 415, 429) },
+      response: {
+        200: answer('The claim already made for this verification and URL.', ClaimCreated),
+        201: answer('Created: the claim.', ClaimCreated),
+        ...extErrors(400, 404, 413, 415, 429),
+      },
     },
-    handler: async (request, reply) => reply.code(201).send(await createClaim(ctx.db.kysely, mode, request.body, ctx.clock)),
+    onRequest: hourlyBudget(app, `claims-${mode}`, ctx.config.claimsPerHour),
+    handler: async (request, reply) => {
+      const { claim, created } = await createClaim(ctx, mode, request.body);
+      return reply.code(created ? 201 : 200).send(claim);
+    },
   });
 }

@@ -1,9 +1,10 @@
-// The extension API (spec extension-api.md, docs/decisions.md §7): public,
+// The extension API (docs/extension.md, docs/decisions.md §7): public,
 // plain JSON, CORS. Production verifications at {extPrefix}, sandbox ones at
 // {extPrefix}/sandbox (docs/extension.md: a landing page wired to the
 // production base can never show a sandbox verification).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { routeApp, type RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
 import { installExtensionHttp } from '../http.js';
 import createChallenge from './create-challenge.js';
@@ -12,7 +13,7 @@ import createProof from './create-proof.js';
 import getVerification from './get-verification.js';
 import listClaims from './list-claims.js';
 
-type ExtensionRoute = (app: FastifyInstance, ctx: AppContext, mode: Mode) => void;
+type ExtensionRoute = (app: RouteApp, ctx: AppContext, mode: Mode) => void;
 export const extensionRouteList: ExtensionRoute[] = [getVerification, listClaims, createClaim, createChallenge, createProof];
 
 export const sandboxPrefix = (extPrefix: string) => `${extPrefix}/sandbox`;
@@ -26,7 +27,7 @@ export async function extensionApi(app: FastifyInstance, ctx: AppContext): Promi
     await app.register(
       async (scope) => {
         installExtensionHttp(scope);
-        for (const route of extensionRouteList) route(scope, ctx, mode);
+        for (const route of extensionRouteList) route(routeApp(scope), ctx, mode);
       },
       { prefix },
     );

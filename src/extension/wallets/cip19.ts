@@ -23,10 +23,16 @@ export interface ShelleyAddress {
 const KEY_CREDENTIAL: Record<number, CredentialRole> = { 0: 'payment', 2: 'payment', 4: 'payment', 6: 'payment', 14: 'stake' };
 // Bytes after the header per type: base 56, pointer ≥ 29, enterprise and reward 28.
 const LENGTH: Record<number, (n: number) => boolean> = {
-  0: (n) => n === 57, 1: (n) => n === 57, 2: (n) => n === 57, 3: (n) => n === 57,
-  4: (n) => n >= 32, 5: (n) => n >= 32,
-  6: (n) => n === 29, 7: (n) => n === 29,
-  14: (n) => n === 29, 15: (n) => n === 29,
+  0: (n) => n === 57,
+  1: (n) => n === 57,
+  2: (n) => n === 57,
+  3: (n) => n === 57,
+  4: (n) => n >= 32,
+  5: (n) => n >= 32,
+  6: (n) => n === 29,
+  7: (n) => n === 29,
+  14: (n) => n === 29,
+  15: (n) => n === 29,
 };
 
 function prefixFor(type: number, networkId: number): string {

@@ -3,7 +3,20 @@
 // (recovered locally first; the chain is asked only when that does not match).
 import { recover } from 'tiny-secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { BaseError, ContractFunctionRevertedError, createPublicClient, getAddress, hashMessage, http, isAddress, isHex, parseAbi, type Hex, type PublicClient } from 'viem';
+import { MAX_BODY_BYTES } from '../holdings/chains.js';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  getAddress,
+  hashMessage,
+  http,
+  isAddress,
+  isHex,
+  parseAbi,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 
 export type EthereumFailure = 'invalid-address' | 'malformed-signature' | 'bad-signature' | 'rpc-unavailable';
 export type EthereumVerdict = { ok: true } | { ok: false; reason: EthereumFailure };
@@ -17,7 +30,8 @@ export interface EthereumProof {
 
 /** A client for EIP-1271 checks, bounded so a slow node cannot hold a request for long. */
 export function rpcClient(url: string, timeoutMs = 5000): PublicClient {
-  return createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) }) as PublicClient;
+  // viem reads the answer with a byte count and cancels it past the limit; ours is the providers' one.
+  return createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, maxResponseBodySize: MAX_BODY_BYTES }) }) as PublicClient;
 }
 
 function wellFormed(proof: EthereumProof): EthereumFailure | null {
@@ -53,15 +67,19 @@ function recoveryBit(v: number): number {
   throw new Error('Invalid yParityOrV value');
 }
 
+/** Half secp256k1's group order: s and n - s both verify, so only the low one is canonical (EIP-2). */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
 /**
- * The signer of a 65-byte (r, s, v) signature over `hash`, as lowercase 0x hex.
- * The same checks as viem's recoverMessageAddress (r and s in [1, n-1], any s,
- * v as above, a point on the curve). Recovery runs in tiny-secp256k1
+ * The signer of a canonical 65-byte (r, s, v) signature over `hash`, as lowercase 0x hex:
+ * exactly 130 hex digits, r and s in [1, n-1] with s <= n/2 (a high-s twin is refused, so one
+ * signature has one spelling), v as above, a point on the curve (docs/wallets.md, Signatures). Recovery runs in tiny-secp256k1
  * (libsecp256k1 compiled to WebAssembly): 0.21 ms against 0.94 ms in
  * @noble/curves, which made it the largest single cost of an Ethereum proof.
  */
 function recoverAddress(hash: Uint8Array, signature: Hex): string {
-  if (Math.ceil((signature.length - 2) / 2) !== 65) throw new Error('invalid signature length');
+  if (signature.length !== 132) throw new Error('invalid signature length');
+  if (BigInt(`0x${signature.slice(66, 130)}`) > HALF_N) throw new Error('non-canonical signature (high s)');
   const publicKey = recover(hash, Buffer.from(signature.slice(2, 130), 'hex'), recoveryBit(Number.parseInt(signature.slice(130), 16)) as 0 | 1, false);
   if (!publicKey) throw new Error('signature does not recover to a point');
   return `0x${Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex')}`;
@@ -78,7 +96,8 @@ async function eip1271(client: PublicClient, address: Hex, hash: Hex, signature:
     const answer = await client.readContract({ address, abi: EIP1271, functionName: 'isValidSignature', args: [hash, signature] });
     return answer.toLowerCase() === MAGIC ? { ok: true } : { ok: false, reason: 'bad-signature' };
   } catch (error) {
-    const reverted = error instanceof BaseError && (error.walk((e) => e instanceof ContractFunctionRevertedError) || /revert|returned no data|decode/i.test(error.message));
+    const reverted =
+      error instanceof BaseError && (error.walk((e) => e instanceof ContractFunctionRevertedError) || /revert|returned no data|decode/i.test(error.message));
     return reverted ? { ok: false, reason: 'bad-signature' } : { ok: false, reason: 'rpc-unavailable' };
   }
 }

@@ -1,17 +1,23 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { IdParam, errorResponses } from '../../http/schemas.js';
+import { IdParam, answer, errorResponses } from '../../http/schemas.js';
 import { SessionDocument } from '../schemas.js';
 import { renderSession } from '../serializer.js';
 import { getSession } from '../service.js';
 
-export default function getSessionRoute(app: FastifyInstance, { db, clock }: AppContext): void {
-  app.get<{ Params: { id: string } }>('/sessions/:id', {
-    schema: { summary: 'Retrieve a session', tags: ['sessions'], params: IdParam, response: { 200: SessionDocument, ...errorResponses(401, 404, 406, 429) } },
+export default function getSessionRoute(app: RouteApp, ctx: AppContext): void {
+  app.get('/sessions/:id', {
+    schema: {
+      summary: 'Retrieve a session',
+      operationId: 'getSession',
+      tags: ['sessions'],
+      params: IdParam,
+      response: { 200: answer('The session.', SessionDocument), ...errorResponses(401, 404, 406, 429) },
+    },
     handler: async (request, reply) => {
-      const { row, verificationIds } = await getSession(db, request.principal, request.params.id);
-      return sendDocument(reply, 200, { data: renderSession(row, verificationIds, clock.nowMicros()) });
+      const { row, verificationIds } = await getSession(ctx, request.principal, request.params.id);
+      return sendDocument(reply, 200, { data: renderSession(row, verificationIds, ctx.clock.nowMicros()) });
     },
   });
 }

@@ -1,11 +1,17 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { deleteTag } from '../service.js';
 
-export default function deleteTagRoute(app: FastifyInstance, ctx: AppContext) {
-  app.delete<{ Params: { id: string } }>('/tags/:id', {
-    schema: { summary: 'Delete a tag never written to a chip', tags: ['tags'], params: IdParam, response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404, 406, 409, 429) } },
+export default function deleteTagRoute(app: RouteApp, ctx: AppContext) {
+  app.delete('/tags/:id', {
+    schema: {
+      summary: 'Delete a tag never written to a chip',
+      operationId: 'deleteTag',
+      tags: ['tags'],
+      params: IdParam,
+      response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404, 406, 409, 429) },
+    },
     handler: async (request, reply) => {
       await deleteTag(ctx, request.principal, request.params.id);
       return reply.code(204).send();

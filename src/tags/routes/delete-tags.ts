@@ -1,18 +1,22 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { errorResponses } from '../../http/schemas.js';
+import { answer, errorResponses } from '../../http/schemas.js';
 import { readBatchDeleteDocument } from '../documents.js';
 import { DeleteTagsBody, DeleteTagsResult } from '../schemas.js';
 import { deleteManyTags } from '../service.js';
 
-export default function deleteTagsRoute(app: FastifyInstance, ctx: AppContext) {
+export default function deleteTagsRoute(app: RouteApp, ctx: AppContext) {
   app.delete('/tags', {
     schema: {
       summary: 'Delete many tags; configured ones are kept',
+      operationId: 'deleteTags',
       tags: ['tags'],
       body: DeleteTagsBody,
-      response: { 200: DeleteTagsResult, ...errorResponses(400, 401, 406, 413, 415, 429) },
+      response: {
+        200: answer('Which tags were deleted and which were kept (configured tags are never deleted).', DeleteTagsResult),
+        ...errorResponses(400, 401, 406, 413, 415, 429),
+      },
     },
     handler: async (request, reply) => {
       const meta = await deleteManyTags(ctx, request.principal, readBatchDeleteDocument(request.body));

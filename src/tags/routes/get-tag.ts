@@ -1,14 +1,20 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { IdParam, errorResponses } from '../../http/schemas.js';
+import { IdParam, answer, errorResponses } from '../../http/schemas.js';
 import { TagDocument } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { getTag } from '../service.js';
 
-export default function getTagRoute(app: FastifyInstance, { db }: AppContext) {
-  app.get<{ Params: { id: string } }>('/tags/:id', {
-    schema: { summary: 'Retrieve a tag', tags: ['tags'], params: IdParam, response: { 200: TagDocument, ...errorResponses(401, 404, 406, 429) } },
-    handler: async (request, reply) => sendDocument(reply, 200, { data: renderTag(await getTag(db, request.principal, request.params.id)) }),
+export default function getTagRoute(app: RouteApp, ctx: AppContext) {
+  app.get('/tags/:id', {
+    schema: {
+      summary: 'Retrieve a tag',
+      operationId: 'getTag',
+      tags: ['tags'],
+      params: IdParam,
+      response: { 200: answer('The tag.', TagDocument), ...errorResponses(401, 404, 406, 429) },
+    },
+    handler: async (request, reply) => sendDocument(reply, 200, { data: renderTag(await getTag(ctx, request.principal, request.params.id)) }),
   });
 }

@@ -1,20 +1,21 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { IdParam, errorResponses } from '../../http/schemas.js';
+import { IdParam, answer, errorResponses } from '../../http/schemas.js';
 import { readUpdateDocument } from '../documents.js';
 import { TagDocument, UpdateTagBody } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { updateTags } from '../service.js';
 
-export default function updateTagRoute(app: FastifyInstance, ctx: AppContext) {
-  app.patch<{ Params: { id: string } }>('/tags/:id', {
+export default function updateTagRoute(app: RouteApp, ctx: AppContext) {
+  app.patch('/tags/:id', {
     schema: {
       summary: 'Update a tag (url only while created)',
+      operationId: 'updateTag',
       tags: ['tags'],
       params: IdParam,
       body: UpdateTagBody,
-      response: { 200: TagDocument, ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
+      response: { 200: answer('The updated tag.', TagDocument), ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.params.id);

@@ -1,18 +1,24 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { IdParam, errorResponses } from '../../http/schemas.js';
-import { findTeam } from '../repository.js';
+import { IdParam, answer, errorResponses } from '../../http/schemas.js';
+import * as teamsRepo from '../repository.js';
 import { TeamDocument } from '../schemas.js';
 import { renderTeam } from '../serializer.js';
 
-export default function getTeamRoute(app: FastifyInstance, { db }: AppContext): void {
-  app.get<{ Params: { id: string } }>('/teams/:id', {
-    schema: { summary: "Retrieve the key's own team", tags: ['teams'], params: IdParam, response: { 200: TeamDocument, ...errorResponses(401, 404, 406, 429) } },
+export default function getTeamRoute(app: RouteApp, { db }: AppContext): void {
+  app.get('/teams/:id', {
+    schema: {
+      summary: "Retrieve the key's own team",
+      operationId: 'getTeam',
+      tags: ['teams'],
+      params: IdParam,
+      response: { 200: answer('The team.', TeamDocument), ...errorResponses(401, 404, 406, 429) },
+    },
     handler: async (request, reply) => {
       // A key sees its own team only: parents and subteams are other teams (404).
-      const team = request.params.id === request.principal.teamId ? await findTeam(db.kysely, request.params.id) : undefined;
+      const team = request.params.id === request.principal.teamId ? await teamsRepo.findTeam(db.kysely, request.params.id) : undefined;
       if (!team) throw new DomainError('NotFound');
       return sendDocument(reply, 200, { data: renderTeam(team) });
     },

@@ -1,19 +1,23 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { errorResponses } from '../../http/schemas.js';
+import { answer, errorResponses } from '../../http/schemas.js';
 import { readCreateDocument } from '../documents.js';
 import { CreateWebhookBody, WebhookDocument } from '../schemas.js';
 import { renderWebhook } from '../serializer.js';
 import { createWebhook } from '../service.js';
 
-export default function createWebhookRoute(app: FastifyInstance, ctx: AppContext) {
+export default function createWebhookRoute(app: RouteApp, ctx: AppContext) {
   app.post('/webhooks', {
     schema: {
       summary: 'Register a webhook (the secret is shown only in this response)',
+      operationId: 'createWebhook',
       tags: ['webhooks'],
       body: CreateWebhookBody,
-      response: { 201: WebhookDocument, ...errorResponses(400, 401, 406, 413, 415, 422, 429) },
+      response: {
+        201: answer('Created: the webhook with its signing secret, shown only here.', WebhookDocument),
+        ...errorResponses(400, 401, 406, 413, 415, 422, 429),
+      },
     },
     handler: async (request, reply) => {
       const { row, secret } = await createWebhook(ctx, request.principal, readCreateDocument(request.body));

@@ -1,20 +1,25 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { errorResponses } from '../../http/schemas.js';
+import { answer, errorResponses } from '../../http/schemas.js';
 import { readStartDocument } from '../documents.js';
 import { StartWriteBody, WriteDocument } from '../schemas.js';
 import { renderWrite } from '../serializer.js';
 import { startTagWrite } from '../service.js';
 
-export default function startWriteRoute(app: FastifyInstance, ctx: AppContext) {
+export default function startWriteRoute(app: RouteApp, ctx: AppContext) {
   app.post('/writer/writes', {
     schema: {
       summary: 'Start writing a created tag onto a chip: the first APDUs (or a failure before any APDU)',
+      operationId: 'createWrite',
       tags: ['writer'],
       body: StartWriteBody,
-      response: { 201: WriteDocument, ...errorResponses(400, 401, 404, 406, 409, 415, 429) },
+      response: {
+        201: answer('Created: the write and the first APDUs to send to the chip.', WriteDocument),
+        ...errorResponses(400, 401, 404, 406, 409, 415, 429),
+      },
     },
-    handler: async (request, reply) => sendDocument(reply, 201, { data: renderWrite(await startTagWrite(ctx, request.principal, readStartDocument(request.body))) }),
+    handler: async (request, reply) =>
+      sendDocument(reply, 201, { data: renderWrite(await startTagWrite(ctx, request.principal, readStartDocument(request.body))) }),
   });
 }

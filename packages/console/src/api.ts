@@ -1,0 +1,82 @@
+// The one place the console talks to the platform API: openapi-fetch typed by the SDK's generated
+// paths (packages/sdk/src/generated/platform-api.ts, from GET /api/v1/openapi.json), the API key from
+// sessionStorage, and JSON:API error documents turned into one readable line.
+import createClient, { type Client } from 'openapi-fetch';
+import type { operations, paths } from '../../sdk/src/generated/platform-api.ts';
+
+export type Api = Client<paths>;
+type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/vnd.api+json': infer Body } } } ? Body : never;
+
+export type Verification = Ok<'listVerifications'>['data'][number];
+export type Stats = Ok<'getVerificationStats'>['meta'];
+export type Tag = Ok<'listTags'>['data'][number];
+export type Webhook = Ok<'listWebhooks'>['data'][number];
+export type Delivery = Ok<'listDeliveries'>['data'][number];
+export type Key = Ok<'listKeys'>['data'][number];
+export type Team = Ok<'getCurrentTeam'>['data'];
+
+const KEY_ITEM = 'tapproof.console.key';
+
+/** The key of this tab's session: sessionStorage, so it leaves with the tab and never reaches another. */
+export const storedKey = {
+  get: (): string | null => sessionStorage.getItem(KEY_ITEM),
+  set: (key: string) => sessionStorage.setItem(KEY_ITEM, key),
+  clear: () => sessionStorage.removeItem(KEY_ITEM),
+};
+
+/** A client that sends `key` with every request; `onUnauthorized` runs when the key stops being accepted. */
+export function apiClient(key: string, onUnauthorized: () => void = () => {}): Api {
+  const client = createClient<paths>({
+    baseUrl: `${location.origin}/api/v1`,
+    headers: { Authorization: `Bearer ${key}`, Accept: 'application/vnd.api+json' },
+  });
+  client.use({
+    onResponse({ response }) {
+      if (response.status === 401) onUnauthorized();
+    },
+  });
+  return client;
+}
+
+interface ErrorObject {
+  status?: string;
+  title?: string;
+  detail?: string;
+  source?: { pointer?: string; parameter?: string };
+}
+
+export interface ApiProblem {
+  status: number;
+  errors: ErrorObject[];
+}
+
+/** What openapi-fetch hands back as `error` (a JSON:API document, or text) → status and error objects. */
+export function problemOf(error: unknown, response: Response | undefined): ApiProblem {
+  const errors = (error as { errors?: ErrorObject[] } | undefined)?.errors;
+  return { status: response?.status ?? 0, errors: Array.isArray(errors) ? errors : [{ title: typeof error === 'string' && error ? error : 'No answer' }] };
+}
+
+/** One line for a person: "422 Invalid attribute: url must be …". */
+export function describeProblem(problem: ApiProblem): string {
+  const first = problem.errors[0];
+  const text = [first?.title, first?.detail].filter(Boolean).join(': ') || 'Request failed';
+  return problem.status ? `${problem.status} ${text}` : text;
+}
+
+/** Runs a request and returns its data, or throws an Error whose message describes the problem. */
+export async function must<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await request;
+  if (error !== undefined || data === undefined) throw new ProblemError(problemOf(error, response));
+  return data;
+}
+
+export class ProblemError extends Error {
+  constructor(readonly problem: ApiProblem) {
+    super(describeProblem(problem));
+  }
+}
+
+/** The mode a key acts in, from its prefix (tp_sandbox_… / tp_live_…). */
+export function modeOfKey(key: string): 'sandbox' | 'production' {
+  return key.startsWith('tp_live_') ? 'production' : 'sandbox';
+}

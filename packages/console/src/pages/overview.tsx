@@ -1,0 +1,124 @@
+// Overview: scans per day by outcome over 30 days (chart and table), by country, totals, and the last
+// scans, polled.
+import { useMemo } from 'preact/hooks';
+import { must } from '../api.ts';
+import { DailyChart } from '../components/chart.tsx';
+import { ScanTable } from '../components/scan-table.tsx';
+import { ErrorLine, Head, Loading, TableRegion } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { REASONS, REASON_COLORS, REASON_LABELS } from '../reasons.ts';
+import { useSession } from '../session.ts';
+
+/** How often the last scans are read again. */
+export const LIVE_POLL_MS = 5000;
+
+export function Overview() {
+  const { api } = useSession();
+  const stats = useLoad(() => must(api.GET('/verifications/stats')).then((body) => body.meta), [api]);
+  const live = useLoad(() => must(api.GET('/verifications', { params: { query: { page_size: 10 } } })), [api], LIVE_POLL_MS);
+  const meta = stats.data;
+  const series = useMemo(
+    () =>
+      meta ? REASONS.map((reason) => ({ label: REASON_LABELS[reason], color: REASON_COLORS[reason], values: meta.days.map((d) => d.by_reason[reason]) })) : [],
+    [meta],
+  );
+  const days = useMemo(() => meta?.days.map((d) => d.day) ?? [], [meta]);
+  const genuine = meta?.totals.by_reason.ok ?? 0;
+  return (
+    <>
+      <h1>Overview</h1>
+      <ErrorLine error={stats.error} />
+      <Loading loading={stats.loading && !meta} />
+      {meta && (
+        <>
+          <section aria-labelledby="totals-heading">
+            <h2 id="totals-heading">
+              Last 30 days ({meta.since} to {meta.until})
+            </h2>
+            <ul class="totals">
+              <li>
+                <strong>{meta.totals.count}</strong> scans
+              </li>
+              <li>
+                <strong>{genuine}</strong> genuine
+              </li>
+              <li>
+                <strong>{meta.totals.count - genuine}</strong> not genuine
+              </li>
+            </ul>
+          </section>
+          <section aria-labelledby="daily-heading">
+            <h2 id="daily-heading">Scans per day by outcome</h2>
+            <DailyChart
+              days={days}
+              series={series}
+              label={`Scans per day by outcome from ${meta.since} to ${meta.until}; the numbers are in the table below`}
+            />
+            <details>
+              <summary>Scans per day as a table</summary>
+              <TableRegion label="Scans per day">
+                <table>
+                  <Head columns={['Day', 'All', ...REASONS.map((r) => REASON_LABELS[r])]} />
+                  <tbody>
+                    {meta.days.map((day) => (
+                      <tr key={day.day}>
+                        <th scope="row">{day.day}</th>
+                        <td>{day.count}</td>
+                        {REASONS.map((r) => (
+                          <td key={r}>{day.by_reason[r]}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableRegion>
+            </details>
+          </section>
+          <div class="columns">
+            <section aria-labelledby="outcome-heading">
+              <h2 id="outcome-heading">By outcome</h2>
+              <TableRegion label="Scans by outcome">
+                <table>
+                  <tbody>
+                    {REASONS.map((r) => (
+                      <tr key={r}>
+                        <th scope="row">{REASON_LABELS[r]}</th>
+                        <td>{meta.totals.by_reason[r]}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableRegion>
+            </section>
+            <section aria-labelledby="country-heading">
+              <h2 id="country-heading">By country</h2>
+              {meta.totals.by_country.length === 0 ? (
+                <p class="muted">No scans in this window.</p>
+              ) : (
+                <TableRegion label="Scans by country">
+                  <table>
+                    <Head columns={['Country', 'Scans']} />
+                    <tbody>
+                      {meta.totals.by_country.map((c) => (
+                        <tr key={c.country ?? '-'}>
+                          <th scope="row">{c.country ?? 'Unknown'}</th>
+                          <td>{c.count}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableRegion>
+              )}
+            </section>
+          </div>
+        </>
+      )}
+      <section aria-labelledby="live-heading">
+        <h2 id="live-heading">Last scans</h2>
+        <p class="muted">Read again every {LIVE_POLL_MS / 1000} seconds.</p>
+        <ErrorLine error={live.error} />
+        {live.data && <ScanTable label="Last scans" scans={live.data.data} />}
+      </section>
+    </>
+  );
+}

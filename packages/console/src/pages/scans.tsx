@@ -1,0 +1,140 @@
+// Scans: the API's filters (tag, outcome, reason, window) kept in the URL, so a filtered list can be
+// linked to and reloaded; keyset pages walked forward by links.next and back by the cursors seen.
+import { useState } from 'preact/hooks';
+import { must } from '../api.ts';
+import { ScanTable } from '../components/scan-table.tsx';
+import { ErrorLine, Loading } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { REASONS, REASON_LABELS } from '../reasons.ts';
+import { navigate, queryOf } from '../router.ts';
+import { useSession } from '../session.ts';
+
+const FILTERS = ['tag_id', 'genuine', 'reason', 'since', 'until'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+function filtersOf(query: URLSearchParams): Filters {
+  return Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Filters;
+}
+
+/** The cursor a links.next path carries. */
+function cursorOf(next: string | null): string | null {
+  return next === null ? null : new URL(next, location.origin).searchParams.get('cursor');
+}
+
+export function ScansPage(props: { query: URLSearchParams }) {
+  const { api } = useSession();
+  const applied = filtersOf(props.query);
+  const cursor = props.query.get('cursor') ?? undefined;
+  const [draft, setDraft] = useState<Filters>(applied);
+  const [previous, setPrevious] = useState<(string | undefined)[]>([]);
+  const key = props.query.toString();
+  const page = useLoad(
+    () =>
+      must(
+        api.GET('/verifications', {
+          params: {
+            query: {
+              tag_id: applied.tag_id || undefined,
+              genuine: (applied.genuine || undefined) as 'true' | 'false' | undefined,
+              reason: (applied.reason || undefined) as (typeof REASONS)[number] | undefined,
+              since: applied.since || undefined,
+              until: applied.until || undefined,
+              page_size: 25,
+              cursor,
+            },
+          },
+        }),
+      ),
+    [api, key],
+  );
+  const set = (name: keyof Filters) => (event: Event) => setDraft({ ...draft, [name]: (event.currentTarget as HTMLInputElement).value });
+  const next = cursorOf(page.data?.links.next ?? null);
+  return (
+    <>
+      <h1>Scans</h1>
+      <form
+        class="filters"
+        aria-label="Filter scans"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setPrevious([]);
+          navigate(`/scans${queryOf(draft)}`);
+        }}
+      >
+        <label>
+          Tag id
+          <input name="tag_id" value={draft.tag_id} onInput={set('tag_id')} placeholder="tag_…" spellcheck={false} />
+        </label>
+        <label>
+          Outcome
+          <select name="genuine" value={draft.genuine} onChange={set('genuine')}>
+            <option value="">Any</option>
+            <option value="true">Genuine</option>
+            <option value="false">Not genuine</option>
+          </select>
+        </label>
+        <label>
+          Reason
+          <select name="reason" value={draft.reason} onChange={set('reason')}>
+            <option value="">Any</option>
+            {REASONS.map((r) => (
+              <option key={r} value={r}>
+                {REASON_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Since
+          <input name="since" type="date" value={draft.since} onInput={set('since')} />
+        </label>
+        <label>
+          Until
+          <input name="until" type="date" value={draft.until} onInput={set('until')} />
+        </label>
+        <div class="actions">
+          <button type="submit">Apply filters</button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setDraft(filtersOf(new URLSearchParams()));
+              setPrevious([]);
+              navigate('/scans');
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      <ErrorLine error={page.error} />
+      <Loading loading={page.loading} />
+      {page.data && <ScanTable label="Scans" scans={page.data.data} />}
+      <nav class="pager" aria-label="Scan pages">
+        <button
+          type="button"
+          class="secondary"
+          disabled={previous.length === 0}
+          onClick={() => {
+            const back = previous.slice(0, -1);
+            setPrevious(back);
+            navigate(`/scans${queryOf({ ...applied, cursor: previous[previous.length - 1] })}`);
+          }}
+        >
+          Previous page
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={next === null}
+          onClick={() => {
+            setPrevious([...previous, cursor]);
+            navigate(`/scans${queryOf({ ...applied, cursor: next ?? undefined })}`);
+          }}
+        >
+          Next page
+        </button>
+      </nav>
+    </>
+  );
+}

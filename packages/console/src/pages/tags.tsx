@@ -1,0 +1,175 @@
+// Tags: search (comment or exact id), sort, status filter and numbered pages, all kept in the URL;
+// create from CSV; delete the selected tags in one request.
+import { useState } from 'preact/hooks';
+import { must, problemOf, describeProblem } from '../api.ts';
+import { TagImport } from '../components/tag-import.tsx';
+import { ErrorLine, Head, Link, Loading, TableRegion, When } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { navigate, queryOf } from '../router.ts';
+import { useSession } from '../session.ts';
+
+const PAGE_SIZE = 25;
+const SORTS = {
+  'updated_at:desc': 'Recently changed',
+  'inserted_at:desc': 'Newest',
+  'inserted_at:asc': 'Oldest',
+  'configured_at:desc': 'Recently configured',
+  'comment:asc': 'Comment A–Z',
+  'url:asc': 'URL A–Z',
+  'id:asc': 'Id',
+} as const;
+type Sort = keyof typeof SORTS;
+type OrderField = 'id' | 'protocol' | 'inserted_at' | 'updated_at' | 'configured_at' | 'comment' | 'url' | 'status';
+
+export function TagsPage(props: { query: URLSearchParams }) {
+  const { api } = useSession();
+  const q = props.query.get('q') ?? '';
+  const status = props.query.get('status') ?? '';
+  const sort = (props.query.get('sort') ?? 'updated_at:desc') as Sort;
+  const page = Math.max(1, Number(props.query.get('page') ?? '1') || 1);
+  const [search, setSearch] = useState(q);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [deleteMessage, setDeleteMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [field, direction] = (sort in SORTS ? sort : 'updated_at:desc').split(':') as [OrderField, 'asc' | 'desc'];
+  const list = useLoad(
+    () =>
+      must(
+        api.GET('/tags', {
+          params: {
+            query: {
+              q: q || undefined,
+              status: (status || undefined) as 'created' | 'configured' | undefined,
+              'order_by[]': [field],
+              'order_directions[]': [direction],
+              page,
+              page_size: PAGE_SIZE,
+            },
+          },
+        }),
+      ),
+    [api, q, status, field, direction, page],
+  );
+  const go = (changes: Record<string, string | undefined>) => {
+    setSelected(new Set());
+    navigate(`/tags${queryOf({ q, status, sort: sort === 'updated_at:desc' ? undefined : sort, page: undefined, ...changes })}`);
+  };
+  const total = list.data?.meta.total_count ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const rows = list.data?.data ?? [];
+
+  const deleteSelected = async () => {
+    const ids = [...selected];
+    if (!confirm(`Delete ${ids.length} tag${ids.length === 1 ? '' : 's'}? This cannot be undone.`)) return;
+    const { error, response } = await api.DELETE('/tags', { body: { data: ids.map((id) => ({ type: 'tags' as const, id })) } as never });
+    if (response.ok) {
+      setDeleteMessage({ error: false, text: `Deleted ${ids.length} tag${ids.length === 1 ? '' : 's'}.` });
+      setSelected(new Set());
+      list.reload();
+    } else setDeleteMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+  };
+
+  return (
+    <>
+      <h1>Tags</h1>
+      <form
+        class="filters"
+        role="search"
+        aria-label="Find tags"
+        onSubmit={(event) => {
+          event.preventDefault();
+          go({ q: search });
+        }}
+      >
+        <label>
+          Search
+          <input type="search" name="q" value={search} onInput={(e) => setSearch(e.currentTarget.value)} placeholder="comment or tag id" />
+        </label>
+        <label>
+          Status
+          <select name="status" value={status} onChange={(e) => go({ status: e.currentTarget.value })}>
+            <option value="">Any</option>
+            <option value="created">Created (not written)</option>
+            <option value="configured">Configured (written)</option>
+          </select>
+        </label>
+        <label>
+          Sort
+          <select name="sort" value={sort} onChange={(e) => go({ sort: e.currentTarget.value })}>
+            {Object.entries(SORTS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div class="actions">
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <ErrorLine error={list.error} />
+      <Loading loading={list.loading} />
+      {list.data && (
+        <>
+          <p role="status">
+            {total} tag{total === 1 ? '' : 's'}
+            {total > 0 && `, page ${page} of ${pages}`}
+          </p>
+          {rows.length > 0 && (
+            <TableRegion label="Tags">
+              <table>
+                <Head columns={[{ hidden: 'Selected' }, 'Tag', 'Status', 'Comment', 'URL', 'Changed']} />
+                <tbody>
+                  {rows.map((tag) => (
+                    <tr key={tag.id}>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${tag.id}`}
+                          checked={selected.has(tag.id)}
+                          onChange={(e) => {
+                            const next = new Set(selected);
+                            if (e.currentTarget.checked) next.add(tag.id);
+                            else next.delete(tag.id);
+                            setSelected(next);
+                          }}
+                        />
+                      </td>
+                      <td>
+                        <Link to={`/tags/${tag.id}`}>{tag.id}</Link>
+                      </td>
+                      <td>{tag.attributes.status}</td>
+                      <td>{tag.attributes.comment ?? ''}</td>
+                      <td class="url">{tag.attributes.url}</td>
+                      <td>
+                        <When iso={tag.attributes.updated_at} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+          )}
+          <div class="actions">
+            <button type="button" class="danger" disabled={selected.size === 0} onClick={() => void deleteSelected()}>
+              Delete selected ({selected.size})
+            </button>
+          </div>
+          {deleteMessage && (
+            <p class={deleteMessage.error ? 'error' : 'success'} role={deleteMessage.error ? 'alert' : 'status'}>
+              {deleteMessage.text}
+            </p>
+          )}
+          <nav class="pager" aria-label="Tag pages">
+            <button type="button" class="secondary" disabled={page <= 1} onClick={() => go({ page: String(page - 1) })}>
+              Previous page
+            </button>
+            <button type="button" class="secondary" disabled={page >= pages} onClick={() => go({ page: String(page + 1) })}>
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
+      <TagImport api={api} onCreated={list.reload} />
+    </>
+  );
+}

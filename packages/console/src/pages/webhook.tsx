@@ -1,0 +1,122 @@
+// One webhook: enable/disable, rotate its secret (the new one shown once), its deliveries with every
+// attempt, and sending a delivery again.
+import { useState } from 'preact/hooks';
+import { describeProblem, must, problemOf, type Delivery } from '../api.ts';
+import { SecretOnce } from '../components/secret.tsx';
+import { ErrorLine, Head, Facts, Link, Loading, TableRegion, When } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { useSession } from '../session.ts';
+
+export function WebhookPage(props: { id: string }) {
+  const { api } = useSession();
+  const path = { id: props.id };
+  const hook = useLoad(() => must(api.GET('/webhooks/{id}', { params: { path } })), [api, props.id]);
+  const deliveries = useLoad(() => must(api.GET('/webhooks/{id}/deliveries', { params: { path, query: { page_size: 25 } } })), [api, props.id]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+
+  const update = async (attributes: { enabled?: boolean; rotate_secret?: boolean }, done: string) => {
+    const { data, error, response } = await api.PATCH('/webhooks/{id}', {
+      params: { path },
+      body: { data: { type: 'webhooks', id: props.id, attributes } } as never,
+    });
+    if (!data) return setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+    if (data.data.attributes.secret) setSecret(data.data.attributes.secret);
+    setMessage({ error: false, text: done });
+    hook.reload();
+  };
+  const redeliver = async (delivery: Delivery) => {
+    const { error, response } = await api.POST('/webhooks/{id}/deliveries/{eventId}/redeliver', { params: { path: { id: props.id, eventId: delivery.id } } });
+    if (!response.ok) return setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+    setMessage({ error: false, text: `Sending ${delivery.id} again.` });
+    deliveries.reload();
+  };
+
+  const a = hook.data?.data.attributes;
+  return (
+    <>
+      <h1>Webhook {props.id}</h1>
+      <p>
+        <Link to="/webhooks">All webhooks</Link>
+      </p>
+      <ErrorLine error={hook.error} />
+      <Loading loading={hook.loading && !a} />
+      {a && (
+        <>
+          <Facts
+            items={[
+              ['URL', <span class="url">{a.url}</span>],
+              ['Events', a.events.join(', ')],
+              ['State', a.enabled ? 'enabled' : `disabled${a.disabled_reason ? ` (${a.disabled_reason})` : ''}`],
+              ['Previous secret signs until', a.previous_secret_expires_at ? <When iso={a.previous_secret_expires_at} /> : 'no previous secret'],
+              ['Created', <When iso={a.created_at} />],
+            ]}
+          />
+          <div class="actions">
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => void update({ enabled: !a.enabled }, a.enabled ? 'Disabled the webhook.' : 'Enabled the webhook.')}
+            >
+              {a.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => void update({ rotate_secret: true }, 'Rotated the secret: the old one keeps signing for 24 hours.')}
+            >
+              Rotate secret
+            </button>
+          </div>
+          {message && (
+            <p class={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
+              {message.text}
+            </p>
+          )}
+          {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
+        </>
+      )}
+      <section aria-labelledby="deliveries-heading">
+        <h2 id="deliveries-heading">Deliveries</h2>
+        <button type="button" class="secondary" onClick={deliveries.reload}>
+          Refresh deliveries
+        </button>
+        <ErrorLine error={deliveries.error} />
+        {deliveries.data && deliveries.data.data.length === 0 && <p class="muted">No deliveries yet.</p>}
+        {deliveries.data && deliveries.data.data.length > 0 && (
+          <TableRegion label="Deliveries">
+            <table>
+              <Head columns={['Event', 'Kind', 'Tag', 'Status', 'Attempts', { hidden: 'Actions' }]} />
+              <tbody>
+                {deliveries.data.data.map((d) => (
+                  <tr key={d.id}>
+                    <td>{d.id}</td>
+                    <td>{d.attributes.event_type}</td>
+                    <td>
+                      <Link to={`/tags/${d.attributes.tag_id}`}>{d.attributes.tag_id}</Link>
+                    </td>
+                    <td>{d.attributes.status}</td>
+                    <td>
+                      <ol class="attempts">
+                        {d.attributes.attempts.map((t) => (
+                          <li key={t.attempt}>
+                            #{t.attempt} <When iso={t.started_at} />: {t.status_code ?? 'no answer'} in {t.duration_ms} ms{t.error ? ` (${t.error})` : ''}
+                          </li>
+                        ))}
+                      </ol>
+                    </td>
+                    <td>
+                      <button type="button" class="secondary" aria-label={`Redeliver ${d.id}`} onClick={() => void redeliver(d)}>
+                        Redeliver
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+        )}
+      </section>
+    </>
+  );
+}

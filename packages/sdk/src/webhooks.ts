@@ -1,0 +1,47 @@
+// webhooks: create, read, update, delete; their deliveries and a redelivery.
+import { keyset } from './pages.js';
+import { resourcePath, type Transport } from './transport.js';
+import type { Delivery, DeliveryListParams, Webhook, WebhookInput, WebhookUpdate } from './types.js';
+
+export class Webhooks {
+  constructor(private readonly transport: Transport) {}
+
+  /** The answer holds the signing secret (`attributes.secret`), shown only this once. */
+  async create(attributes: WebhookInput): Promise<Webhook> {
+    return (await this.transport.request<{ data: Webhook }>('POST', '/webhooks', { body: { data: { type: 'webhooks', attributes } }, idempotent: false })).data;
+  }
+
+  async get(id: string): Promise<Webhook> {
+    return (await this.transport.request<{ data: Webhook }>('GET', resourcePath('webhooks', id), { idempotent: true })).data;
+  }
+
+  /** The world's webhooks, newest first, never a secret. A world holds a handful: one request. */
+  async list(): Promise<Webhook[]> {
+    return (await this.transport.request<{ data: Webhook[] }>('GET', '/webhooks', { idempotent: true })).data;
+  }
+
+  /** With `rotate_secret: true` the answer holds the new secret; such a request is never resent. */
+  async update(id: string, attributes: WebhookUpdate): Promise<Webhook> {
+    const body = { data: { type: 'webhooks', id, attributes } };
+    return (await this.transport.request<{ data: Webhook }>('PATCH', resourcePath('webhooks', id), { body, idempotent: attributes.rotate_secret !== true }))
+      .data;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.transport.request('DELETE', resourcePath('webhooks', id), { idempotent: true });
+  }
+
+  /** The webhook's deliveries (optionally of one `status`), newest first, each with its attempts. */
+  deliveries(id: string, params: DeliveryListParams = {}): AsyncGenerator<Delivery> {
+    return keyset<Delivery>(this.transport, `${resourcePath('webhooks', id)}/deliveries`, params);
+  }
+
+  /**
+   * Sends the event to this webhook again now, on a fresh retry schedule; the attempt numbers go
+   * on from the last one. Never resent after a lost answer: the event would be sent twice.
+   */
+  async redeliver(id: string, eventId: string): Promise<Delivery> {
+    const path = `${resourcePath('webhooks', id)}/deliveries/${encodeURIComponent(eventId)}/redeliver`;
+    return (await this.transport.request<{ data: Delivery }>('POST', path, { idempotent: false })).data;
+  }
+}

@@ -1,0 +1,210 @@
+// Group commit. A write that must be durable before it is answered costs a disk
+// flush; so the writes that arrive while a commit is under way are written
+// together in the next one (docs/throughput.md). What is written, and how a batch
+// is decided, belongs to each kind of write (scans, extension writes…), registered
+// with `batchWriterOf`; this module only queues, batches and commits them, here or
+// on a SQLite file's writer thread (src/db/writer-thread.ts).
+import type { Db, Dialect, Executor } from './database.js';
+import type { Metrics } from '../metrics.js';
+import { CommittedBatchError, WriterThread } from './writer-thread.js';
+
+/** One kind of write the group commit batches. Writes are plain data: they may cross to the writer thread. */
+export interface WriteKind<W extends { kind: string } = { kind: string }, R = unknown> {
+  kinds: readonly string[];
+  /** The key a write holds while its batch commits: a later write with the same key waits for the next batch. */
+  lockKey?(write: W): string | null;
+  /** Decides and writes these writes, in order, in the caller's transaction; one result per write. */
+  write(trx: Executor, writes: W[]): Promise<R[]>;
+  /** The writes written without a transaction of their own, or null when that cannot be (then `write` runs). */
+  writeUnlocked?(db: Executor, writes: W[]): Promise<R[] | null>;
+}
+
+/** Every kind of one deployment, as the group commit (and the writer thread) sees them. */
+export interface BatchWriter {
+  lockKey(write: { kind: string }): string | null;
+  write(trx: Executor, writes: { kind: string }[]): Promise<unknown[]>;
+  /** Present when a kind can write without a transaction on this engine; null when this batch cannot. */
+  writeUnlocked?(db: Executor, writes: { kind: string }[]): Promise<unknown[] | null>;
+}
+
+/** The module the writer thread imports exports this: the kinds of writes, for one engine. */
+export type CreateBatchWriter = (dialect: Dialect) => BatchWriter;
+
+export function batchWriterOf(kinds: WriteKind<any, unknown>[]): BatchWriter {
+  const byName = new Map<string, WriteKind<any, unknown>>();
+  for (const kind of kinds) for (const name of kind.kinds) byName.set(name, kind);
+  const kindOf = (write: { kind: string }) => {
+    const kind = byName.get(write.kind);
+    if (!kind) throw new Error(`no writer for writes of kind ${write.kind}`);
+    return kind;
+  };
+  const unlocked = kinds.some((kind) => kind.writeUnlocked !== undefined);
+  return {
+    lockKey: (write) => kindOf(write).lockKey?.(write) ?? null,
+    // A mixed batch: each kind's writes together, kinds in the order they were registered.
+    async write(trx, writes) {
+      const results: unknown[] = new Array(writes.length);
+      for (const kind of kinds) {
+        const mine = writes.flatMap((write, i) => (kindOf(write) === kind ? [i] : []));
+        if (mine.length === 0) continue;
+        const done = await kind.write(
+          trx,
+          mine.map((i) => writes[i]!),
+        );
+        mine.forEach((i, n) => (results[i] = done[n]));
+      }
+      return results;
+    },
+    ...(unlocked && {
+      // Only a batch of one kind that can: a mixed batch takes the transaction.
+      async writeUnlocked(db: Executor, writes: { kind: string }[]) {
+        const kind = kindOf(writes[0]!);
+        if (!kind.writeUnlocked || writes.some((w) => kindOf(w) !== kind)) return null;
+        return kind.writeUnlocked(db, writes);
+      },
+    }),
+  };
+}
+
+interface Pending {
+  write: { kind: string };
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+}
+
+const MAX_BATCH = 500;
+
+export interface GroupCommitOptions {
+  /** The module exporting `createBatchWriter` (a CreateBatchWriter), for the SQLite writer thread. */
+  writers: URL;
+  /** SQLite files: decide and commit on a writer thread. */
+  thread: boolean;
+  metrics: Metrics;
+}
+
+export class GroupCommit {
+  private queue: Pending[] = [];
+  private running = 0;
+  private scheduled = false;
+  private readonly thread: WriterThread | null;
+  /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
+  private readonly parallel: number;
+  /** Lock keys of writes in a batch being committed, and how many such writes. */
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly writer: BatchWriter,
+    private readonly options: GroupCommitOptions,
+  ) {
+    this.parallel = db.dialect === 'postgres' ? 3 : 1;
+    const file = db.dialect === 'sqlite' ? db.file : undefined;
+    this.thread =
+      options.thread && file !== undefined
+        ? new WriterThread({ path: file, writers: options.writers.href }, (seconds) => options.metrics.scanFsyncWait.observe(seconds))
+        : null;
+    if (this.thread) db.atClose(() => this.thread!.stop());
+  }
+
+  /** Resolves with the write's result once its batch is durable. */
+  submit<R>(write: { kind: string }): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ write, resolve: resolve as (result: unknown) => void, reject });
+      // Start after the current turn of the event loop, so that the writes of
+      // every request read in this turn share the commit.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.parallel && this.queue.length > 0) {
+      const batch = this.takeBatch();
+      if (batch.length === 0) return;
+      this.running++;
+      // The batch's place (and its keys) is free once its transaction has ended: on the writer thread that
+      // is before its fsync, which then overlaps the next batch's statements (batches commit in order there).
+      let freed = false;
+      const free = () => {
+        if (freed) return;
+        freed = true;
+        for (const p of batch) {
+          const key = this.writer.lockKey(p.write);
+          if (key !== null) this.release(key);
+        }
+        this.running--;
+        this.pump();
+      };
+      void this.commit(batch, free).finally(free);
+    }
+  }
+
+  /**
+   * The next batch in queue order, leaving out the writes whose key a batch still
+   * being committed holds (and every later write with that key): two overlapping
+   * batches could take a row lock in either order, and the later write must not be
+   * decided first.
+   */
+  private takeBatch(): Pending[] {
+    if (this.inFlight.size === 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      this.holdAll(batch);
+      return batch;
+    }
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    const busy = new Set(this.inFlight.keys());
+    for (const p of this.queue) {
+      const key = this.writer.lockKey(p.write);
+      if (batch.length === MAX_BATCH || (key !== null && busy.has(key))) rest.push(p);
+      else batch.push(p);
+    }
+    this.queue = rest;
+    this.holdAll(batch);
+    return batch;
+  }
+
+  private holdAll(batch: Pending[]): void {
+    for (const p of batch) {
+      const key = this.writer.lockKey(p.write);
+      if (key !== null) this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+    }
+  }
+
+  private release(key: string): void {
+    const n = this.inFlight.get(key)! - 1;
+    if (n === 0) this.inFlight.delete(key);
+    else this.inFlight.set(key, n);
+  }
+
+  private async commitHere(writes: { kind: string }[]): Promise<unknown[]> {
+    if (this.writer.writeUnlocked) {
+      const results = await this.writer.writeUnlocked(this.db.kysely, writes);
+      this.options.metrics.scanBatches.inc({ path: results ? 'as_seen' : 'locked' });
+      if (results) return results;
+    }
+    return this.db.kysely.transaction().execute((trx) => this.writer.write(trx, writes));
+  }
+
+  private async commit(batch: Pending[], committed: () => void = () => undefined): Promise<void> {
+    try {
+      const writes = batch.map((p) => p.write);
+      const started = performance.now();
+      const results = this.thread ? await this.thread.commit(writes, committed) : await this.commitHere(writes);
+      const { metrics } = this.options;
+      metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
+      metrics.scanBatchSize.observe(batch.length);
+      batch.forEach((p, i) => p.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1 || error instanceof CommittedBatchError) return batch.forEach((p) => p.reject(error));
+      // One bad write must not fail the others: each is tried again on its own,
+      // one after the other so that writes with one key keep their order.
+      for (const p of batch) await this.commit([p]);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+// The scan decision, pure: a batch's authentic scans in arrival order against
+// their chips. A counter above the chip's last accepted one (in the same write
+// generation) is genuine and advances the chip; anything else is a reload or a
+// replay, which needs the stored verifications (src/verifications/scan-commit.ts).
+// A repeat of the newest accepted URL within the tag's session_duration is a page
+// reload and answers the original; an older URL, once a newer counter has been
+// accepted, is a replay whatever the time (docs/api.md, verifications).
+import { placeGenuineScan } from '../sessions/service.js';
+import type { SessionRow } from '../sessions/repository.js';
+import type { LockedChip } from '../tag-chips/repository.js';
+import type { World } from '../world.js';
+import type { ChipAdvance, VerificationRow } from './repository.js';
+
+/** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Plain data (it may cross to the writer thread). */
+export interface AuthenticScan {
+  kind: 'authentic';
+  world: World;
+  tagId: string;
+  generation: number;
+  counter: number;
+  urlHash: string;
+  at: number;
+  /** The verification to store, but for its reason, genuineness and session. */
+  row: VerificationRow;
+}
+
+/** A scan already judged (bad_cmac, bad_picc_data, uid_mismatch): stored as is. */
+export interface FailedScan {
+  kind: 'failed';
+  row: VerificationRow;
+}
+
+export type Scan = AuthenticScan | FailedScan;
+
+export const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: string | null): VerificationRow => ({
+  ...scan.row,
+  scanned_at: scan.at,
+  genuine: reason === 'ok' ? 1 : 0,
+  reason,
+  session_id: sessionId,
+});
+
+/**
+ * A batch's decisions against its chips. `losers` are the authentic scans not fresh (a reload or a replay), each
+ * with the chip's newest accepted counter at its turn: only a URL of that counter can be a reload.
+ */
+export interface Decision {
+  results: (VerificationRow | undefined)[];
+  inserts: VerificationRow[];
+  sessions: SessionRow[];
+  advances: ChipAdvance[];
+  acceptedHere: Map<string, VerificationRow>;
+  losers: { index: number; newest: number | null }[];
+}
+
+/** Decides the fresh scans in arrival order against `chips`, advancing them in place. */
+export function decide(scans: Scan[], chips: Map<string, LockedChip>): Decision {
+  const d: Decision = { results: new Array(scans.length), inserts: [], sessions: [], advances: [], acceptedHere: new Map(), losers: [] };
+  const before = new Map<LockedChip, LockedChip>();
+  scans.forEach((scan, i) => {
+    if (scan.kind === 'failed') {
+      d.results[i] = scan.row;
+      d.inserts.push(scan.row);
+      return;
+    }
+    const chip = chips.get(scan.tagId);
+    // A scan checked against another write generation's keys (a cached lookup
+    // that predates a rewrite) is not accepted; nor is a counter not above the last.
+    const fresh = chip !== undefined && chip.write_generation === scan.generation && (chip.last_counter === null || scan.counter > chip.last_counter);
+    if (!fresh) {
+      d.losers.push({ index: i, newest: chip !== undefined && chip.write_generation === scan.generation ? chip.last_counter : null });
+      return;
+    }
+    if (!before.has(chip)) before.set(chip, { ...chip });
+    chip.last_counter = scan.counter;
+    const { sessionId, opened } = placeGenuineScan(scan.world, { id: scan.tagId, session_duration: chip.session_duration }, chip, scan.at);
+    if (opened) d.sessions.push(opened);
+    const row = decided(scan, 'ok', sessionId);
+    d.results[i] = row;
+    d.inserts.push(row);
+    d.acceptedHere.set(`${scan.tagId} ${scan.urlHash}`, row);
+  });
+  for (const [after, was] of before) d.advances.push({ before: was, after });
+  return d;
+}

@@ -1,0 +1,51 @@
+// Reading a world's verifications back: the keyset list and the statistics of a window
+// (docs/read-api.md). Rules only; SQL is in repository.ts and scan-counts.ts.
+import type { AppContext } from '../context.js';
+import { pageOf } from '../http/query.js';
+import type { World } from '../world.js';
+import { DAY_MICROS } from './list-query.js';
+import * as verificationsRepo from './repository.js';
+import * as scanCountsRepo from './scan-counts.js';
+import { REASONS } from './schemas.js';
+
+export async function listVerifications(ctx: AppContext, world: World, filter: verificationsRepo.VerificationFilter & { size: number }) {
+  const { rows, more } = pageOf(await verificationsRepo.listVerifications(ctx.db.kysely, world, filter), filter.size);
+  const last = rows.at(-1);
+  return { rows, next: more && last ? ([last.scanned_at, last.id] as const) : null };
+}
+
+type Reason = (typeof REASONS)[number];
+export interface Counts {
+  count: number;
+  by_reason: Record<Reason, number>;
+  by_country: { country: string | null; count: number }[];
+}
+
+function tally(rows: readonly scanCountsRepo.ScanCountRow[]): Counts {
+  const byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<Reason, number>;
+  const byCountry = new Map<string, number>();
+  let count = 0;
+  for (const row of rows) {
+    count += row.count;
+    // A reason this version does not know is in the total only.
+    if (row.reason in byReason) byReason[row.reason as Reason] += row.count;
+    byCountry.set(row.country, (byCountry.get(row.country) ?? 0) + row.count);
+  }
+  const countries = [...byCountry.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([c, n]) => ({ country: c === '' ? null : c, count: n }));
+  return { count, by_reason: byReason, by_country: countries };
+}
+
+/** Counts per UTC day (every day of the window, zeros included) and over the window. */
+export async function verificationStats(ctx: AppContext, world: World, window: { since: number; until: number }) {
+  const since = scanCountsRepo.utcDay(window.since);
+  const until = scanCountsRepo.utcDay(window.until);
+  const rows = await scanCountsRepo.findScanCounts(ctx.db.kysely, world, since, until);
+  const byDay = new Map<string, scanCountsRepo.ScanCountRow[]>();
+  for (const row of rows) byDay.set(row.day, [...(byDay.get(row.day) ?? []), row]);
+  const days = [];
+  for (let at = window.since; at <= window.until; at += DAY_MICROS) {
+    const day = scanCountsRepo.utcDay(at);
+    days.push({ day, ...tally(byDay.get(day) ?? []) });
+  }
+  return { since, until, totals: tally(rows), days };
+}

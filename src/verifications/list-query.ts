@@ -1,0 +1,73 @@
+// Query parameters of GET /verifications and GET /verifications/stats (docs/read-api.md).
+// One table serves the reader (400 naming the parameter) and the OpenAPI parameters.
+import { Type } from '@sinclair/typebox';
+import { isId } from '../ids.js';
+import { enumOf, KeysetQuery, badParameter, checkWindow, cursor, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../http/query.js';
+import type { VerificationFilter } from './repository.js';
+import { REASONS } from './schemas.js';
+
+const ISO = 'ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z)';
+
+export const ListVerificationsQuery = Type.Object({
+  tag_id: Type.Optional(Type.String({ description: "Only this tag's verifications (a tag of another world lists none)" })),
+  genuine: Type.Optional(enumOf(['true', 'false'] as const)),
+  reason: Type.Optional(enumOf(REASONS)),
+  since: Type.Optional(Type.String({ description: `Scanned at or after; ${ISO}` })),
+  until: Type.Optional(Type.String({ description: `Scanned before; ${ISO}` })),
+  ...KeysetQuery,
+});
+
+const isKey = (value: unknown): value is [number, string] =>
+  Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && (value[0] as number) >= 0 && isId('vrf', value[1]);
+
+/** The filter and page of GET /verifications; `size` rows are shown, one more is read. */
+export function readListVerificationsQuery(query: Query): VerificationFilter & { size: number } {
+  refuseUnknown(query, Object.keys(ListVerificationsQuery.properties));
+  const tagId = single(query, 'tag_id');
+  if (tagId !== undefined && !isId('tag', tagId)) throw badParameter('tag_id', 'tag_id must be a tag id (tag_…)');
+  const genuine = oneOf(query, 'genuine', ['true', 'false'] as const);
+  const since = isoTime(query, 'since');
+  const until = isoTime(query, 'until');
+  checkWindow(since, until);
+  const size = pageSize(query);
+  return {
+    tagId,
+    genuine: genuine === undefined ? undefined : genuine === 'true',
+    reason: oneOf(query, 'reason', REASONS),
+    since,
+    until,
+    before: cursor(query, isKey),
+    size,
+    limit: size + 1,
+  };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The longest window of one statistics request, in days. */
+export const MAX_STATS_DAYS = 366;
+const DEFAULT_STATS_DAYS = 30;
+export const DAY_MICROS = 86_400_000_000;
+
+export const StatsQuery = Type.Object({
+  since: Type.Optional(Type.String({ format: 'date', description: `First UTC day (YYYY-MM-DD); default ${DEFAULT_STATS_DAYS - 1} days before until` })),
+  until: Type.Optional(Type.String({ format: 'date', description: `Last UTC day, included (YYYY-MM-DD); default today` })),
+});
+
+function day(query: Query, name: string): number | undefined {
+  const raw = single(query, name);
+  if (raw === undefined) return undefined;
+  const micros = DAY.test(raw) ? isoTime(query, name) : undefined;
+  if (micros === undefined) throw badParameter(name, `${name} must be a UTC day, YYYY-MM-DD`);
+  return micros;
+}
+
+/** The window of GET /verifications/stats: whole UTC days, `since` to `until` included, at most 366 of them. */
+export function readStatsQuery(query: Query, now: number): { since: number; until: number } {
+  refuseUnknown(query, Object.keys(StatsQuery.properties));
+  const until = day(query, 'until') ?? Math.floor(now / DAY_MICROS) * DAY_MICROS;
+  const since = day(query, 'since') ?? until - (DEFAULT_STATS_DAYS - 1) * DAY_MICROS;
+  checkWindow(since, until);
+  if ((until - since) / DAY_MICROS + 1 > MAX_STATS_DAYS)
+    throw badParameter('since', `since must be at most ${MAX_STATS_DAYS - 1} days before until (${MAX_STATS_DAYS} days)`);
+  return { since, until };
+}

@@ -1,0 +1,26 @@
+import type { RouteApp } from '../../http/route-app.js';
+import type { AppContext } from '../../context.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { nextLink } from '../../http/query.js';
+import { answer, errorResponses } from '../../http/schemas.js';
+import { listVerifications } from '../history.js';
+import { ListVerificationsQuery, readListVerificationsQuery } from '../list-query.js';
+import { VerificationPage } from '../schemas.js';
+import { renderVerification } from '../serializer.js';
+
+export default function listVerificationsRoute(app: RouteApp, ctx: AppContext) {
+  app.get('/verifications', {
+    schema: {
+      summary: "List the world's verifications, newest first",
+      operationId: 'listVerifications',
+      tags: ['verifications'],
+      querystring: ListVerificationsQuery,
+      response: { 200: answer('A page of verifications, newest first.', VerificationPage), ...errorResponses(400, 401, 406, 429) },
+    },
+    handler: async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const { rows, next } = await listVerifications(ctx, request.principal, readListVerificationsQuery(query));
+      return sendDocument(reply, 200, { data: rows.map(renderVerification), links: { next: nextLink(request.url.split('?')[0]!, query, next) } });
+    },
+  });
+}

@@ -1,0 +1,59 @@
+// A webhook's deliveries read back and sent again: the rules both the API and the
+// operator CLI follow (docs/read-api.md). SQL is in repository.ts.
+import type { AppContext } from '../context.js';
+import { DomainError, refusal } from '../errors.js';
+import { pageOf } from '../http/query.js';
+import type { World } from '../world.js';
+import * as webhooksRepo from './repository.js';
+import { getWebhook } from './service.js';
+
+export interface DeliveryView {
+  delivery: webhooksRepo.DeliveryRow;
+  attempts: Awaited<ReturnType<typeof webhooksRepo.attemptsOf>>;
+}
+
+async function withAttempts(ctx: AppContext, rows: webhooksRepo.DeliveryRow[]): Promise<DeliveryView[]> {
+  const attempts = await webhooksRepo.attemptsOf(
+    ctx.db.kysely,
+    rows.map((r) => r.id),
+  );
+  return rows.map((delivery) => ({ delivery, attempts: attempts.filter((a) => Number(a.delivery_id) === delivery.id) }));
+}
+
+export async function listDeliveries(
+  ctx: AppContext,
+  world: World,
+  webhookId: string,
+  page: { status?: webhooksRepo.DeliveryRow['status']; before?: number; size: number },
+) {
+  await getWebhook(ctx, world, webhookId);
+  const { rows, more } = pageOf(await webhooksRepo.listDeliveries(ctx.db.kysely, webhookId, { ...page, limit: page.size + 1 }), page.size);
+  const last = rows.at(-1);
+  return { deliveries: await withAttempts(ctx, rows), next: more && last ? [last.id] : null };
+}
+
+/** Sends one event to one webhook of the world again, continuing its attempt numbers. */
+export async function redeliver(ctx: AppContext, world: World, webhookId: string, eventId: string): Promise<DeliveryView> {
+  const hook = await getWebhook(ctx, world, webhookId);
+  if (!(await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId))) throw new DomainError('NotFound');
+  if (hook.enabled !== 1) throw new DomainError('WebhookDisabled');
+  await webhooksRepo.requeue(ctx.db.kysely, { eventId, webhookId }, ctx.clock.nowMicros());
+  const delivery = await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId);
+  if (!delivery) throw new DomainError('NotFound');
+  return (await withAttempts(ctx, [delivery]))[0]!;
+}
+
+/**
+ * The operator's form, across teams: an event to every enabled webhook it was for, or what
+ * one webhook has not received since a time. Returns how many deliveries are due again.
+ */
+export async function redeliverAsOperator(ctx: AppContext, filter: webhooksRepo.RequeueFilter): Promise<number> {
+  if (!('eventId' in filter)) {
+    const hook = await webhooksRepo.findWebhookById(ctx.db.kysely, filter.webhookId);
+    if (!hook) throw refusal(`no webhook ${filter.webhookId}`);
+    if (hook.enabled !== 1) throw refusal(`webhook ${filter.webhookId} is disabled (${hook.disabled_reason ?? 'by its team'}); enable it first`);
+  }
+  const count = await webhooksRepo.requeue(ctx.db.kysely, filter, ctx.clock.nowMicros());
+  if ('eventId' in filter && count === 0) throw refusal(`no delivery of event ${filter.eventId} to an enabled webhook`);
+  return count;
+}

@@ -1,0 +1,70 @@
+// The OpenAPI 3.1 `webhooks` section: what the platform POSTs to a registered
+// webhook, one entry per event type. The payload is the outbox row as written by
+// src/events/outbox.ts; the signature headers are Standard Webhooks v1 (signature.ts).
+import { Type } from '@sinclair/typebox';
+import { EVENT_TYPES, type EventType } from '../events/types.js';
+import { Timestamp } from '../http/schemas.js';
+
+const EMITTED: Record<EventType, string> = {
+  'tag.created': 'Each tag created by POST /tags.',
+  'tag.configured': 'A tag was written to a chip and is ready to scan.',
+  'tag.configuration_failed': 'A write of the tag to a chip failed; `reason` says why.',
+  'tag.deleted': 'A tag was deleted (one or many); `data` is its last state.',
+};
+
+const FailureReason = Type.Object({ code: Type.String({ description: 'timeout, aborted, tag_deleted, uid_bound_to_another_tag, …' }), detail: Type.String() });
+
+/** The JSON body of one delivery of `type`. */
+export const eventPayload = (type: EventType) =>
+  Type.Object(
+    {
+      type: Type.Literal(type),
+      timestamp: Timestamp,
+      data: Type.Unsafe({ $ref: '#/components/schemas/Tag' }),
+      ...(type === 'tag.configuration_failed' ? { reason: Type.Optional(FailureReason) } : {}),
+    },
+    { title: type },
+  );
+
+const header = (name: string, description: string) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
+
+const SIGNATURE_HEADERS = [
+  header('webhook-id', 'The event id (evt_…): the same on every retry of the event; deduplicate on it.'),
+  header('webhook-timestamp', 'Unix seconds of this attempt; refuse one more than 5 minutes from your clock.'),
+  header(
+    'webhook-signature',
+    'Space-separated `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per live secret (two while a rotated secret is still valid).',
+  ),
+];
+
+const ANSWERS = {
+  '2XX': { description: 'Received: the delivery is done.' },
+  '410': { description: 'Gone: the platform disables this webhook (disabled_reason gone).' },
+  default: {
+    description:
+      'Any other answer, or none within TAPPROOF_WEBHOOK_TIMEOUT_MS (15 s by default), is retried with backoff (docs/decisions.md §6); after 5 days of failures the webhook is disabled (disabled_reason failing).',
+  },
+};
+
+const operationName = (type: string) => type.replace(/[._](\w)/g, (_m, c: string) => c.toUpperCase());
+
+/** `webhooks` of the OpenAPI document: a POST per event type, signed per Standard Webhooks. */
+export function webhookOperations(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: operationName(type),
+          summary: type,
+          description: `${EMITTED[type]} Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to ${type}.`,
+          tags: ['webhooks'],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: eventPayload(type) } } },
+          responses: ANSWERS,
+        },
+      },
+    ]),
+  );
+}

@@ -1,0 +1,81 @@
+// Steps of the console tests in a real Chromium: open a console path, sign in, and the checks every
+// page must pass (axe-core: no serious or critical violation; no horizontal scroll at 375 px).
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { pageErrors, seriousViolations } from '../kit/browser.js';
+import type { TestServer } from '../kit/harness.js';
+
+export interface ConsoleTab {
+  page: Page;
+  context: BrowserContext;
+  errors: Error[];
+  /** Opens /console + path (a full load, as a bookmark or a reload would). */
+  open(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh tab (its own sessionStorage). axe-core is injected as an inline script, which the console's
+ * Content-Security-Policy forbids: the tab bypasses CSP; test/console/static.test.ts loads the
+ * console under its CSP.
+ */
+export async function consoleTab(browser: Browser, server: TestServer, viewport = { width: 1280, height: 900 }): Promise<ConsoleTab> {
+  const context = await browser.newContext({ bypassCSP: true, viewport });
+  const page = await context.newPage();
+  const errors = pageErrors(page);
+  return {
+    page,
+    context,
+    errors,
+    open: async (path) => {
+      await page.goto(`${server.origin}/console${path}`);
+    },
+    close: () => context.close(),
+  };
+}
+
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Follows a link of the main navigation and waits for the page's heading. */
+export async function go(page: Page, link: 'Overview' | 'Tags' | 'Scans' | 'Webhooks' | 'Keys'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: link }).waitFor();
+}
+
+/** The page as it stands has no serious or critical axe violation. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  const violations = await seriousViolations(page);
+  assert.deepEqual(violations, [], `${what}: ${JSON.stringify(violations, null, 1)}`);
+}
+
+/** Nothing on the page is wider than the viewport (tables scroll inside their own region). */
+export async function assertFitsWidth(page: Page, what: string): Promise<void> {
+  const { scroll, width, wide } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+    // The outermost elements that stick out, to name in the failure.
+    wide: [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth && !e.parentElement?.closest('.table-region'))
+      .slice(0, 3)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${(e as HTMLElement).innerText?.slice(0, 40)}`),
+  }));
+  assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px viewport: ${wide.join(' | ')}`);
+}
+
+/** The text of the status or alert line that contains `text`, once it shows. */
+export async function message(page: Page, role: 'status' | 'alert', text: string): Promise<string> {
+  const line = page.getByRole(role).filter({ hasText: text }).first();
+  await line.waitFor();
+  return (await line.innerText()).trim();
+}
+
+/** The rows of the table in the region named `label`, as cell texts. */
+export async function tableRows(page: Page, label: string): Promise<string[][]> {
+  // The table's own scroll region (a labelled section is a region too).
+  const region = page.locator(`.table-region[aria-label="${label}"]`);
+  await region.waitFor();
+  return region.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())));
+}

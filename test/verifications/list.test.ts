@@ -1,0 +1,354 @@
+// GET /verifications (keyset pages, filters) and GET /verifications/stats (read from scan_counts),
+// with the verifications seeded as the verify path stores them: rows and their counts in one transaction.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CompiledQuery, sql, type Compilable } from 'kysely';
+import { newId } from '../../src/ids.js';
+import type { Mode } from '../../src/db/schema.js';
+import { insertVerifications, worldVerifications, type VerificationRow } from '../../src/verifications/repository.js';
+import { addScanCounts, findScanCounts, foldScanCounts } from '../../src/verifications/scan-counts.js';
+import { isoMicros } from '../../src/time.js';
+import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
+import { assertBadParameter, walk } from '../http/query.js';
+
+const REASONS = ['ok', 'replayed', 'bad_cmac', 'bad_picc_data', 'uid_mismatch'] as const;
+const DAY = 86_400_000_000;
+/** 2026-01-01T00:00:00Z */
+const START = Date.UTC(2026, 0, 1) * 1000;
+
+function row(world: SeededTeam, mode: Mode, tagId: string, scannedAt: number, reason: (typeof REASONS)[number], country: string | null): VerificationRow {
+  return {
+    id: newId('vrf'),
+    team_id: world.teamId,
+    mode,
+    tag_id: tagId,
+    genuine: reason === 'ok' ? 1 : 0,
+    reason,
+    read_counter: null,
+    tamper_permanent: null,
+    tamper_current: null,
+    session_id: null,
+    scanned_at: scannedAt,
+    url_hash: 'h',
+    client_ip: null,
+    country,
+    write_generation: 1,
+  };
+}
+
+/** Stores rows as the verify path does: the verifications and their counts in one transaction. */
+async function store(server: TestServer, rows: VerificationRow[]): Promise<void> {
+  await server.ctx.db.kysely.transaction().execute(async (trx) => {
+    await insertVerifications(trx, rows);
+    await addScanCounts(trx, foldScanCounts(rows));
+  });
+}
+
+const newestFirst = (rows: VerificationRow[]) => [...rows].sort((a, b) => b.scanned_at - a.scanned_at || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+
+for (const kind of DATABASES) {
+  describe(`GET /verifications (${kind})`, () => {
+    let server: TestServer;
+    let world: SeededTeam;
+    let rows: VerificationRow[];
+    const tags = [newId('tag'), newId('tag'), newId('tag')];
+    const list = (query = '', key = world.sandbox.key) => call(server, 'GET', `/verifications${query ? '?' + query : ''}`, { key });
+    const get = (path: string) => call(server, 'GET', path.replace(server.ctx.config.apiPrefix, ''), { key: world.sandbox.key });
+
+    before(async () => {
+      server = await startServer(kind);
+      world = await server.seedTeam();
+      // 60 scans over 10 days, every fourth pair at the same microsecond (the id breaks the tie).
+      rows = Array.from({ length: 60 }, (_, i) =>
+        row(
+          world,
+          'sandbox',
+          tags[i % 3]!,
+          START + Math.floor(i / 2) * (DAY / 6) + (i % 4 === 0 ? 0 : i % 2),
+          REASONS[i % 5]!,
+          i % 3 === 0 ? null : i % 3 === 1 ? 'DE' : 'FR',
+        ),
+      );
+      await store(server, rows.slice(0, 30));
+      await store(server, rows.slice(30));
+      // Elsewhere: the production world and another team.
+      await store(server, [row(world, 'production', tags[0]!, START, 'ok', 'DE')]);
+      const other = await server.seedTeam();
+      await store(server, [row(other, 'sandbox', tags[0]!, START, 'ok', 'DE')]);
+    });
+    after(() => server.close());
+
+    test('newest first, 25 a page, links.next to the rest; the last page links nowhere', async () => {
+      const first = await list();
+      assert.equal(first.status, 200, first.text);
+      assert.deepEqual(Object.keys(first.body).sort(), ['data', 'links']);
+      assert.deepEqual(
+        first.body.data.map((v: any) => v.id),
+        newestFirst(rows).slice(0, 25),
+      );
+      const newest = rows.find((r) => r.id === first.body.data[0].id)!;
+      assert.deepEqual(first.body.data[0], {
+        type: 'verifications',
+        id: newest.id,
+        attributes: {
+          genuine: newest.genuine === 1,
+          reason: newest.reason,
+          verification_id: `VRF_${newest.id.slice('vrf_'.length)}`,
+          tag_id: newest.tag_id,
+          read_counter: null,
+          tamper: null,
+          session_id: null,
+          scanned_at: isoMicros(newest.scanned_at),
+          country: newest.country,
+          client_ip: newest.client_ip,
+        },
+      });
+      assert.match(first.body.links.next, /^\/api\/v1\/verifications\?cursor=[A-Za-z0-9_-]+$/);
+      const { ids, pages } = await walk(get, '/verifications');
+      assert.deepEqual(ids, newestFirst(rows));
+      assert.equal(pages, 3);
+    });
+
+    test('page_size 1 and 100 are served, walks see every row once; 0 and 101 are refused', async () => {
+      assert.equal((await list('page_size=1')).body.data.length, 1);
+      assert.equal((await list('page_size=100')).body.data.length, 60);
+      assert.equal((await list('page_size=100')).body.links.next, null);
+      // Exactly a page's worth: no empty page follows.
+      assert.equal((await list('page_size=60')).body.links.next, null);
+      const { ids, pages } = await walk(get, '/verifications?page_size=7');
+      assert.deepEqual(ids, newestFirst(rows));
+      assert.equal(pages, 9);
+      for (const size of ['0', '101', '-1', '2.5', 'ten', '', '00001000']) assertBadParameter(await list(`page_size=${size}`), 'page_size');
+    });
+
+    test('filters: tag_id, genuine, reason, since (inclusive), until (exclusive), combined, with paging', async () => {
+      const expect = async (query: string, pick: (r: VerificationRow) => boolean) => {
+        const { ids } = await walk(get, `/verifications?page_size=4&${query}`);
+        assert.deepEqual(ids, newestFirst(rows.filter(pick)), query);
+      };
+      await expect(`tag_id=${tags[1]}`, (r) => r.tag_id === tags[1]);
+      await expect('genuine=true', (r) => r.genuine === 1);
+      await expect('genuine=false', (r) => r.genuine === 0);
+      for (const reason of REASONS) await expect(`reason=${reason}`, (r) => r.reason === reason);
+      const since = rows[20]!.scanned_at;
+      const until = rows[41]!.scanned_at;
+      await expect(`since=${encodeURIComponent(isoMicros(since))}`, (r) => r.scanned_at >= since);
+      await expect(`until=${encodeURIComponent(isoMicros(until))}`, (r) => r.scanned_at < until);
+      await expect('since=2026-01-03&until=2026-01-05', (r) => r.scanned_at >= START + 2 * DAY && r.scanned_at < START + 4 * DAY);
+      await expect('since=2026-01-03T01:00:00%2B01:00', (r) => r.scanned_at >= START + 2 * DAY);
+      await expect(`tag_id=${tags[0]}&genuine=false&since=2026-01-02`, (r) => r.tag_id === tags[0] && r.genuine === 0 && r.scanned_at >= START + DAY);
+      await expect('since=2026-02-01', () => false);
+    });
+
+    test("another world's tag, another team's key, the other mode's key: nothing of the owner's", async () => {
+      assert.deepEqual((await list(`tag_id=${newId('tag')}`)).body, { data: [], links: { next: null } });
+      const other = await server.seedTeam();
+      assert.deepEqual((await list('', other.sandbox.key)).body, { data: [], links: { next: null } });
+      assert.deepEqual((await list(`tag_id=${tags[0]}`, other.sandbox.key)).body, { data: [], links: { next: null } });
+      const production = await list('', world.production.key);
+      assert.equal(production.body.data.length, 1);
+      assert.equal(production.body.data[0].attributes.scanned_at, isoMicros(START));
+      assert.ok(!rows.some((r) => r.id === production.body.data[0].id));
+      // A cursor from the sandbox walk lists only the production world's rows.
+      const cursor = new URL((await list('page_size=1')).body.links.next, server.origin).searchParams.get('cursor');
+      assert.equal((await list(`cursor=${cursor}`, world.production.key)).body.data.length, 1);
+    });
+
+    test('bad values → 400 naming the parameter', async () => {
+      const bad: [string, string][] = [
+        ['tag_id=nope', 'tag_id'],
+        ['tag_id=%00', 'tag_id'],
+        [`tag_id=${tags[0]}&tag_id=${tags[1]}`, 'tag_id'],
+        ['genuine=yes', 'genuine'],
+        ['genuine=1', 'genuine'],
+        ['reason=fine', 'reason'],
+        ['since=yesterday', 'since'],
+        ['since=2026-02-30', 'since'],
+        ['since=2026-01-01T12:00:00', 'since'],
+        ['since=2026-01-01T24:00:00Z', 'since'],
+        ['until=2026-13-01', 'until'],
+        ['until=1969-12-31', 'until'],
+        ['since=2026-01-05&until=2026-01-04', 'until'],
+        ['cursor=garbage!', 'cursor'],
+        ['cursor=', 'cursor'],
+        [`cursor=${Buffer.from('[1,"x"]').toString('base64url')}`, 'cursor'],
+        [`cursor=${Buffer.from('[-1,"vrf_0000000000000000000000"]').toString('base64url')}`, 'cursor'],
+        [`cursor=${Buffer.from('{"a":1}').toString('base64url')}`, 'cursor'],
+        ['sort=-scanned_at', 'sort'],
+        ['page=2', 'page'],
+      ];
+      for (const [query, parameter] of bad) assertBadParameter(await list(query), parameter);
+      // The last moment of a valid window and a fraction to the microsecond are fine.
+      assert.equal((await list('since=2026-01-01T00:00:00.000001Z&until=2026-12-31T23:59:59.999999Z')).status, 200);
+      assert.equal((await list('since=2026-01-04&until=2026-01-04')).body.data.length, 0);
+    });
+  });
+
+  describe(`GET /verifications/stats (${kind})`, () => {
+    let server: TestServer;
+    let world: SeededTeam;
+    const stats = (query = '', key = world.sandbox.key) => call(server, 'GET', `/verifications/stats${query ? '?' + query : ''}`, { key });
+    const zeros = { ok: 0, replayed: 0, bad_cmac: 0, bad_picc_data: 0, uid_mismatch: 0 };
+
+    before(async () => {
+      server = await startServer(kind);
+      world = await server.seedTeam();
+      const tag = newId('tag');
+      // Day 1: 3 ok DE, 1 bad_cmac unknown country; day 3: 2 replayed FR, 1 ok DE (in two batches, the last second of the day).
+      await store(server, [
+        row(world, 'sandbox', tag, START + 1, 'ok', 'DE'),
+        row(world, 'sandbox', tag, START + 2, 'ok', 'DE'),
+        row(world, 'sandbox', tag, START + 3, 'bad_cmac', null),
+      ]);
+      await store(server, [row(world, 'sandbox', tag, START + DAY - 1, 'ok', 'DE')]);
+      await store(server, [row(world, 'sandbox', tag, START + 2 * DAY, 'replayed', 'FR'), row(world, 'sandbox', tag, START + 3 * DAY - 1, 'replayed', 'FR')]);
+      await store(server, [row(world, 'sandbox', tag, START + 2 * DAY + 5, 'ok', 'DE')]);
+      await store(server, [row(world, 'production', tag, START, 'ok', 'DE')]);
+    });
+    after(() => server.close());
+
+    test('counts per UTC day by reason and by country, every day of the window, and totals', async () => {
+      const response = await stats('since=2026-01-01&until=2026-01-04');
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(response.body, {
+        meta: {
+          since: '2026-01-01',
+          until: '2026-01-04',
+          totals: {
+            count: 7,
+            by_reason: { ...zeros, ok: 4, replayed: 2, bad_cmac: 1 },
+            by_country: [
+              { country: 'DE', count: 4 },
+              { country: 'FR', count: 2 },
+              { country: null, count: 1 },
+            ],
+          },
+          days: [
+            {
+              day: '2026-01-01',
+              count: 4,
+              by_reason: { ...zeros, ok: 3, bad_cmac: 1 },
+              by_country: [
+                { country: 'DE', count: 3 },
+                { country: null, count: 1 },
+              ],
+            },
+            { day: '2026-01-02', count: 0, by_reason: zeros, by_country: [] },
+            {
+              day: '2026-01-03',
+              count: 3,
+              by_reason: { ...zeros, ok: 1, replayed: 2 },
+              by_country: [
+                { country: 'FR', count: 2 },
+                { country: 'DE', count: 1 },
+              ],
+            },
+            { day: '2026-01-04', count: 0, by_reason: zeros, by_country: [] },
+          ],
+        },
+      });
+      const oneDay = await stats('since=2026-01-03&until=2026-01-03');
+      assert.equal(oneDay.body.meta.totals.count, 3);
+      assert.equal(oneDay.body.meta.days.length, 1);
+    });
+
+    test('the default window is the 30 days up to today (the server clock)', async () => {
+      const response = await stats();
+      assert.equal(response.status, 200);
+      assert.equal(response.body.meta.days.length, 30);
+      const today = new Date(server.ctx.clock.nowMicros() / 1000).toISOString().slice(0, 10);
+      assert.equal(response.body.meta.until, today);
+      assert.equal(response.body.meta.days.at(-1).day, today);
+      assert.equal((await stats('until=2026-01-30')).body.meta.totals.count, 7);
+      assert.equal((await stats('until=2026-01-30')).body.meta.since, '2026-01-01');
+      assert.equal((await stats('until=2026-01-31')).body.meta.totals.count, 3);
+      assert.equal((await stats('until=2026-02-02')).body.meta.totals.count, 0);
+    });
+
+    test('366 days are served, 367 are refused; bad days and unknown parameters → 400 naming them', async () => {
+      assert.equal((await stats('since=2026-01-01&until=2027-01-01')).body.meta.days.length, 366);
+      assertBadParameter(await stats('since=2026-01-01&until=2027-01-02'), 'since');
+      for (const [query, parameter] of [
+        ['since=2026-01-01T00:00:00Z', 'since'],
+        ['since=2026-1-1', 'since'],
+        ['until=2026-02-29', 'until'],
+        ['since=2026-01-03&until=2026-01-02', 'until'],
+        ['page_size=10', 'page_size'],
+        ['since=2026-01-01&since=2026-01-02', 'since'],
+      ]) {
+        assertBadParameter(await stats(query), parameter!);
+      }
+    });
+
+    test('the other mode and another team see their own counts only', async () => {
+      assert.equal((await stats('since=2026-01-01&until=2026-01-04', world.production.key)).body.meta.totals.count, 1);
+      const other = await server.seedTeam();
+      assert.deepEqual((await stats('since=2026-01-01&until=2026-01-04', other.sandbox.key)).body.meta.totals, { count: 0, by_reason: zeros, by_country: [] });
+    });
+  });
+
+  describe(`scan counts and the list indexes (${kind})`, () => {
+    let server: TestServer;
+    before(async () => (server = await startServer(kind)));
+    after(() => server.close());
+
+    test('foldScanCounts folds a batch into one row per world, UTC day, reason and country', () => {
+      const a: SeededTeam = { teamId: 'team_a', sandbox: { id: '', key: '' }, production: { id: '', key: '' } };
+      const folded = foldScanCounts([
+        row(a, 'sandbox', 't', START + DAY - 1, 'ok', 'DE'),
+        row(a, 'sandbox', 't', START, 'ok', 'DE'),
+        row(a, 'sandbox', 't', START + DAY, 'ok', 'DE'),
+        row(a, 'production', 't', START, 'ok', 'DE'),
+        row(a, 'sandbox', 't', START, 'ok', null),
+        row(a, 'sandbox', 't', START, 'replayed', 'DE'),
+      ]);
+      assert.deepEqual(folded, [
+        { team_id: 'team_a', mode: 'production', day: '2026-01-01', reason: 'ok', country: 'DE', count: 1 },
+        { team_id: 'team_a', mode: 'sandbox', day: '2026-01-01', reason: 'ok', country: '', count: 1 },
+        { team_id: 'team_a', mode: 'sandbox', day: '2026-01-01', reason: 'ok', country: 'DE', count: 2 },
+        { team_id: 'team_a', mode: 'sandbox', day: '2026-01-01', reason: 'replayed', country: 'DE', count: 1 },
+        { team_id: 'team_a', mode: 'sandbox', day: '2026-01-02', reason: 'ok', country: 'DE', count: 1 },
+      ]);
+      assert.deepEqual(foldScanCounts([]), []);
+    });
+
+    test('addScanCounts adds to stored counts, across batches and concurrent transactions', async () => {
+      const world = await server.seedTeam();
+      const batch = [row(world, 'sandbox', 't', START, 'ok', 'DE'), row(world, 'sandbox', 't', START, 'ok', null)];
+      await addScanCounts(server.ctx.db.kysely, foldScanCounts(batch));
+      await Promise.all(Array.from({ length: 5 }, () => server.ctx.db.kysely.transaction().execute((trx) => addScanCounts(trx, foldScanCounts(batch)))));
+      await addScanCounts(server.ctx.db.kysely, []);
+      const counts = await findScanCounts(server.ctx.db.kysely, { teamId: world.teamId, mode: 'sandbox' }, '2026-01-01', '2026-01-01');
+      assert.deepEqual(counts.map((c) => [c.country, c.count]).sort(), [
+        ['', 6],
+        ['DE', 6],
+      ]);
+    });
+
+    /** The planner's words for a query, with sequential scans priced out on PostgreSQL (its tables are near empty here). */
+    async function plan(query: Compilable & { explain(): Promise<Record<string, unknown>[]> }): Promise<string> {
+      const db = server.ctx.db;
+      if (kind === 'sqlite') {
+        const compiled = query.compile();
+        return JSON.stringify((await db.kysely.executeQuery(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows);
+      }
+      return db.kysely.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        await sql`set local enable_sort = off`.execute(trx);
+        return JSON.stringify(await query.explain());
+      });
+    }
+
+    test("a world's walk and a tag's walk follow their indexes, without a sort", async () => {
+      const world = { teamId: 'team_x', mode: 'sandbox' as const };
+      for (const filter of [{ limit: 26 }, { limit: 26, before: [START, 'vrf_0000000000000000000000'] as const, reason: 'ok', since: START - DAY }]) {
+        const text = await plan(worldVerifications(server.ctx.db.kysely, world, filter));
+        assert.match(text, /verifications_world_time/);
+        assert.doesNotMatch(text, /TEMP B-TREE|"Sort"/);
+      }
+      const byTag = await plan(worldVerifications(server.ctx.db.kysely, world, { tagId: 'tag_a', limit: 26, before: [START, 'vrf_0000000000000000000000'] }));
+      assert.match(byTag, /verifications_tag_time/);
+      assert.doesNotMatch(byTag, /TEMP B-TREE|"Sort"/);
+    });
+  });
+}
