@@ -14,13 +14,18 @@ type Counted = Pick<VerificationsTable, 'team_id' | 'mode' | 'scanned_at' | 'rea
 /** The UTC calendar day (YYYY-MM-DD) of a time in microseconds. */
 export const utcDay = (micros: number) => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
 
+const MICROS_PER_DAY = 86_400_000_000;
+
 /** One count row per (world, day, reason, country) of a batch, in key order (PostgreSQL upserts then lock rows in one order). */
 export function foldScanCounts(rows: readonly Counted[]): ScanCountRow[] {
   const counts = new Map<string, ScanCountRow>();
+  // Keyed by the day's number: a batch's rows share a day or two, so each day is formatted once, not once per row.
   for (const row of rows) {
-    const counted = { team_id: row.team_id, mode: row.mode, day: utcDay(row.scanned_at), reason: row.reason, country: row.country ?? '', count: 0 };
-    const key = [counted.team_id, counted.mode, counted.day, counted.reason, counted.country].join('\u0000');
-    (counts.get(key) ?? counts.set(key, counted).get(key)!).count += 1;
+    const country = row.country ?? '';
+    const key = `${row.team_id}\u0000${row.mode}\u0000${Math.floor(row.scanned_at / MICROS_PER_DAY)}\u0000${row.reason}\u0000${country}`;
+    const counted = counts.get(key);
+    if (counted) counted.count += 1;
+    else counts.set(key, { team_id: row.team_id, mode: row.mode, day: utcDay(row.scanned_at), reason: row.reason, country, count: 1 });
   }
   return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }

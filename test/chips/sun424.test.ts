@@ -22,6 +22,16 @@ import { hex, loadVectors, upper } from './vectors.js';
 
 const file = loadVectors('ntag424_sun_an12196.json');
 const ZERO_KEY = Buffer.alloc(16);
+/** Plain UID and counter mirroring, AES, empty MAC input: sdm-backend's test_plain_sdm (a real chip's values). */
+const PLAIN_SDM: Sun424Input = {
+  crypto: 'aes',
+  sdmMetaReadKey: null,
+  sdmFileReadKey: ZERO_KEY,
+  uid: '041E3C8A2D6B80',
+  ctr: '000006',
+  cmac: '4B00064004B0B3D3',
+  macInput: '',
+};
 
 function paramsFromUrl(url: string, names: Record<string, string>): Record<string, string> {
   const q = new URL(url).searchParams;
@@ -127,28 +137,12 @@ describe('NTAG 424 DNA SUN vectors (AN12196)', () => {
 // (values produced by real NTAG 424 DNA chips per that project).
 describe('NTAG 424 DNA SUN, supplementary open-source vectors', () => {
   test('plain UID/counter mirroring, AES, empty MAC input (sdm-backend test_plain_sdm)', () => {
-    const r = verifySun424({
-      crypto: 'aes',
-      sdmMetaReadKey: null,
-      sdmFileReadKey: ZERO_KEY,
-      uid: '041E3C8A2D6B80',
-      ctr: '000006',
-      cmac: '4B00064004B0B3D3',
-      macInput: '',
-    });
+    const r = verifySun424(PLAIN_SDM);
     assert.deepEqual(r, { ok: true, uid: '041E3C8A2D6B80', counter: 6, tamper: null, fileData: null });
   });
 
   test('plain mirroring with a wrong MAC is bad_cmac and still reports UID and counter (test_plain_sdm_wrong)', () => {
-    const r = verifySun424({
-      crypto: 'aes',
-      sdmMetaReadKey: null,
-      sdmFileReadKey: ZERO_KEY,
-      uid: '041E3C8A2D6B80',
-      ctr: '000006',
-      cmac: 'AB00064004B0B3AB',
-      macInput: '',
-    });
+    const r = verifySun424({ ...PLAIN_SDM, cmac: 'AB00064004B0B3AB' });
     assert.deepEqual(r, { ok: false, reason: 'bad_cmac', uid: '041E3C8A2D6B80', counter: 6 });
   });
 
@@ -280,16 +274,7 @@ describe('verifySun424 refuses what is not genuine', () => {
   });
 
   test('plain mirroring: wrong uid/ctr lengths and non-hex are bad_picc_data', () => {
-    const plain: Sun424Input = {
-      crypto: 'aes',
-      sdmMetaReadKey: null,
-      sdmFileReadKey: ZERO_KEY,
-      uid: '041E3C8A2D6B80',
-      ctr: '000006',
-      cmac: '4B00064004B0B3D3',
-      macInput: '',
-    };
-    assert.equal(verifySun424(plain).ok, true);
+    assert.equal(verifySun424(PLAIN_SDM).ok, true);
     for (const bad of [
       { uid: '041E3C8A2D6B' },
       { uid: '041E3C8A2D6B8000' },
@@ -299,7 +284,7 @@ describe('verifySun424 refuses what is not genuine', () => {
       { ctr: '00000G' },
       { uid: undefined },
     ]) {
-      assert.deepEqual(verifySun424({ ...plain, ...bad }), { ok: false, reason: 'bad_picc_data' });
+      assert.deepEqual(verifySun424({ ...PLAIN_SDM, ...bad }), { ok: false, reason: 'bad_picc_data' });
     }
   });
 
