@@ -19,6 +19,7 @@ import * as readApi from './migrations/0015_read_api.js';
 import * as scanCounts from './migrations/0016_scan_counts.js';
 import * as keyLastUsed from './migrations/0017_key_last_used.js';
 import * as tagWrites from './migrations/0018_tag_writes.js';
+import * as oneTagIndex from './migrations/0019_one_tag_index.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -40,6 +41,7 @@ const steps: Record<string, Step> = {
   '0016_scan_counts': scanCounts,
   '0017_key_last_used': keyLastUsed,
   '0018_tag_writes': tagWrites,
+  '0019_one_tag_index': oneTagIndex,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -18,7 +18,7 @@ export async function findSession(db: Executor, world: World, id: string): Promi
   return db.selectFrom('sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 
-/** A session's verifications: genuine scans of its tag inside its window (the partial index of migration 0011). */
+/** A session's verifications: genuine scans of its tag inside its window (the per-tag index of migration 0015). */
 export const sessionVerifications = (db: Executor, session: SessionRow) =>
   db
     .selectFrom('verifications')

@@ -31,14 +31,13 @@ export async function findVerification(db: Executor, world: World, id: string): 
 
 /**
  * The genuine verifications of these tags scanned since `since` with any of these URL hashes (page reloads;
- * the caller filters pairs and times). Served by the partial index on genuine scans (migration 0011).
+ * the caller filters pairs and times). Served by the per-tag index (tag_id, scanned_at, id) of migration 0015.
  */
 export const genuineByUrlHashes = (db: Executor, tagIds: string[], urlHashes: string[], since: number) =>
   db
     .selectFrom('verifications')
     .selectAll()
     .where('tag_id', 'in', tagIds)
-    // The partial index's own condition, so that both planners can use it (test/verifications/genuine-index.test.ts).
     .where('genuine', '=', sql.lit(1))
     .where('scanned_at', '>=', since)
     .where('url_hash', 'in', urlHashes)
