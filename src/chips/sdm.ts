@@ -61,16 +61,31 @@ export function sdmSessionVectorsAes(uid: Uint8Array, ctrLsb: Uint8Array): { sv1
 }
 
 /**
+ * The file read key's cipher and CMAC subkey K1, kept with the key object the caller holds (a chip's
+ * keys live in the verifier's key cache across its taps): a tap then costs no key set-up for them.
+ * Keyed by identity, not content, so a tap of another chip never evicts anything and an entry goes
+ * with its key; the bytes are compared before use, so a caller that reuses its array for another key
+ * gets a new entry, never the old key's.
+ */
+const fileKeyCiphers = new WeakMap<Uint8Array, { key: Buffer; cipher: AesEcb; k1: Buffer }>();
+
+function fileKeyCipher(fileReadKey: Uint8Array): { cipher: AesEcb; k1: Buffer } {
+  const known = fileKeyCiphers.get(fileReadKey);
+  if (known !== undefined && known.key.equals(fileReadKey)) return known;
+  const cipher = new AesEcb(fileReadKey);
+  const entry = { key: Buffer.from(fileReadKey), cipher, k1: gfDouble(cipher.encrypt(ZERO_BLOCK)) };
+  fileKeyCiphers.set(fileReadKey, entry);
+  return entry;
+}
+
+/**
  * KSesSDMFileReadENC = CMAC(KSDMFileRead, SV1) and KSesSDMFileReadMAC = CMAC(KSDMFileRead, SV2),
  * derived together: each SV is one complete block, so each CMAC is E(SV XOR K1) and both fit in one
- * ECB call. The file read key is diversified per chip, so most taps bring a key not seen recently;
- * a throwaway cipher avoids churning the shared cache (evicted native cipher objects are what made
- * the garbage collector the top cost in profiles).
+ * ECB call.
  */
 export function sdmSessionKeysAes(fileReadKey: Uint8Array, uid: Uint8Array, ctrLsb: Uint8Array): { encKey: Buffer; macKey: Buffer } {
   const { sv1, sv2 } = sdmSessionVectorsAes(uid, ctrLsb);
-  const cipher = new AesEcb(fileReadKey);
-  const k1 = gfDouble(cipher.encrypt(ZERO_BLOCK));
+  const { cipher, k1 } = fileKeyCipher(fileReadKey);
   const x = Buffer.allocUnsafe(32);
   for (let i = 0; i < 16; i++) {
     x[i] = sv1[i]! ^ k1[i]!;

@@ -131,6 +131,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
   const { tag, chip, sdm } = await locate(ctx, world, scanned);
   const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
   const at = ctx.clock.nowMicros();
+  const address = clientIp ?? request.forwardedFor ?? null;
   const base = {
     team_id: world.teamId,
     mode: world.mode,
@@ -139,7 +140,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     url_hash: createHash('sha256').update(scanned).digest('hex'),
     client_ip: clientIp,
     // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
-    country: await ctx.countries.lookup(clientIp ?? request.forwardedFor ?? null),
+    country: address === null ? null : await ctx.countries.lookup(address),
     write_generation: chip.write_generation,
   };
   const record = (reason: Reason, counter: number | null, tamper: Tamper): VerificationRow => ({
