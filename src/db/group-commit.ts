@@ -17,6 +17,12 @@ export interface WriteKind<W extends { kind: string } = { kind: string }, R = un
   write(trx: Executor, writes: W[]): Promise<R[]>;
   /** The writes written without a transaction of their own, or null when that cannot be (then `write` runs). */
   writeUnlocked?(db: Executor, writes: W[]): Promise<R[] | null>;
+  /**
+   * A result as it crosses back from the writer thread (`carry`, there) and as the main thread rebuilds it
+   * from its write (`restore`): only what the write does not already hold. Without them it is cloned whole.
+   */
+  carry?(write: W, result: R): unknown;
+  restore?(write: W, carried: unknown): R;
 }
 
 /** Every kind of one deployment, as the group commit (and the writer thread) sees them. */
@@ -25,6 +31,9 @@ export interface BatchWriter {
   write(trx: Executor, writes: { kind: string }[]): Promise<unknown[]>;
   /** Present when a kind can write without a transaction on this engine; null when this batch cannot. */
   writeUnlocked?(db: Executor, writes: { kind: string }[]): Promise<unknown[] | null>;
+  /** The batch's results as they cross from the writer thread, and back into results on the main thread. */
+  carry(writes: { kind: string }[], results: unknown[]): unknown[];
+  restore(writes: { kind: string }[], carried: unknown[]): unknown[];
 }
 
 /** The module the writer thread imports exports this: the kinds of writes, for one engine. */
@@ -41,6 +50,16 @@ export function batchWriterOf(kinds: WriteKind<any, unknown>[]): BatchWriter {
   const unlocked = kinds.some((kind) => kind.writeUnlocked !== undefined);
   return {
     lockKey: (write) => kindOf(write).lockKey?.(write) ?? null,
+    carry: (writes, results) =>
+      results.map((result, i) => {
+        const kind = kindOf(writes[i]!);
+        return kind.carry ? kind.carry(writes[i]!, result) : result;
+      }),
+    restore: (writes, carried) =>
+      carried.map((value, i) => {
+        const kind = kindOf(writes[i]!);
+        return kind.restore ? kind.restore(writes[i]!, value) : value;
+      }),
     // A mixed batch: each kind's writes together, kinds in the order they were registered.
     async write(trx, writes) {
       const results: unknown[] = new Array(writes.length);
@@ -195,7 +214,7 @@ export class GroupCommit {
     try {
       const writes = batch.map((p) => p.write);
       const started = performance.now();
-      const results = this.thread ? await this.thread.commit(writes, committed) : await this.commitHere(writes);
+      const results = this.thread ? this.writer.restore(writes, await this.thread.commit(writes, committed)) : await this.commitHere(writes);
       const { metrics } = this.options;
       metrics.scanCommitDuration.observe((performance.now() - started) / 1000);
       metrics.scanBatchSize.observe(batch.length);

@@ -38,7 +38,7 @@ const onMessage = async (message: { id: number; writes: { kind: string }[] } | '
   let results;
   try {
     const batches = await writer;
-    results = await db.kysely.transaction().execute((trx) => batches.write(trx, message.writes));
+    results = batches.carry(message.writes, await db.kysely.transaction().execute((trx) => batches.write(trx, message.writes)));
   } catch (error) {
     port.postMessage({ id, error: errorOf(error) });
     return;

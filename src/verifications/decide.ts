@@ -8,20 +8,16 @@
 import { placeGenuineScan } from '../sessions/service.js';
 import type { SessionRow } from '../sessions/repository.js';
 import type { LockedChip } from '../tag-chips/repository.js';
-import type { World } from '../world.js';
 import type { ChipAdvance, VerificationRow } from './repository.js';
 
-/** A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Plain data (it may cross to the writer thread). */
+/**
+ * A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Its row
+ * is the verification to store but for its reason, genuineness and session, and carries everything the
+ * decision reads (tag, write generation, counter, URL hash, time). Plain data: it crosses to the writer thread.
+ */
 export interface AuthenticScan {
   kind: 'authentic';
-  world: World;
-  tagId: string;
-  generation: number;
-  counter: number;
-  urlHash: string;
-  at: number;
-  /** The verification to store, but for its reason, genuineness and session. */
-  row: VerificationRow;
+  row: VerificationRow & { read_counter: number };
 }
 
 /** A scan already judged (bad_cmac, bad_picc_data, uid_mismatch): stored as is. */
@@ -34,7 +30,6 @@ export type Scan = AuthenticScan | FailedScan;
 
 export const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: string | null): VerificationRow => ({
   ...scan.row,
-  scanned_at: scan.at,
   genuine: reason === 'ok' ? 1 : 0,
   reason,
   session_id: sessionId,
@@ -63,22 +58,24 @@ export function decide(scans: Scan[], chips: Map<string, LockedChip>): Decision 
       d.inserts.push(scan.row);
       return;
     }
-    const chip = chips.get(scan.tagId);
+    const { row } = scan;
+    const chip = chips.get(row.tag_id);
     // A scan checked against another write generation's keys (a cached lookup
     // that predates a rewrite) is not accepted; nor is a counter not above the last.
-    const fresh = chip !== undefined && chip.write_generation === scan.generation && (chip.last_counter === null || scan.counter > chip.last_counter);
-    if (!fresh) {
-      d.losers.push({ index: i, newest: chip !== undefined && chip.write_generation === scan.generation ? chip.last_counter : null });
+    const sameGeneration = chip !== undefined && chip.write_generation === row.write_generation;
+    if (!sameGeneration || (chip.last_counter !== null && row.read_counter <= chip.last_counter)) {
+      d.losers.push({ index: i, newest: sameGeneration ? chip.last_counter : null });
       return;
     }
     if (!before.has(chip)) before.set(chip, { ...chip });
-    chip.last_counter = scan.counter;
-    const { sessionId, opened } = placeGenuineScan(scan.world, { id: scan.tagId, session_duration: chip.session_duration }, chip, scan.at);
+    chip.last_counter = row.read_counter;
+    const world = { teamId: row.team_id, mode: row.mode };
+    const { sessionId, opened } = placeGenuineScan(world, { id: row.tag_id, session_duration: chip.session_duration }, chip, row.scanned_at);
     if (opened) d.sessions.push(opened);
-    const row = decided(scan, 'ok', sessionId);
-    d.results[i] = row;
-    d.inserts.push(row);
-    d.acceptedHere.set(`${scan.tagId} ${scan.urlHash}`, row);
+    const accepted = decided(scan, 'ok', sessionId);
+    d.results[i] = accepted;
+    d.inserts.push(accepted);
+    d.acceptedHere.set(`${row.tag_id} ${row.url_hash}`, accepted);
   });
   for (const [after, was] of before) d.advances.push({ before: was, after });
   return d;

@@ -12,7 +12,7 @@ import * as verificationsRepo from './repository.js';
 import type { VerificationRow } from './repository.js';
 
 /** The tags whose chips a batch reads, each once. */
-const tagsOf = (scans: Scan[]): string[] => [...new Set(scans.flatMap((scan) => (scan.kind === 'authentic' ? [scan.tagId] : [])))];
+const tagsOf = (scans: Scan[]): string[] => [...new Set(scans.flatMap((scan) => (scan.kind === 'authentic' ? [scan.row.tag_id] : [])))];
 
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
 export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips): Promise<VerificationRow[]> {
@@ -20,31 +20,32 @@ export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips)
   const { results, inserts, sessions, advances, acceptedHere, losers } = decide(scans, chips);
 
   if (losers.length > 0) {
-    const lost = losers.map(({ index }) => scans[index] as AuthenticScan);
+    const lost = losers.map(({ index }) => (scans[index] as AuthenticScan).row);
     // A reload (or a simultaneous duplicate) within session_duration answers the original.
-    const sinceOf = (scan: AuthenticScan) => scan.at - (chips.get(scan.tagId)?.session_duration ?? 0) * 1_000_000;
+    const sinceOf = (row: AuthenticScan['row']) => row.scanned_at - (chips.get(row.tag_id)?.session_duration ?? 0) * 1_000_000;
     const earliest = Math.min(...lost.map(sinceOf));
     const earlier = await verificationsRepo.findGenuineByUrlHashes(
       trx,
-      [...new Set(lost.map((s) => s.tagId))],
-      [...new Set(lost.map((s) => s.urlHash))],
+      [...new Set(lost.map((row) => row.tag_id))],
+      [...new Set(lost.map((row) => row.url_hash))],
       earliest,
     );
     for (const { index: i, newest } of losers) {
       const scan = scans[i] as AuthenticScan;
-      const since = sinceOf(scan);
+      const { row } = scan;
+      const since = sinceOf(row);
       const original =
-        scan.counter !== newest
+        row.read_counter !== newest
           ? undefined
-          : (acceptedHere.get(`${scan.tagId} ${scan.urlHash}`) ??
-            earlier.find((v) => v.tag_id === scan.tagId && v.url_hash === scan.urlHash && v.scanned_at >= since));
+          : (acceptedHere.get(`${row.tag_id} ${row.url_hash}`) ??
+            earlier.find((v) => v.tag_id === row.tag_id && v.url_hash === row.url_hash && v.scanned_at >= since));
       if (original) {
         results[i] = original;
         continue;
       }
-      const row = decided(scan, 'replayed', null);
-      results[i] = row;
-      inserts.push(row);
+      const replayed = decided(scan, 'replayed', null);
+      results[i] = replayed;
+      inserts.push(replayed);
     }
   }
 
@@ -114,8 +115,15 @@ export function scanWrites(dialect: Dialect): WriteKind<Scan, VerificationRow> {
   const seen = dialect === 'postgres' ? new SeenChips() : undefined;
   return {
     kinds: ['authentic', 'failed'],
-    lockKey: (scan) => (scan.kind === 'authentic' ? scan.tagId : null),
+    lockKey: (scan) => (scan.kind === 'authentic' ? scan.row.tag_id : null),
     write: (trx, scans) => writeBatch(trx, scans, seen),
     ...(seen ? { writeUnlocked: (db: Executor, scans: Scan[]) => writeBatchAsSeen(db, scans, seen) } : {}),
+    // A scan's own verification crosses back as its reason and session; a reload's original whole.
+    carry: (scan, row) => (row.id === scan.row.id ? [row.reason, row.session_id] : row),
+    restore: (scan, carried) => {
+      if (!Array.isArray(carried)) return carried as VerificationRow;
+      const [reason, sessionId] = carried as [string, string | null];
+      return { ...scan.row, genuine: reason === 'ok' ? 1 : 0, reason, session_id: sessionId };
+    },
   };
 }

@@ -132,20 +132,19 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
   const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
   const at = ctx.clock.nowMicros();
   const address = clientIp ?? request.forwardedFor ?? null;
-  const base = {
+  const urlHash = createHash('sha256').update(scanned).digest('hex');
+  // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
+  const country = address === null ? null : await ctx.countries.lookup(address);
+  const judged = <C extends number | null>(reason: Reason, counter: C, tamper: Tamper): VerificationRow & { read_counter: C } => ({
+    id: newTimeOrderedId('vrf', Math.floor(at / 1000)),
     team_id: world.teamId,
     mode: world.mode,
     tag_id: tag.id,
     scanned_at: at,
-    url_hash: createHash('sha256').update(scanned).digest('hex'),
+    url_hash: urlHash,
     client_ip: clientIp,
-    // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
-    country: address === null ? null : await ctx.countries.lookup(address),
+    country,
     write_generation: chip.write_generation,
-  };
-  const record = (reason: Reason, counter: number | null, tamper: Tamper): VerificationRow => ({
-    id: newTimeOrderedId('vrf', Math.floor(at / 1000)),
-    ...base,
     genuine: reason === 'ok' ? 1 : 0,
     reason,
     read_counter: counter,
@@ -153,28 +152,17 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
     tamper_current: tamper?.current ?? null,
     session_id: null,
   });
-
-  const scan = ((): Scan => {
+  const scan: Scan =
     // The UID bound at the write must be the one the chip mirrored.
-    if (verdict.uid !== undefined && verdict.uid !== chip.uid) return { kind: 'failed', row: record('uid_mismatch', null, null) };
-    if (!verdict.ok) return { kind: 'failed', row: record(verdict.reason, null, null) };
-    return {
-      kind: 'authentic',
-      world,
-      tagId: tag.id,
-      generation: chip.write_generation,
-      counter: verdict.counter,
-      urlHash: base.url_hash,
-      at,
-      // Its reason and session are decided by the group commit.
-      row: record('ok', verdict.counter, verdict.tamper),
-    };
-  })();
+    verdict.uid !== undefined && verdict.uid !== chip.uid
+      ? { kind: 'failed', row: judged('uid_mismatch', null, null) }
+      : !verdict.ok
+        ? { kind: 'failed', row: judged(verdict.reason, null, null) }
+        : // Its reason and session are decided by the group commit.
+          { kind: 'authentic', row: judged('ok', verdict.counter, verdict.tamper) };
   const decided = await sequence(() => {
     // Timed at its turn, so that one tag's scans carry rising times in the order they are decided.
-    const turn = ctx.clock.nowMicros();
-    if (scan.kind === 'authentic') scan.at = turn;
-    scan.row.scanned_at = turn;
+    scan.row.scanned_at = ctx.clock.nowMicros();
     return ctx.commits.submit<VerificationRow>(scan);
   });
   // Counted here, after the group commit: only then is an authentic scan's reason (ok or replayed) final.
