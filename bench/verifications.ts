@@ -43,7 +43,14 @@ const CHIPS = Number(arg('chips', '200'));
 const PROCESSES = Number(arg('processes', '1'));
 const CEILING_SECONDS = Number(arg('ceiling-duration', '4'));
 // The built server (dist/, as deployed) unless --tsx: from the sources every thread also carries tsx.
-const LAUNCH: Launch = { tsx: flag('tsx'), nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [] };
+// BENCH_PROFILE=DIR writes the server's CPU profiles (one per thread) there; BENCH_NODE_ARGS adds node flags (--trace-gc…).
+const LAUNCH: Launch = {
+  tsx: flag('tsx'),
+  nodeArgs: [
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []),
+    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ],
+};
 const MASTER = randomBytes(32).toString('hex');
 /** --peer DIR: also measure the stateless peer (a SUN checker that stores nothing) from that checkout (bench/lib/peer.ts), after each database. */
 const PEER = arg('peer', '');
