@@ -203,6 +203,9 @@ select * from "teams" where "id" = $1;
 -- src/teams/repository.ts insertTeam
 insert into "teams" ("id", "name", "parent_id", "created_at") values ($1, $2, $3, $4);
 
+-- src/verifications/repository.ts compiledOutcome
+/* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::integer[], $6::integer[], $7::text[], $8::bigint[], $9::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::integer[], $27::text[], $28::integer[], $29::text[], $30::text[], $31::text[], $32::bigint[], $33::text[], $34::text[], $35::text[], $36::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $37::integer);
+
 -- src/verifications/repository.ts findGenuineByUrlHashes
 select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= $1 and "url_hash" in (…) order by "scanned_at";
 
@@ -211,9 +214,6 @@ select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3
 
 -- src/verifications/repository.ts listVerifications
 select * from "verifications" where "team_id" = $1 and "mode" = $2 order by "scanned_at" desc, "id" desc limit $3;
-
--- src/verifications/repository.ts writeOutcomesPrepared
-/* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::integer[], $6::integer[], $7::text[], $8::bigint[], $9::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::integer[], $27::text[], $28::integer[], $29::text[], $30::text[], $31::text[], $32::bigint[], $33::text[], $34::text[], $35::text[], $36::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $37::integer);
 
 -- src/verifications/scan-counts.ts findScanCounts
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
@@ -314,6 +314,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/teams/repository.ts listTeams
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts insertVerifications
+--   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts worldVerifications
 --   src/verifications/scan-counts.ts addScanCounts

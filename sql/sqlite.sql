@@ -316,9 +316,9 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/tags/repository.ts worldTags
 --   src/teams/repository.ts listTeams
 --   src/verifications/repository.ts genuineByUrlHashes
+--   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts worldVerifications
---   src/verifications/repository.ts writeOutcomesPrepared
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled
