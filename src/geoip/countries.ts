@@ -57,7 +57,7 @@ export class Countries {
   readonly #options: CountriesOptions;
   #reader: Reader<CountryRecord>;
   #closed = false;
-  #reloads: Promise<void> = Promise.resolve();
+  #reloads: Promise<unknown> = Promise.resolve();
   readonly #onSighup = () => this.#reloadInBackground();
   /** The version of the file last read, whether or not it opened (a broken file is tried once, not every check). */
   #tried: FileVersion | null;
@@ -66,7 +66,7 @@ export class Countries {
   readonly #onFileChange = (current: Stats) => {
     // A file being replaced may be missing for a moment: wait for the new one instead of failing.
     if (current.nlink === 0 || (this.#tried !== null && sameVersion(current, this.#tried))) return;
-    this.#reloadInBackground();
+    this.#reloadInBackground(true);
   };
 
   private constructor(path: string, setting: string, reader: Reader<CountryRecord>, tried: FileVersion | null, options: CountriesOptions) {
@@ -85,7 +85,7 @@ export class Countries {
     const countries = new Countries(path, setting, await readDatabase(path, setting), tried, options);
     process.on('SIGHUP', countries.#onSighup);
     // The embedded file only changes with an upgrade, which restarts the process.
-    if (config.geoipDb !== null) watchFile(path, { persistent: false, interval: options.watchIntervalMs ?? 5000 }, countries.#onFileChange);
+    if (config.geoipDb !== null) countries.#watch(options.watchIntervalMs ?? 5000);
     return countries;
   }
 
@@ -100,26 +100,50 @@ export class Countries {
    * kept and the returned promise rejects. Reloads run one after the other.
    */
   reload(): Promise<void> {
+    return this.#queueReload(false).then(() => undefined);
+  }
+
+  /** Resolves true once a read swapped the database in; false when there was nothing to read. */
+  #queueReload(onlyIfChanged: boolean): Promise<boolean> {
     const next = this.#reloads.then(async () => {
-      if (this.#closed) return;
-      this.#tried = await versionOf(this.path);
+      if (this.#closed) return false;
+      const version = await versionOf(this.path);
+      // The watcher and the first check can both report one change: the second finds it read already.
+      if (onlyIfChanged && version !== null && this.#tried !== null && sameVersion(version, this.#tried)) return false;
+      this.#tried = version;
       this.#reader = await readDatabase(this.path, this.#setting);
+      return true;
     });
-    this.#reloads = next.catch(() => undefined);
+    this.#reloads = next.catch(() => false);
     return next;
   }
 
-  #reloadInBackground(): void {
+  #reloadInBackground(onlyIfChanged = false): void {
     if (this.#closed) return;
-    this.reload().then(
-      () => this.#options.onReload?.(null),
+    this.#queueReload(onlyIfChanged).then(
+      (reloaded) => reloaded && this.#options.onReload?.(null),
       (error: Error) => this.#options.onReload?.(error),
     );
+  }
+
+  #firstCheck: NodeJS.Timeout | undefined;
+
+  /**
+   * The watcher reports only a difference between two of its own polls, and its first poll is taken a moment
+   * after it starts: a file replaced in between would never be reported. One check of our own, an interval
+   * later (after that first poll), compares the file with the version last read and covers that moment.
+   */
+  #watch(interval: number): void {
+    watchFile(this.path, { persistent: false, interval }, this.#onFileChange);
+    this.#firstCheck = setTimeout(() => {
+      if (!this.#closed) void stat(this.path).then(this.#onFileChange, () => undefined);
+    }, interval).unref();
   }
 
   close(): void {
     this.#closed = true;
     process.off('SIGHUP', this.#onSighup);
+    clearTimeout(this.#firstCheck);
     unwatchFile(this.path, this.#onFileChange);
   }
 }
