@@ -33,7 +33,8 @@ export function subkeysFrom(L: Buffer): CmacSubkeys {
 // Subkeys depend only on the key, so they are memoised per cached cipher.
 const subkeyMemo = new WeakMap<AesEcb, CmacSubkeys>();
 
-function aesSubkeys(cipher: AesEcb): CmacSubkeys {
+/** RFC 4493 subkeys of a cipher's key, memoised with the cipher. */
+export function aesSubkeys(cipher: AesEcb): CmacSubkeys {
   let s = subkeyMemo.get(cipher);
   if (s === undefined) {
     s = subkeysFrom(cipher.encrypt(ZERO_BLOCK));

@@ -2,12 +2,10 @@
 // chip emulator. References: NT4H2421Gx data sheet section 9.3 (SDM), AN12196 section 4 (worked AES
 // examples), and for LRP mode the data sheet's LRP variants (SV with 1E E1 trailer, LRICB).
 import { AesEcb, aesFor } from './aes.js';
-import { aesCmacOnce, gfDouble, macT } from './cmac.js';
+import { aesCmacOnce, aesSubkeys, macT } from './cmac.js';
 import { Lrp, lrpFor } from './lrp.js';
 
 export type SdmCrypto = 'aes' | 'lrp';
-
-const ZERO_BLOCK = Buffer.alloc(16);
 
 /**
  * PICCDataTag for UID and SDMReadCtr mirroring with a 7-byte UID (NT4H2421Gx 9.3.4: bit 7 UID
@@ -61,21 +59,20 @@ export function sdmSessionVectorsAes(uid: Uint8Array, ctrLsb: Uint8Array): { sv1
 }
 
 /**
- * The file read key's cipher and CMAC subkey K1, kept with the key object the caller holds (a chip's
- * keys live in the verifier's key cache across its taps): a tap then costs no key set-up for them.
- * Keyed by identity, not content, so a tap of another chip never evicts anything and an entry goes
- * with its key; the bytes are compared before use, so a caller that reuses its array for another key
- * gets a new entry, never the old key's.
+ * The file read key's cipher (its CMAC subkeys are memoised with it, src/chips/cmac.ts), kept with the key
+ * object the caller holds (a chip's keys live in the verifier's key cache across its taps): a tap then costs
+ * no key set-up. Keyed by identity, not content, so a tap of another chip never evicts anything and an entry
+ * goes with its key; the bytes are compared before use, so a caller that reuses its array for another key
+ * gets a new cipher, never the old key's.
  */
-const fileKeyCiphers = new WeakMap<Uint8Array, { key: Buffer; cipher: AesEcb; k1: Buffer }>();
+const fileKeyCiphers = new WeakMap<Uint8Array, { key: Buffer; cipher: AesEcb }>();
 
-function fileKeyCipher(fileReadKey: Uint8Array): { cipher: AesEcb; k1: Buffer } {
+function fileKeyCipher(fileReadKey: Uint8Array): AesEcb {
   const known = fileKeyCiphers.get(fileReadKey);
-  if (known !== undefined && known.key.equals(fileReadKey)) return known;
+  if (known !== undefined && known.key.equals(fileReadKey)) return known.cipher;
   const cipher = new AesEcb(fileReadKey);
-  const entry = { key: Buffer.from(fileReadKey), cipher, k1: gfDouble(cipher.encrypt(ZERO_BLOCK)) };
-  fileKeyCiphers.set(fileReadKey, entry);
-  return entry;
+  fileKeyCiphers.set(fileReadKey, { key: Buffer.from(fileReadKey), cipher });
+  return cipher;
 }
 
 /**
@@ -85,7 +82,8 @@ function fileKeyCipher(fileReadKey: Uint8Array): { cipher: AesEcb; k1: Buffer } 
  */
 export function sdmSessionKeysAes(fileReadKey: Uint8Array, uid: Uint8Array, ctrLsb: Uint8Array): { encKey: Buffer; macKey: Buffer } {
   const { sv1, sv2 } = sdmSessionVectorsAes(uid, ctrLsb);
-  const { cipher, k1 } = fileKeyCipher(fileReadKey);
+  const cipher = fileKeyCipher(fileReadKey);
+  const k1 = aesSubkeys(cipher).K1;
   const x = Buffer.allocUnsafe(32);
   for (let i = 0; i < 16; i++) {
     x[i] = sv1[i]! ^ k1[i]!;

@@ -1,6 +1,7 @@
 // Statements of a fixed shape run with many rows (the group commit's batches)
 // are compiled by Kysely once per shape (table, columns, row count, dialect)
-// instead of once per run: compiling a multi-row statement builds and walks a
+// instead of once per run (and a statement whose values are each one parameter,
+// such as arrays PostgreSQL unnests, once per text): compiling a multi-row statement builds and walks a
 // node per value, which costs more than running it. The shape is compiled with
 // a marker in every value, which gives the SQL text and where each row's value
 // goes among the parameters.
@@ -73,8 +74,14 @@ function compileShape<R extends object>(
   columns: (keyof R & string)[],
   build: (db: Executor, rows: R[]) => Compilable<unknown>,
 ): Shape | null {
-  const markers = Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, `${MARKER}${r * columns.length + i}`])) as R);
-  const compiled = build(db, markers).compile();
+  const markers = Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, marker(r * columns.length + i)])) as R);
+  return shapeOf(build(db, markers).compile(), count * columns.length);
+}
+
+const marker = (slot: number) => `${MARKER}${slot}`;
+
+/** Where each of `values` markers went among the compiled parameters; null unless they are exactly those values. */
+function shapeOf(compiled: CompiledQuery, values: number): Shape | null {
   const slots = new Int32Array(compiled.parameters.length);
   const seen = new Set<number>();
   for (let i = 0; i < compiled.parameters.length; i++) {
@@ -84,5 +91,27 @@ function compileShape<R extends object>(
     seen.add(slots[i]!);
   }
   // Every value must reach the statement, or its text would depend on the values.
-  return seen.size === count * columns.length ? { sql: compiled.sql, slots } : null;
+  return seen.size === values ? { sql: compiled.sql, slots } : null;
+}
+
+/**
+ * Runs the statement `compile(values)` gives — one whose parameters are exactly `values`, each bound as one
+ * parameter whatever it is (an array PostgreSQL unnests, say) — compiled once per `key` and count of values.
+ */
+export async function executeCompiledOnce<O = unknown>(
+  db: Executor,
+  key: string,
+  values: unknown[],
+  compile: (values: unknown[]) => CompiledQuery<O>,
+): Promise<O[]> {
+  const id = `${key}\n${placeholder(db)}\n#${values.length}`;
+  let shape = shapes.get(id);
+  if (shape === undefined) {
+    shape = shapeOf(compile(values.map((_, i) => marker(i))), values.length);
+    if (shape === null) throw new Error(`${key}: the statement binds values other than its own`);
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(id, shape);
+  }
+  const parameters = Array.from(shape!.slots, (slot) => values[slot]);
+  return (await db.executeQuery<O>(CompiledQuery.raw(shape!.sql, parameters))).rows;
 }

@@ -5,7 +5,7 @@
 // `/* prepared: … */`), and the three writes are one statement (data-modifying
 // CTEs): every statement is a round trip on the batch's critical path. SQLite keeps
 // the Kysely statements: there a statement costs no round trip.
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { onPostgres, type Executor } from '../db/database.js';
 import * as sessionsRepo from '../sessions/repository.js';
 import type { SessionRow } from '../sessions/repository.js';
@@ -13,7 +13,7 @@ import * as chipsRepo from '../tag-chips/repository.js';
 import type { ChipProgress, LockedChip } from '../tag-chips/repository.js';
 import { addScanCounts, foldScanCounts, type ScanCountRow } from './scan-counts.js';
 import { isId } from '../ids.js';
-import { executeShaped } from '../db/precompiled.js';
+import { executeCompiledOnce, executeShaped } from '../db/precompiled.js';
 import type { VerificationsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
@@ -82,7 +82,7 @@ type Columns<R> = readonly (readonly [keyof R & string, string])[];
 const columnArrays = <R>(rows: R[], columns: Columns<R>): unknown[][] => columns.map(([name]) => rows.map((row) => row[name]));
 
 /** `(a, b, …)` and `unnest($1::t[], $2::u[], …)` over a table's column arrays: one text whatever the row count. */
-function unnested<R>(arrays: unknown[][], columns: Columns<R>) {
+function unnested(arrays: unknown[][], columns: readonly (readonly [string, string])[]) {
   return {
     names: sql.join(columns.map(([name]) => sql.ref(name))),
     values: sql`unnest(${sql.join(columns.map(([, type], i) => sql`${arrays[i]}::${sql.raw(type)}[]`))})`,
@@ -154,61 +154,41 @@ const VERIFICATIONS: Columns<VerificationRow> = [
  * only if it is as the batch read it; the guard, evaluated once every update has been counted, aborts the
  * whole statement (and its implicit transaction) unless all were.
  */
-const outcomeStatement = (progress: unknown[][], opened: unknown[][], counted: unknown[][], inserted: unknown[][], chipCount: unknown) => {
-  const p = unnested(progress, CHIP_ADVANCES);
-  const o = unnested(opened, SESSIONS);
-  const c = unnested(counted, SCAN_COUNTS);
-  const i = unnested(inserted, VERIFICATIONS);
+const OUTCOME_TABLES = [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, VERIFICATIONS] as const;
+
+/** The outcome statement over its values: each table's column arrays, in OUTCOME_TABLES' order, then the chip count. */
+function outcomeStatement(values: unknown[]) {
+  let at = 0;
+  const [p, o, c, i] = OUTCOME_TABLES.map((columns) => unnested(values.slice(at, (at += columns.length)) as unknown[][], columns));
   return sql`/* prepared: tapproof_scan_outcomes_guarded */
     WITH progress AS (
       UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at
-      FROM ${p.values} AS p(${p.names})
+      FROM ${p!.values} AS p(${p!.names})
       WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation
         AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id
         AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at
         AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration
       RETURNING chips.tag_id
     ), opened AS (
-      INSERT INTO sessions (${o.names}) SELECT * FROM ${o.values}
+      INSERT INTO sessions (${o!.names}) SELECT * FROM ${o!.values}
     ), counted AS (
-      INSERT INTO scan_counts (${c.names}) SELECT * FROM ${c.values}
+      INSERT INTO scan_counts (${c!.names}) SELECT * FROM ${c!.values}
       ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count
     )
-    INSERT INTO verifications (${i.names}) SELECT * FROM ${i.values}
-    WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), ${chipCount}::integer)`;
-};
-
-/**
- * The outcome statement's text is the same for every batch, so Kysely builds it once: compiled with a marker
- * object in each parameter, whose places then say where each batch's column arrays and chip count go.
- */
-let outcomeText: { sql: string; slots: (readonly [table: number, column: number] | null)[] } | undefined;
-
-function compiledOutcome(db: Executor, tables: unknown[][][], chipCount: number): CompiledQuery {
-  if (outcomeText === undefined) {
-    const markers = tables.map((arrays) => arrays.map(() => [] as unknown[]));
-    const count = {};
-    const where = new Map<unknown, readonly [number, number] | null>([[count, null]]);
-    markers.forEach((arrays, t) => arrays.forEach((marker, c) => where.set(marker, [t, c])));
-    const compiled = outcomeStatement(markers[0]!, markers[1]!, markers[2]!, markers[3]!, count).compile(db);
-    if (compiled.parameters.length !== where.size || compiled.parameters.some((p) => !where.has(p)))
-      throw new Error('the outcome statement binds other values');
-    outcomeText = { sql: compiled.sql, slots: compiled.parameters.map((p) => where.get(p)!) };
-  }
-  return CompiledQuery.raw(
-    outcomeText.sql,
-    outcomeText.slots.map((slot) => (slot === null ? chipCount : tables[slot[0]]![slot[1]])),
-  );
+    INSERT INTO verifications (${i!.names}) SELECT * FROM ${i!.values}
+    WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), ${values[at]}::integer)`;
 }
 
+// The text is the same for every batch: Kysely builds it once (src/db/precompiled.ts), a batch only fills its values.
 async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
-  const tables = [
-    columnArrays(chips.map(advanceRow), CHIP_ADVANCES),
-    columnArrays(sessions, SESSIONS),
-    columnArrays(foldScanCounts(verifications), SCAN_COUNTS),
-    columnArrays(verifications, VERIFICATIONS),
+  const values = [
+    ...columnArrays(chips.map(advanceRow), CHIP_ADVANCES),
+    ...columnArrays(sessions, SESSIONS),
+    ...columnArrays(foldScanCounts(verifications), SCAN_COUNTS),
+    ...columnArrays(verifications, VERIFICATIONS),
+    chips.length,
   ];
-  await db.executeQuery(compiledOutcome(db, tables, chips.length));
+  await executeCompiledOnce(db, 'scanOutcomes', values, (v) => outcomeStatement(v).compile(db));
 }
 
 export interface VerificationFilter {

@@ -118,12 +118,14 @@ export function scanWrites(dialect: Dialect): WriteKind<Scan, VerificationRow> {
     lockKey: (scan) => (scan.kind === 'authentic' ? scan.row.tag_id : null),
     write: (trx, scans) => writeBatch(trx, scans, seen),
     ...(seen ? { writeUnlocked: (db: Executor, scans: Scan[]) => writeBatchAsSeen(db, scans, seen) } : {}),
-    // A scan's own verification crosses back as its reason and session; a reload's original whole.
-    carry: (scan, row) => (row.id === scan.row.id ? [row.reason, row.session_id] : row),
+    // A scan's own verification crosses back as what the batch decided (nothing for a failed scan: it is
+    // stored as it came); a reload's original crosses whole.
+    carry: (scan, row) => (row.id !== scan.row.id ? row : scan.kind === 'failed' ? null : [row.reason, row.session_id]),
     restore: (scan, carried) => {
+      if (carried === null) return scan.row;
       if (!Array.isArray(carried)) return carried as VerificationRow;
-      const [reason, sessionId] = carried as [string, string | null];
-      return { ...scan.row, genuine: reason === 'ok' ? 1 : 0, reason, session_id: sessionId };
+      const [reason, sessionId] = carried as ['ok' | 'replayed', string | null];
+      return decided(scan as AuthenticScan, reason, sessionId);
     },
   };
 }

@@ -62,7 +62,6 @@ const request = (key: string, body: string, hangUp: boolean) =>
 /** Starts and ends of POST /api/v1/verifications handlers, from Fastify's diagnostics channel. */
 function handlerCount(hangUp: (socket: Socket) => void) {
   const channel = tracingChannel<unknown, { request?: { routeOptions?: { url?: string }; method?: string } }>('fastify.request.handler');
-  // Only the marked scans: a marked scan whose handler never starts must not make the test drop a later request.
   const count = { started: 0, ended: 0 };
   const scan = (store: { request?: { routeOptions?: { url?: string }; method?: string } }) =>
     store.request?.method === 'POST' && store.request.routeOptions?.url === '/api/v1/verifications';
@@ -70,6 +69,7 @@ function handlerCount(hangUp: (socket: Socket) => void) {
     start: (store: any) => {
       if (!scan(store)) return;
       count.started++;
+      // Only the marked scans: a marked scan whose handler never starts must not make the test drop a later request.
       if (store.request.headers['x-test-hang-up'] === '1') hangUp(store.request.raw.socket);
     },
     asyncEnd: (store: any) => void (scan(store) && count.ended++),
