@@ -108,8 +108,12 @@ export class GroupCommit {
   private readonly thread: WriterThread | null;
   /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
   private readonly parallel: number;
-  /** Lock keys of writes in a batch being committed, and how many such writes. */
-  private readonly inFlight = new Map<string, number>();
+  /**
+   * The lock keys of each batch being committed, one Set per batch: built young and dropped whole,
+   * where one long-lived Map gaining and losing a key per write would reallocate its table in the
+   * old generation again and again (garbage only a full collection reclaims).
+   */
+  private readonly inFlight: Set<string>[] = [];
 
   constructor(
     private readonly db: Db,
@@ -148,14 +152,12 @@ export class GroupCommit {
       this.running++;
       // The batch's place (and its keys) is free once its transaction has ended: on the writer thread that
       // is before its fsync, which then overlaps the next batch's statements (batches commit in order there).
+      const keys = this.hold(batch);
       let freed = false;
       const free = () => {
         if (freed) return;
         freed = true;
-        for (const p of batch) {
-          const key = this.writer.lockKey(p.write);
-          if (key !== null) this.release(key);
-        }
+        this.inFlight.splice(this.inFlight.indexOf(keys), 1);
         this.running--;
         this.pump();
       };
@@ -170,35 +172,32 @@ export class GroupCommit {
    * decided first.
    */
   private takeBatch(): Pending[] {
-    if (this.inFlight.size === 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      this.holdAll(batch);
+    if (this.inFlight.length === 0 && this.queue.length <= MAX_BATCH) {
+      const batch = this.queue;
+      this.queue = [];
       return batch;
     }
+    if (this.inFlight.length === 0) return this.queue.splice(0, MAX_BATCH);
     const batch: Pending[] = [];
     const rest: Pending[] = [];
-    const busy = new Set(this.inFlight.keys());
+    const busy = (key: string | null) => key !== null && this.inFlight.some((keys) => keys.has(key));
     for (const p of this.queue) {
-      const key = this.writer.lockKey(p.write);
-      if (batch.length === MAX_BATCH || (key !== null && busy.has(key))) rest.push(p);
+      if (batch.length === MAX_BATCH || busy(this.writer.lockKey(p.write))) rest.push(p);
       else batch.push(p);
     }
     this.queue = rest;
-    this.holdAll(batch);
     return batch;
   }
 
-  private holdAll(batch: Pending[]): void {
+  /** Marks the batch's keys as held until its transaction has ended. */
+  private hold(batch: Pending[]): Set<string> {
+    const keys = new Set<string>();
     for (const p of batch) {
       const key = this.writer.lockKey(p.write);
-      if (key !== null) this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+      if (key !== null) keys.add(key);
     }
-  }
-
-  private release(key: string): void {
-    const n = this.inFlight.get(key)! - 1;
-    if (n === 0) this.inFlight.delete(key);
-    else this.inFlight.set(key, n);
+    this.inFlight.push(keys);
+    return keys;
   }
 
   private async commitHere(writes: { kind: string }[]): Promise<unknown[]> {

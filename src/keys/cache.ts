@@ -76,9 +76,9 @@ export class PrincipalCache {
       this.entries.delete(keyHash);
       return undefined;
     }
-    // Most recently used last.
-    this.entries.delete(keyHash);
-    this.entries.set(keyHash, entry);
+    // Eviction takes the entry set longest ago. A key in use is set again by its refresh every
+    // REFRESH_MS, so that order follows use closely enough without moving the entry on each hit (a
+    // delete and set per request would reallocate this long-lived Map's table in the old generation).
     const refresh = !entry.refreshing && entry.refreshAt <= now;
     if (refresh) entry.refreshing = true;
     return { principal: entry.principal, refresh };

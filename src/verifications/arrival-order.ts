@@ -50,13 +50,18 @@ export class ArrivalOrder {
   /** The ticket's scan is in the commit queue, or it will have none. Idempotent. */
   pass(ticket: number): void {
     if (ticket < this.low || this.through.has(ticket)) return;
-    this.through.add(ticket);
+    // The usual case, the lowest ticket passing, touches neither collection: these live as long as the
+    // process, and a Map or Set in the old generation that gains and loses an entry per request
+    // reallocates its table there (garbage only a full collection reclaims).
+    if (ticket === this.low) this.wake(this.low++);
+    else this.through.add(ticket);
     // A ticket passed early by its closed socket may still have a waiter: every one low passes is woken.
-    while (this.through.delete(this.low)) this.wake(this.low++);
+    while (this.through.size > 0 && this.through.delete(this.low)) this.wake(this.low++);
     this.wake(this.low);
   }
 
   private wake(ticket: number): void {
+    if (this.waiting.size === 0) return;
     const wake = this.waiting.get(ticket);
     if (wake) {
       this.waiting.delete(ticket);

@@ -44,6 +44,24 @@ describe('arrival order with released places', () => {
     for (const [i, wait] of waits.entries()) assert.equal(await settled(wait), true, `ticket ${i + 1}`);
   });
 
+  test('in-order passes let each next ticket go at once; a waiter behind an early pass waits for the lowest', async () => {
+    const order = new ArrivalOrder();
+    for (let i = 0; i < 3; i++) {
+      const ticket = order.take();
+      assert.equal(order.turn(ticket), null, `ticket ${ticket}`);
+      order.pass(ticket);
+    }
+    const [low, middle, high] = [order.take(), order.take(), order.take()];
+    const waitHigh = order.turn(high);
+    order.pass(middle);
+    assert.equal(await settled(waitHigh), false);
+    order.pass(low);
+    assert.equal(await settled(waitHigh), true);
+    order.pass(high);
+    order.pass(high);
+    assert.equal(order.turn(order.take()), null);
+  });
+
   test('a place released before its turn is asked for goes on at once', async () => {
     const order = new ArrivalOrder();
     const [first, second] = [order.take(), order.take()];
