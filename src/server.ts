@@ -7,6 +7,7 @@ import { createContext, type AppContext } from './context.js';
 import { verifyMasterKeys } from './chip-keys/masters.js';
 import { openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import { applyServerHeapPolicy } from './heap-policy.js';
 import { databaseStartError, listenStartError } from './startup-errors.js';
 import { startBackgroundWork } from './worker.js';
 import { systemClock } from './time.js';
@@ -30,6 +31,7 @@ export async function openContext(config: Config, options: OpenOptions = {}, mig
 }
 
 export async function serve(config: Config): Promise<void> {
+  applyServerHeapPolicy();
   const ctx = await openContext(config, { checkpoints: 'background' });
   await verifyMasterKeys(ctx);
   // The GeoIP database opens now: a bad TAPPROOF_GEOIP_DB stops the start, not the first scan.
