@@ -11,6 +11,9 @@ import { setFlagsFromString } from 'node:v8';
 const FLAG = '--heap-growing-percent';
 const SERVER_GROWING_PERCENT = 50;
 
-export function applyServerHeapPolicy(): void {
-  if (!process.execArgv.some((arg) => arg.replace(/_/g, '-').startsWith(FLAG))) setFlagsFromString(`${FLAG}=${SERVER_GROWING_PERCENT}`);
+/** Sets the server's growing factor unless the operator chose one; says whether it did. */
+export function applyServerHeapPolicy(): boolean {
+  if (process.execArgv.some((arg) => arg.replace(/_/g, '-').startsWith(FLAG))) return false;
+  setFlagsFromString(`${FLAG}=${SERVER_GROWING_PERCENT}`);
+  return true;
 }
