@@ -109,9 +109,8 @@ export class GroupCommit {
   /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
   private readonly parallel: number;
   /**
-   * The lock keys of each batch being committed, one Set per batch: built young and dropped whole,
-   * where one long-lived Map gaining and losing a key per write would reallocate its table in the
-   * old generation again and again (garbage only a full collection reclaims).
+   * The lock keys of each batch being committed, one Set per batch, dropped whole: one long-lived Map
+   * gaining and losing a key per write leaves old-generation garbage (docs/throughput.md#memory).
    */
   private readonly inFlight: Set<string>[] = [];
 
@@ -172,11 +171,6 @@ export class GroupCommit {
    * decided first.
    */
   private takeBatch(): Pending[] {
-    if (this.inFlight.length === 0 && this.queue.length <= MAX_BATCH) {
-      const batch = this.queue;
-      this.queue = [];
-      return batch;
-    }
     if (this.inFlight.length === 0) return this.queue.splice(0, MAX_BATCH);
     const batch: Pending[] = [];
     const rest: Pending[] = [];

@@ -77,8 +77,8 @@ export class PrincipalCache {
       return undefined;
     }
     // Eviction takes the entry set longest ago. A key in use is set again by its refresh every
-    // REFRESH_MS, so that order follows use closely enough without moving the entry on each hit (a
-    // delete and set per request would reallocate this long-lived Map's table in the old generation).
+    // REFRESH_MS, so that order follows use without moving the entry on each hit (a delete and set per
+    // request leaves old-generation garbage, docs/throughput.md#memory).
     const refresh = !entry.refreshing && entry.refreshAt <= now;
     if (refresh) entry.refreshing = true;
     return { principal: entry.principal, refresh };

@@ -50,18 +50,16 @@ export class ArrivalOrder {
   /** The ticket's scan is in the commit queue, or it will have none. Idempotent. */
   pass(ticket: number): void {
     if (ticket < this.low || this.through.has(ticket)) return;
-    // The usual case, the lowest ticket passing, touches neither collection: these live as long as the
-    // process, and a Map or Set in the old generation that gains and loses an entry per request
-    // reallocates its table there (garbage only a full collection reclaims).
+    // The usual case, the lowest ticket passing, adds nothing to `through`: a long-lived Set that gains
+    // and loses an entry per request leaves old-generation garbage (docs/throughput.md#memory).
     if (ticket === this.low) this.wake(this.low++);
     else this.through.add(ticket);
     // A ticket passed early by its closed socket may still have a waiter: every one low passes is woken.
-    while (this.through.size > 0 && this.through.delete(this.low)) this.wake(this.low++);
+    while (this.through.delete(this.low)) this.wake(this.low++);
     this.wake(this.low);
   }
 
   private wake(ticket: number): void {
-    if (this.waiting.size === 0) return;
     const wake = this.waiting.get(ticket);
     if (wake) {
       this.waiting.delete(ticket);
