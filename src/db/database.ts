@@ -141,6 +141,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma('foreign_keys = ON');
     // 32 MiB of page cache (default 2 MiB): a batch insert touches ~10 B-trees (tags' indexes, events).
     sqlite.pragma('cache_size = -32768');
+    // A statement that changes rows inside a transaction keeps a statement journal, so that a constraint
+    // error undoes that statement alone; past 64 KiB SQLite spills it into a file it creates, writes and
+    // deletes in /var/tmp. A scan batch's inserts did that every few commits, as many page writes as the
+    // WAL got (docs/throughput.md#group-commit). In memory it is bounded by the pages one transaction
+    // changes, which our batches bound.
+    sqlite.pragma('temp_store = MEMORY');
     const stopCheckpointer = options.checkpoints === 'background' && target.path !== ':memory:' ? startCheckpointer(target.path) : null;
     if (stopCheckpointer || options.checkpoints === 'elsewhere') sqlite.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT_PAGES}`);
     const database = cachingStatements(sqlite);
