@@ -127,6 +127,18 @@ export interface OpenOptions {
    * itself before it reports the commit as done (the scan writer, src/db/wal-flush.ts).
    */
   walFlush?: 'commit' | 'caller';
+  /**
+   * SQLite: where statement journals, temporary tables and sorts live. `file` (default): SQLite's own choice,
+   * which spills past 64 KiB into files it creates and deletes in a temp directory. `memory`: never a file, for
+   * a connection whose transactions and sorts are bounded (the scan writer's batches); elsewhere a sort over a
+   * whole table (a migration's backfill) would have to fit in memory.
+   */
+  tempStore?: 'file' | 'memory';
+  /**
+   * SQLite: this connection's page cache. 32 MiB by default (SQLite's is 2 MiB): a batch insert touches ~10
+   * B-trees (tags' indexes, events). A connection's cache fills up to its size as the database grows.
+   */
+  cacheMiB?: number;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
@@ -139,14 +151,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma(options.walFlush === 'caller' ? 'synchronous = NORMAL' : 'synchronous = FULL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    // 32 MiB of page cache (default 2 MiB): a batch insert touches ~10 B-trees (tags' indexes, events).
-    sqlite.pragma('cache_size = -32768');
-    // A statement that changes rows inside a transaction keeps a statement journal, so that a constraint
-    // error undoes that statement alone; past 64 KiB SQLite spills it into a file it creates, writes and
-    // deletes in /var/tmp. A scan batch's inserts did that every few commits, as many page writes as the
-    // WAL got (docs/throughput.md#group-commit). In memory it is bounded by the pages one transaction
-    // changes, which our batches bound.
-    sqlite.pragma('temp_store = MEMORY');
+    sqlite.pragma(`cache_size = -${(options.cacheMiB ?? 32) * 1024}`);
+    if (options.tempStore === 'memory') sqlite.pragma('temp_store = MEMORY');
     const stopCheckpointer = options.checkpoints === 'background' && target.path !== ':memory:' ? startCheckpointer(target.path) : null;
     if (stopCheckpointer || options.checkpoints === 'elsewhere') sqlite.pragma(`wal_autocheckpoint = ${SAFETY_AUTOCHECKPOINT_PAGES}`);
     const database = cachingStatements(sqlite);

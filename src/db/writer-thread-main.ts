@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './database.js';
 import type { CreateBatchWriter } from './group-commit.js';
 import { WalFlush } from './wal-flush.js';
-import type { WriterThreadData } from './writer-thread.js';
+import { WRITER_CONNECTION, type WriterThreadData } from './writer-thread.js';
 
 const port = parentPort!;
 const { path, writers } = workerData as WriterThreadData;
@@ -19,7 +19,7 @@ const { path, writers } = workerData as WriterThreadData;
 const writer = import(writers).then((m: { createBatchWriter: CreateBatchWriter }) => m.createBatchWriter('sqlite'));
 // `serve` checkpoints from a thread of its own (src/db/database.ts); in any other process this
 // connection's safety threshold does, rather than a checkpoint every 1,000 pages inside a batch.
-const db = openDatabase({ kind: 'sqlite', path }, { walFlush: 'caller', checkpoints: 'elsewhere' });
+const db = openDatabase({ kind: 'sqlite', path }, WRITER_CONNECTION);
 const wal = new WalFlush(`${path}-wal`);
 
 const errorOf = (error: unknown) => {

@@ -3,6 +3,7 @@
 // ended (`committed`) and once the WAL fsync after it is done (its results). The
 // thread is started on the first batch and again after a crash.
 import { Worker } from 'node:worker_threads';
+import type { OpenOptions } from './database.js';
 
 // A build runs dist (.js). From the sources (tsx: development, tests, benches)
 // a thread does not inherit tsx's loader, so it registers it before importing.
@@ -22,6 +23,15 @@ const newThread = (workerData: unknown) =>
         },
       )
     : new Worker(THREAD_URL, { workerData, resourceLimits });
+
+/**
+ * The thread's write connection. A statement that changes rows inside a transaction keeps a statement journal (so
+ * that a constraint error undoes that statement alone), and a batch's inserts spilled it into a temp file every few
+ * commits; a batch bounds it, so it stays in memory. A batch changes a few dozen pages, and the file's pages are in
+ * the operating system's cache anyway: 8 MiB of page cache, where 32 MiB filled up within 100 s of scans and took
+ * the server past 250 MiB of RSS (docs/throughput.md#memory).
+ */
+export const WRITER_CONNECTION: OpenOptions = { walFlush: 'caller', checkpoints: 'elsewhere', tempStore: 'memory', cacheMiB: 8 };
 
 /** What the thread is told at start: the database file and the module that builds its batch writer. */
 export interface WriterThreadData {
