@@ -14,7 +14,6 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { generateSun424 } from '../src/chips/index.js';
 import { openDatabase } from '../src/db/database.js';
@@ -24,6 +23,7 @@ import { insertVerifications, type VerificationRow } from '../src/verifications/
 import { appendSdm, defaultLayout } from '../src/tag-chips/layout.js';
 import { arg, databaseKinds } from './lib/args.js';
 import { cpuSeconds } from './lib/cpu.js';
+import { drive } from './lib/drive.js';
 import { machineLines } from './lib/machine.js';
 import { freePort, startServer } from './lib/server.js';
 import { freshStorage, type DatabaseKind } from './lib/storage.js';
@@ -57,34 +57,17 @@ interface Row {
   failed: number;
 }
 
-/** `amount` requests over CONNECTIONS connections; the seconds run to the last response (autocannon ends on its next 1 s tick). */
-async function drive(url: string, method: 'GET' | 'POST', amount: number, from: number) {
-  let next = from;
-  const started = performance.now();
-  let last = started;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    amount,
-    requests: [
-      {
-        method,
-        headers: { 'content-type': JSON_API, authorization: 'Bearer floor' },
-        ...(method === 'POST' ? { setupRequest: (request: any) => ({ ...request, body: bodies[next++ % bodies.length] }) } : {}),
-        onResponse: () => (last = performance.now()),
-      },
-    ],
-  } as any);
-  return { result, seconds: (last - started) / 1000 };
-}
-
 async function measure(name: string, pid: number, url: string, method: 'GET' | 'POST'): Promise<Row> {
-  await drive(url, method, WARMUP, 0);
+  const request = { method, headers: { 'content-type': JSON_API, authorization: 'Bearer floor' } };
+  // A POST carries its own tap; a GET has nothing of its own.
+  const pieces = (from: number, amount: number) =>
+    method === 'POST' ? bodies.slice(from, from + amount).map((body) => ({ body })) : Array.from({ length: amount }, () => ({}));
+  await drive(url, CONNECTIONS, request, pieces(0, WARMUP));
   const before = cpuSeconds([pid]);
-  const { result, seconds } = await drive(url, method, REQUESTS, WARMUP);
+  const result = await drive(url, CONNECTIONS, request, pieces(WARMUP, REQUESTS));
   const row = {
     name,
-    perSecond: result.requests.total / seconds,
+    perSecond: result.requests.total / result.seconds,
     cpuMicros: ((cpuSeconds([pid]) - before) / result.requests.total) * 1e6,
     failed: result.non2xx + result.errors + result.timeouts,
   };

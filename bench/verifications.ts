@@ -27,6 +27,7 @@ import { createTeam } from '../src/teams/service.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
 import { busiestThreads, cpuSeconds, processTree, threadSeconds } from './lib/cpu.js';
+import { drive } from './lib/drive.js';
 import { rssMiB } from './lib/rss.js';
 import { startPeer, type Peer } from './lib/peer.js';
 import { startServer } from './lib/server.js';
@@ -120,31 +121,10 @@ function taps(chips: Chip[], counters: Map<string, number>, total: number): stri
 const PUBLIC_FIRST_OCTETS = [2, 5, 31, 37, 46, 62, 77, 78, 81, 85, 88, 91, 93, 95, 101, 103, 110, 118, 121, 130, 133, 151, 177, 186, 190, 196, 200, 213];
 const publicIp = (n: number) => `${PUBLIC_FIRST_OCTETS[n % PUBLIC_FIRST_OCTETS.length]}.${(n >> 16) & 255}.${(n >> 8) & 255}.${(n & 254) + 1}`;
 
-/** autocannon's result, and the seconds from its start to the last response (its own end waits for a 1 s tick). */
-async function drive(url: string, request: Record<string, unknown>, pieces: Record<string, string>[]) {
-  let next = 0;
-  const started = performance.now();
-  let lastResponse = started;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    amount: pieces.length,
-    requests: [
-      {
-        ...request,
-        setupRequest: (req: any) => ({ ...req, ...pieces[next++ % pieces.length] }),
-        onResponse: () => {
-          lastResponse = performance.now();
-        },
-      },
-    ],
-  } as any);
-  return Object.assign(result, { seconds: (lastResponse - started) / 1000 });
-}
-
 const fire = (origin: string, key: string, bodies: string[]) =>
   drive(
     `${origin}/api/v1/verifications`,
+    CONNECTIONS,
     { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': JSON_API } },
     bodies.map((body) => ({ body })),
   );
@@ -174,11 +154,11 @@ interface PeerRow {
 async function peerRound(peer: Peer): Promise<PeerRow> {
   const warm = peerTaps(WARMUP_REQUESTS);
   const measured = peerTaps(REQUESTS);
-  await drive(`${peer.origin}/api/tag`, { method: 'GET' }, warm);
+  await drive(`${peer.origin}/api/tag`, CONNECTIONS, { method: 'GET' }, warm);
   const pids = processTree(peer.pid);
   const peerLoad = load();
   const cpuBefore = cpuSeconds(pids);
-  const r = await drive(`${peer.origin}/api/tag`, { method: 'GET' }, measured);
+  const r = await drive(`${peer.origin}/api/tag`, CONNECTIONS, { method: 'GET' }, measured);
   const row = {
     perSecond: r.requests.total / r.seconds,
     load: peerLoad,

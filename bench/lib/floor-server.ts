@@ -1,6 +1,6 @@
 // The servers bench/floor.ts measures, one per process: what answering POST /verifications costs with
-// nothing of tapproof's own around it. `node src/…` is not involved: each imports only Node, Fastify,
-// the verification schemas and the chip cryptography.
+// nothing of tapproof's own around it. Each imports only Node, Fastify, the verification schemas and the
+// chip cryptography: no hooks, keys, rate limit or database.
 //   node --import tsx bench/lib/floor-server.ts http|fastify|fastify-sun PORT CHIPS_JSON
 import { createServer } from 'node:http';
 import Fastify from 'fastify';
