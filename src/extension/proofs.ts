@@ -22,6 +22,12 @@ import * as extensionRepo from './repository.js';
 import { isUuid } from './verification-ids.js';
 import { isObject } from '../json.js';
 
+/**
+ * Whether several wallets can hold the token at once: a supply above 1, except an ERC-721 token
+ * id, which has one holder on chain whatever supply the catalog states for its collection.
+ */
+export const isShared = (token: Pick<catalogRepo.TokenRow, 'supply' | 'standard'>): boolean => token.supply > 1 && token.standard !== 'erc721';
+
 export interface ProofResult {
   success: boolean;
   request_id: string;
@@ -147,13 +153,17 @@ export async function proveOwnership(ctx: AppContext, mode: Mode, { pathId, body
   if (!(await holds(wallet))) throw await refuse('ExtNotHolder', 'not-held');
   // Who may take the ownership (docs/extension.md, "Ownership"): the first proof only
   // with a challenge issued within the scan's session window; later a holder other
-  // than the recorded owner only once the recorded owner no longer holds the token.
+  // than the recorded owner only once the recorded owner no longer holds the token,
+  // and for a token several wallets hold at once only within that window too.
   const owner = verification.ownership_wallet_address;
+  const inWindow = challenge.issued_at < verification.scanned_at + (verification.session_duration ?? 0) * 1_000_000;
   if (owner === null) {
-    if (challenge.issued_at >= verification.scanned_at + (verification.session_duration ?? 0) * 1_000_000)
-      throw await refuse('ExtProofWindowClosed', 'window-closed');
-  } else if (owner !== wallet && verification.ownership_chain === challenge.chain && (await holds(owner))) {
-    throw await refuse('ExtOwnershipHeld', 'held-by-owner');
+    if (!inWindow) throw await refuse('ExtProofWindowClosed', 'window-closed');
+  } else if (owner !== wallet) {
+    // An owner's balance of a shared token falling to 0 says nothing about who has the item, and
+    // every other holder holds "the token": only one who has just tapped it may take over.
+    if (verification.ownership_chain === challenge.chain && (await holds(owner))) throw await refuse('ExtOwnershipHeld', 'held-by-owner');
+    if (token !== undefined && isShared(token) && !inWindow) throw await refuse('ExtProofWindowClosed', 'window-closed-shared-token');
   }
 
   const requestId = randomUUID();

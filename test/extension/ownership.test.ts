@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { call, DATABASES, sharedServer, type TestServer } from '../kit/harness.js';
 import { emulated, tamper, tapUrl } from '../verifications/helpers.js';
-import { FUNGIBLE_TOKEN, catalog, ext, genuineScan, holdings, scan } from './helpers.js';
+import { ETHEREUM_TOKEN, FUNGIBLE_TOKEN, catalog, ext, genuineScan, holdings, scan } from './helpers.js';
 import { cardanoWallet } from './wallets.js';
 
 const INVALID = { error: 'Invalid or expired challenge' };
@@ -161,6 +161,55 @@ for (const kind of DATABASES) {
       // The other holder, after the window: the owner still holds it.
       server.clock.advance(10 * 60 * 1000);
       assert.deepEqual((await prove(server, path, other)).response.body, HELD);
+    });
+
+    test("a shared token (ERC-20, supply 100): once the owner holds none, another holder takes over only within the scan's window; an item with a one-holder token follows its holder at any time", async () => {
+      const { server, world } = suite;
+      const held = holdings(server);
+      const link = await catalog(server, world, 'production', FUNGIBLE_TOKEN);
+      const [a0, a1, a2] = [account(), account(), account()];
+      await held.give(link.token, a0.address);
+      await held.give(link.token, a1.address);
+      const old = await genuineScan(server, world, 'production', link);
+      const oldPath = `/verifications/${old.publicId}`;
+      assert.equal((await prove(server, oldPath, a0)).response.status, 200);
+      server.clock.advance(601 * 1000);
+      assert.deepEqual((await prove(server, oldPath, a1)).response.body, HELD);
+      // A0 moves its balance away: neither A1 nor A2 (one unit, never near the item) takes the old scan.
+      await held.take(link.token, a0.address);
+      await held.give(link.token, a2.address);
+      for (const signer of [a1, a2]) {
+        const r = (await prove(server, oldPath, signer)).response;
+        assert.equal(r.status, 400, r.text);
+        assert.deepEqual(r.body, WINDOW_CLOSED);
+      }
+      assert.equal((await ext(server, 'GET', oldPath)).body.ownership.wallet_address, a0.address);
+      // A1 taps the item: within the new scan's window the proof is accepted.
+      const tapped = await scan(server, world, 'production', await old.tag.nextUrl());
+      const proven = (await prove(server, `/verifications/${tapped.publicId}`, a1)).response;
+      assert.equal(proven.status, 200, proven.text);
+      assert.equal(proven.body.ownership.wallet_address, a1.address);
+      // Within a scan's window, the owner gone, another holder takes over that scan (it has the item in hand).
+      await held.take(link.token, a1.address);
+      const taken = (await prove(server, `/verifications/${tapped.publicId}`, a2)).response;
+      assert.equal(taken.status, 200, taken.text);
+      assert.equal(taken.body.ownership.wallet_address, a2.address);
+
+      // Supply 1 and an ERC-721 token id (whatever its catalog supply): the on-chain holder is the owner, also long after the scan.
+      for (const token of [{ ...ETHEREUM_TOKEN, supply: 1 }, ETHEREUM_TOKEN]) {
+        const single = await catalog(server, world, 'production', token);
+        const [seller, buyer] = [account(), account()];
+        await held.give(single.token, seller.address);
+        const sold = await genuineScan(server, world, 'production', single);
+        const path = `/verifications/${sold.publicId}`;
+        assert.equal((await prove(server, path, seller)).response.status, 200);
+        server.clock.advance(3600 * 1000);
+        await held.take(single.token, seller.address);
+        await held.give(single.token, buyer.address);
+        const resold = (await prove(server, path, buyer)).response;
+        assert.equal(resold.status, 200, resold.text);
+        assert.equal(resold.body.ownership.wallet_address, buyer.address);
+      }
     });
 
     test('the verification object carries the TagTamper state: {permanent, current}, null for chips without one', async () => {
