@@ -17,6 +17,12 @@ export const MUTABLE = ['url', 'events', 'enabled', 'rotate_secret'] as const;
 /** What the url rule depends on: the operator's choices about targets. */
 export type WebhookTargets = Pick<Config, 'allowHttpWebhooks' | 'allowPrivateWebhooks'>;
 
+// The loopback names of RFC 6761 and of Debian's and Red Hat's /etc/hosts.
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ip6-loopback']);
+
+/** Whether a host name (lowercase, as the URL parser gives it, without trailing dots) names this machine. */
+const isLoopbackName = (host: string): boolean => LOOPBACK_NAMES.has(host) || host.endsWith('.localhost');
+
 function explainUrl(value: unknown, targets: WebhookTargets): string | null {
   if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
   if (codePoints(value) > URL_MAX) return `url must be at most ${URL_MAX} characters`;
@@ -35,11 +41,12 @@ function explainUrl(value: unknown, targets: WebhookTargets): string | null {
       : 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)';
   }
   if (url.username || url.password) return 'url must not contain credentials';
-  // A trailing dot names the same host (`localhost.` is `localhost`, fully qualified).
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  // Names are judged again at every delivery (DNS changes); literals and localhost can be refused now.
+  // Trailing dots name the same host to a resolver (`localhost.` is `localhost`, fully qualified, and
+  // `localhost..` resolves there too).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  // Names are judged again at every delivery (DNS changes); literals and loopback names can be refused now.
   if (!targets.allowPrivateWebhooks) {
-    const why = host === 'localhost' || host.endsWith('.localhost') ? 'loopback' : isIP(host) ? refusedBecause(host) : null;
+    const why = isLoopbackName(host) ? 'loopback' : isIP(host) ? refusedBecause(host) : null;
     if (why) return `url must not point to a ${why} address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)`;
   }
   return null;

@@ -109,8 +109,27 @@ for (const kind of DATABASES) {
       }
     });
 
-    test('http and loopback urls (localhost with a trailing dot too) → 422 naming the setting that allows them for local development', async () => {
+    test('http and loopback urls (every spelling of a loopback name) → 422 naming the setting that allows them for local development', async () => {
+      const loopback = 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)';
+      const spellings = [
+        'https://localhost../in',
+        'https://localhost..:9000/in',
+        'https://localhost%2E%2E/in',
+        'https://a.localhost.../in',
+        'https://%6cocalhost/in',
+        'https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/in',
+        'https://localhost\u3002/in',
+        'https://localhost.localdomain./in',
+        'https://localhost6/in',
+        'https://localhost6.localdomain6/in',
+        'https://ip6-localhost/in',
+        'https://ip6-loopback/in',
+        'https://0x7f.1/in',
+        'https://[::1]/in',
+        'https://[::ffff:127.0.0.1]/in',
+      ];
       const cases: [string, string][] = [
+        ...spellings.map((url): [string, string] => [url, loopback]),
         ['http://hooks.example.com/in', 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)'],
         ['https://localhost./in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
         ['https://LOCALHOST.:8443/in', 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)'],
