@@ -14,6 +14,7 @@ import { installArrivalOrder } from './verifications/arrival-order.js';
 import { ErrorDocument } from './http/schemas.js';
 import { Tag } from './tags/schemas.js';
 import { extensionApi } from './extension/routes/index.js';
+import { CLAIM_QUERY_MAX } from './extension/claims.js';
 import { platformRoutes } from './platform-routes.js';
 import { installHttpMetrics, metricsRoute } from './metrics.js';
 
@@ -46,7 +47,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     genReqId: requestIdOf,
     // A body that trickles in (or never completes) releases its connection within the timeout (docs/hardening.md).
     requestTimeout: requestTimeouts(config.requestTimeoutMs).requestTimeout,
-    http: requestTimeouts(config.requestTimeoutMs),
+    // Node's 16 kB request head, plus the longest claim list query the contract allows (docs/extension.md).
+    http: { ...requestTimeouts(config.requestTimeoutMs), maxHeaderSize: 16 * 1024 + CLAIM_QUERY_MAX },
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     // Extension verification ids run to VRF_ + 128 characters (docs/api.md), and a longer path id is just an

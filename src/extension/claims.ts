@@ -6,7 +6,7 @@ import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
-import { codePoints, isWellFormed, WELL_FORMED } from '../http/text-rules.js';
+import { codePoints, DISPLAY_CONTROLS, isDisplayable, isWellFormed, WELL_FORMED } from '../http/text-rules.js';
 import { isHttpUrl } from './catalog/rules.js';
 import * as extensionRepo from './repository.js';
 import { renderPublicVerification, type PublicVerification } from './serializer.js';
@@ -14,6 +14,8 @@ import { isVerificationId, VRF_ID_PATTERN } from './verification-ids.js';
 import { isObject } from '../json.js';
 
 export const CLAIM_LIMITS = { resourceUrl: 2048, note: 280, listed: 100 } as const;
+/** The longest `resource_url` query value: every code point percent-encoded from 4 bytes of UTF-8 (`%F0%9F%98%80`). */
+export const CLAIM_QUERY_MAX = CLAIM_LIMITS.resourceUrl * 12;
 const CLAIM_FIELDS = ['resource_url', 'verification_id', 'note'] as const;
 
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
@@ -36,13 +38,16 @@ export const CLAIM_RULES = {
     explain: (v: unknown) => (isVerificationId(v) ? null : 'must be VRF_ followed by 6 to 128 letters or digits'),
   },
   note: {
-    schema: Type.Union([Type.String({ maxLength: CLAIM_LIMITS.note, pattern: '^[^\\u0000]*$' }), Type.Null()]),
+    schema: Type.Union([
+      Type.String({ maxLength: CLAIM_LIMITS.note, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$' }),
+      Type.Null(),
+    ]),
     explain: (v: unknown) => {
       if (v === null) return null;
       if (typeof v !== 'string') return 'must be a string';
       if (codePoints(v) > CLAIM_LIMITS.note) return `must be at most ${CLAIM_LIMITS.note} characters`;
       if (!isWellFormed(v)) return WELL_FORMED;
-      return v.includes('\u0000') ? 'must not contain the NUL character' : null;
+      return isDisplayable(v) ? null : DISPLAY_CONTROLS;
     },
   },
 } satisfies Record<(typeof CLAIM_FIELDS)[number], FieldRule>;

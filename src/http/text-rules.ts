@@ -22,6 +22,17 @@ export function codePoints(s: string): number {
 export const isWellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
 export const WELL_FORMED = 'must be well-formed Unicode (no lone UTF-16 surrogates)';
 
+// Text shown to the public beside a verdict (a claim's note on a landing page) must not steer how a
+// terminal or a page draws it: C1 controls (which terminals obey like escapes) and the bidirectional
+// overrides, embeddings and isolates that can make one text read as another.
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern is for
+const DISPLAY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+export const DISPLAY_CONTROLS =
+  'must not contain control characters (U+0000 to U+001F, U+007F to U+009F) or bidirectional formatting characters (U+202A to U+202E, U+2066 to U+2069)';
+
+/** False when public text contains a character of DISPLAY_CONTROLS. */
+export const isDisplayable = (value: string): boolean => !DISPLAY_CONTROL.test(value);
+
 /** Why `value` cannot be stored as the attribute `name`, or null when it can. */
 export function textProblem(name: string, value: string): string | null {
   if (CONTROL.test(value)) return `${name} must not contain control characters (U+0000 to U+001F, U+007F)`;

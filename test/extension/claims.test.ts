@@ -90,9 +90,21 @@ for (const kind of DATABASES) {
       const scanned = await genuineScan(server, world);
       const ok = await ext(server, 'POST', '/claims', { body: { resource_url: emoji(2048), verification_id: scanned.publicId } });
       assert.equal(ok.status, 201, ok.text);
-      // Stored as sent (a GET of it would need a 24 kB query, past Node's 16 kB request head).
       const stored = await server.ctx.db.kysely.selectFrom('claims').select('resource_url').where('id', '=', ok.body.id).executeTakeFirstOrThrow();
       assert.equal(stored.resource_url, emoji(2048));
+      // Listable: its query is 24,4xx bytes, past Node's default 16 kB request head, with a browser's usual headers beside it.
+      const query = `/claims?resource_url=${encodeURIComponent(emoji(2048))}`;
+      assert.ok(query.length > 24_000, String(query.length));
+      const headers = { 'user-agent': 'Mozilla/5.0 '.padEnd(200, 'x'), accept: '*/*', 'accept-language': 'en-US,en;q=0.9', cookie: 'c='.padEnd(4000, 'x') };
+      const listed = await ext(server, 'GET', query, { headers });
+      assert.equal(listed.status, 200, listed.text.slice(0, 200));
+      assert.deepEqual(
+        listed.body.claims.map((c: any) => c.verification_id),
+        [scanned.publicId],
+      );
+      // The same query for a URL that has no claim, one code point longer than allowed: refused as a URL, not as a head.
+      const over = await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(emoji(2049))}`, { headers });
+      assert.deepEqual([over.status, over.body], [400, { error: 'Invalid resource_url format' }]);
       const long = await ext(server, 'POST', '/claims', { body: { resource_url: emoji(2049), verification_id: scanned.publicId } });
       assert.equal(long.status, 400);
       assert.deepEqual(long.body, { error: 'Validation failed', details: [{ field: 'resource_url', message: 'must be at most 2048 characters' }] });
@@ -113,6 +125,37 @@ for (const kind of DATABASES) {
         assert.deepEqual(r.body, { error: 'Validation failed', details: [{ field, message: WELL_FORMED }] });
       }
       assert.deepEqual((await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(page)}`)).body, { claims: [] });
+    });
+
+    test('a note follows the text rule and refuses what steers how it is drawn: C0 and C1 controls, DEL, bidirectional overrides and isolates; nothing stored', async () => {
+      const { server, world } = suite;
+      const scanned = await genuineScan(server, world);
+      const page = `https://landing.example/notes/${scanned.publicId}`;
+      const message =
+        'must not contain control characters (U+0000 to U+001F, U+007F to U+009F) or bidirectional formatting characters (U+202A to U+202E, U+2066 to U+2069)';
+      for (const note of [
+        'bell \u0007',
+        '\u001b[31mred',
+        'tab\there',
+        'line\nbreak',
+        'nul \u0000',
+        'del \u007f',
+        'c1 \u0085',
+        'c1 \u009f',
+        'evil\u202etxt.exe',
+        'embed \u202a',
+        'isolate \u2066x\u2069',
+      ]) {
+        const r = await ext(server, 'POST', '/claims', { body: { resource_url: page, verification_id: scanned.publicId, note } });
+        assert.equal(r.status, 400, JSON.stringify(note));
+        assert.deepEqual(r.body, { error: 'Validation failed', details: [{ field: 'note', message }] }, JSON.stringify(note));
+      }
+      assert.deepEqual((await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(page)}`)).body, { claims: [] });
+      // Just outside each range, and right-to-left text itself, are notes like any other.
+      const fine = 'a\u00a0b \u2029 \u202f \u206a \u05e9\u05dc\u05d5\u05dd 😀';
+      const ok = await ext(server, 'POST', '/claims', { body: { resource_url: page, verification_id: scanned.publicId, note: fine } });
+      assert.equal(ok.status, 201, ok.text);
+      assert.equal((await ext(server, 'GET', `/claims?resource_url=${encodeURIComponent(page)}`)).body.claims[0].note, fine);
     });
 
     test('verification_id limits: VRF_ + 6 and 128 characters are well formed (404), + 5 and 129 are not (Validation failed)', async () => {
