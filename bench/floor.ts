@@ -20,7 +20,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations.js';
 import { newId, newTimeOrderedId } from '../src/ids.js';
 import { insertVerifications, type VerificationRow } from '../src/verifications/repository.js';
-import { appendSdm, defaultLayout } from '../src/tag-chips/layout.js';
+import { appendSdm, defaultLayout } from '../src/chips/url-layout.js';
 import { arg, databaseKinds } from './lib/args.js';
 import { cpuSeconds } from './lib/cpu.js';
 import { drive } from './lib/drive.js';
@@ -108,7 +108,7 @@ async function tapproofHealthz(): Promise<Row> {
 /**
  * REQUESTS verification rows stored by the repository's insert into the migrated table and its indexes, BATCH a
  * transaction as the scan batches run, each transaction durable before the next: on SQLite an fsync of the WAL after
- * a commit at synchronous=NORMAL (as the scan writer does), on PostgreSQL its own commit. CPU: this process, and
+ * a commit at synchronous=NORMAL (as the commit thread does), on PostgreSQL its own commit. CPU: this process, and
  * on PostgreSQL the backend serving its one connection.
  */
 const BATCH = 17;

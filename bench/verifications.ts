@@ -22,7 +22,7 @@ import { createContext, type AppContext } from '../src/context.js';
 import { migrate } from '../src/db/migrations.js';
 import { createKey } from '../src/keys/service.js';
 import { importChips } from '../src/tag-chips/import.js';
-import { appendSdm, defaultLayout } from '../src/tag-chips/layout.js';
+import { appendSdm, defaultLayout } from '../src/chips/url-layout.js';
 import { createTeam } from '../src/teams/service.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
@@ -290,7 +290,7 @@ async function run(kind: Kind): Promise<Row> {
     const perSecond = r.requests.total / seconds;
     const row: Row = {
       db: kind,
-      processes: `${PROCESSES}${NO_THREAD && kind === 'sqlite' ? ' (no writer thread)' : ''}`,
+      processes: `${PROCESSES}${NO_THREAD && kind === 'sqlite' ? ' (no commit thread)' : ''}`,
       healthz: ceiling.requests.average,
       healthzLoad: ceilingLoad,
       verifications: perSecond,

@@ -15,6 +15,8 @@ import { ErrorDocument } from './http/schemas.js';
 import { Tag } from './tags/schemas.js';
 import { extensionApi } from './extension/routes/index.js';
 import { CLAIM_QUERY_MAX } from './extension/claims.js';
+import { EXT_ANSWER_HEADERS } from './extension/http.js';
+import { webhookOperations } from './webhooks/openapi.js';
 import { platformRoutes } from './platform-routes.js';
 import { installHttpMetrics, metricsRoute } from './metrics.js';
 
@@ -37,6 +39,7 @@ function requestTimeouts(timeoutMs: number) {
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
+  const surfaces = { extPrefix: config.extPrefix, extHeaders: EXT_ANSWER_HEADERS };
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     // Fastify accepts a hop count too; its types only list the other forms.
@@ -54,13 +57,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // Extension verification ids run to VRF_ + 128 characters (docs/api.md), and a longer path id is just an
     // unknown id (404 from its route), not Fastify's own 414 body; Node's 16 kB header limit bounds it.
     routerOptions: { maxParamLength: 16 * 1024 },
-    frameworkErrors: frameworkErrors({ extPrefix: config.extPrefix }),
+    frameworkErrors: frameworkErrors(surfaces),
   });
   // Bodies are read by each feature's document reader (400 vs 422); schemas only document and serialize.
   app.setValidatorCompiler(() => () => true);
   app.addSchema(ErrorDocument);
   app.addSchema(Tag);
-  installErrorHandler(app, { extPrefix: config.extPrefix });
+  installErrorHandler(app, surfaces);
   const { metrics } = ctx;
   // At the root before any route, so that every route (and 404s) is counted.
   installHttpMetrics(app, metrics);
@@ -97,7 +100,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   // Outside the API prefix and the limiter: a scraper polling every few seconds must never be refused.
   metricsRoute(app, metrics, config.metricsToken);
-  await installOpenApi(app, config.apiPrefix, config.extPrefix);
+  await installOpenApi(app, config.apiPrefix, config.extPrefix, { webhooks: webhookOperations() });
   // The operator console's static files and pages (docs/console.md); it reads the API like any client.
   await installConsole(app);
 

@@ -33,7 +33,7 @@ export interface Config {
   /** Run the background worker (webhook delivery) inside `serve`. */
   embeddedWorker: boolean;
   /** SQLite files: decide and commit scan batches in a worker thread (docs/throughput.md#group-commit); off: on the event loop. */
-  scanWriterThread: boolean;
+  scanCommitThread: boolean;
   dataDir: string;
   /** TAPPROOF_METRICS_TOKEN: bearer token GET /metrics requires; null = open (keep it off the public network). */
   metricsToken: string | null;
@@ -207,7 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScale: decimal(env, 'TAPPROOF_WEBHOOK_RETRY_SCALE', 1, 0, 1000),
     webhookTimeoutMs: integer(env, 'TAPPROOF_WEBHOOK_TIMEOUT_MS', 15_000, 100, 600_000),
     embeddedWorker: flag(env, 'TAPPROOF_EMBEDDED_WORKER', true),
-    scanWriterThread: flag(env, 'TAPPROOF_SCAN_WRITER_THREAD', true),
+    scanCommitThread: flag(env, 'TAPPROOF_SCAN_WRITER_THREAD', true),
     dataDir,
     metricsToken: env.TAPPROOF_METRICS_TOKEN || null,
     workerMetricsPort: env.TAPPROOF_WORKER_METRICS_PORT ? integer(env, 'TAPPROOF_WORKER_METRICS_PORT', 0, 0, 65535) : null,

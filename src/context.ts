@@ -2,7 +2,7 @@
 // and the per-process services built once here at start (serve, worker, CLI, tests).
 // A service that keeps state between requests (caches, the group commit, metrics,
 // key material) lives here and nowhere else: no module-level maps keyed by the database.
-import { BATCH_WRITERS, createBatchWriter } from './batch-writers.js';
+import { WRITE_KINDS, createWriteKinds } from './write-kinds.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Mode } from './db/schema.js';
@@ -53,7 +53,7 @@ export function createContext(db: Db, config: Config, clock: Clock = systemClock
     config,
     clock,
     metrics,
-    commits: new GroupCommit(db, createBatchWriter(db.dialect), { writers: BATCH_WRITERS, thread: config.scanWriterThread, metrics }),
+    commits: new GroupCommit(db, createWriteKinds(db.dialect), { writers: WRITE_KINDS, thread: config.scanCommitThread, metrics }),
     principals: new PrincipalCache(db),
     keyUses: new KeyUses(db, clock),
     masters: new Map(),

@@ -52,7 +52,7 @@ export class Metrics {
       registers,
     });
     // Observed by the main thread when a batch's commit returns, also when a
-    // SQLite writer thread ran it: that thread has no registry anyone scrapes.
+    // SQLite commit thread ran it: that thread has no registry anyone scrapes.
     this.scanBatchSize = new Histogram({
       name: 'tapproof_scan_batch_size',
       help: 'Scans decided and committed together by the group commit, per committed batch.',
@@ -61,13 +61,13 @@ export class Metrics {
     });
     this.scanCommitDuration = new Histogram({
       name: 'tapproof_scan_commit_duration_seconds',
-      help: 'Time from handing a scan batch to the database (or the SQLite writer thread) to its commit.',
+      help: 'Time from handing a scan batch to the database (or the SQLite commit thread) to its commit.',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
     this.scanFsyncWait = new Histogram({
       name: 'tapproof_scan_fsync_wait_seconds',
-      help: "SQLite writer thread: time from a scan batch's commit to the end of the WAL fsync that made it durable (part of the commit duration).",
+      help: "SQLite commit thread: time from a scan batch's commit to the end of the WAL fsync that made it durable (part of the commit duration).",
       buckets: [0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });

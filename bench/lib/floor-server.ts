@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import { verifySun424 } from '../../src/chips/index.js';
-import { defaultLayout, readSdmPart } from '../../src/tag-chips/layout.js';
+import { defaultLayout, readSdmPart } from '../../src/chips/url-layout.js';
 import { CreateVerificationBody, VerificationDocument } from '../../src/verifications/schemas.js';
 
 const [mode, port, chipsJson] = process.argv.slice(2) as [string, string, string];

@@ -2,8 +2,8 @@
 // docs/decisions.md §4, where the SDM offsets fall in the NDEF file, and whether it fits at all.
 // NFC Forum URI RTD (prefix codes), NDEF 1.0 short records, Type 4 Tag NDEF file (NLEN first) and
 // Type 2 Tag NDEF TLV for the 223. Pure.
-import { appendSdm, defaultLayout, type ChipLayout, type Params } from '../tag-chips/layout.js';
-import type { Protocol } from '../tags/rules.js';
+import { appendSdm, defaultLayout, type ChipLayout, type Params } from './url-layout.js';
+import type { Protocol } from './protocols.js';
 import { FILES } from './command-codes.js';
 import { FREE, NEVER, type FileConfig } from './file-settings.js';
 

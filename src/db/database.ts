@@ -36,7 +36,7 @@ export interface Db {
    * after committing, so that servers (watching it) drop cached principals.
    */
   revocationsFile?: string;
-  /** SQLite file databases: the file, for connections of other threads (the group commit's writer thread, src/db/writer-thread.ts). */
+  /** SQLite file databases: the file, for connections of other threads (the group commit's commit thread, src/db/commit-thread.ts). */
   file?: string;
   /** Runs `stop` first when the Db closes (threads tied to this connection). */
   atClose(stop: () => Promise<void>): void;
@@ -117,20 +117,20 @@ export interface OpenOptions {
   /**
    * SQLite: who checkpoints the WAL. `inline` (default): the committing connection, as SQLite does.
    * `background`: a thread of this Db's own (long-running processes: serve, worker). `elsewhere`:
-   * another connection's background thread in this process does (the scan writer's connection);
+   * another connection's background thread in this process does (the commit thread's connection);
    * this one keeps only the far safety threshold.
    */
   checkpoints?: 'inline' | 'background' | 'elsewhere';
   /**
    * SQLite: `commit` (default): every commit waits for the WAL's fsync (synchronous=FULL).
    * `caller`: a commit only writes the WAL (synchronous=NORMAL) and the caller fsyncs the WAL file
-   * itself before it reports the commit as done (the scan writer, src/db/wal-flush.ts).
+   * itself before it reports the commit as done (the commit thread, src/db/wal-flush.ts).
    */
   walFlush?: 'commit' | 'caller';
   /**
    * SQLite: where statement journals, temporary tables and sorts live. `file` (default): SQLite's own choice,
    * which spills past 64 KiB into files it creates and deletes in a temp directory. `memory`: never a file, for
-   * a connection whose transactions and sorts are bounded (the scan writer's batches); elsewhere a sort over a
+   * a connection whose transactions and sorts are bounded (the commit thread's batches); elsewhere a sort over a
    * whole table (a migration's backfill) would have to fit in memory.
    */
   tempStore?: 'file' | 'memory';

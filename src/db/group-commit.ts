@@ -2,13 +2,13 @@
 // flush; so the writes that arrive while a commit is under way are written
 // together in the next one (docs/throughput.md). What is written, and how a batch
 // is decided, belongs to each kind of write (scans, extension writes…), registered
-// with `batchWriterOf`; this module only queues, batches and commits them, here or
-// on a SQLite file's writer thread (src/db/writer-thread.ts).
+// with `writeKindsOf`; this module only queues, batches and commits them, here or
+// on a SQLite file's commit thread (src/db/commit-thread.ts).
 import type { Db, Dialect, Executor } from './database.js';
 import type { Metrics } from '../metrics.js';
-import { CommittedBatchError, WriterThread } from './writer-thread.js';
+import { CommittedBatchError, CommitThread } from './commit-thread.js';
 
-/** One kind of write the group commit batches. Writes are plain data: they may cross to the writer thread. */
+/** One kind of write the group commit batches. Writes are plain data: they may cross to the commit thread. */
 export interface WriteKind<W extends { kind: string } = { kind: string }, R = unknown> {
   kinds: readonly string[];
   /** The key a write holds while its batch commits: a later write with the same key waits for the next batch. */
@@ -18,28 +18,28 @@ export interface WriteKind<W extends { kind: string } = { kind: string }, R = un
   /** The writes written without a transaction of their own, or null when that cannot be (then `write` runs). */
   writeUnlocked?(db: Executor, writes: W[]): Promise<R[] | null>;
   /**
-   * A result as it crosses back from the writer thread (`carry`, there) and as the main thread rebuilds it
+   * A result as it crosses back from the commit thread (`carry`, there) and as the main thread rebuilds it
    * from its write (`restore`): only what the write does not already hold. Without them it is cloned whole.
    */
   carry?(write: W, result: R): unknown;
   restore?(write: W, carried: unknown): R;
 }
 
-/** Every kind of one deployment, as the group commit (and the writer thread) sees them. */
-export interface BatchWriter {
+/** Every kind of one deployment, as the group commit (and the commit thread) sees them. */
+export interface WriteKinds {
   lockKey(write: { kind: string }): string | null;
   write(trx: Executor, writes: { kind: string }[]): Promise<unknown[]>;
   /** Present when a kind can write without a transaction on this engine; null when this batch cannot. */
   writeUnlocked?(db: Executor, writes: { kind: string }[]): Promise<unknown[] | null>;
-  /** The batch's results as they cross from the writer thread, and back into results on the main thread. */
+  /** The batch's results as they cross from the commit thread, and back into results on the main thread. */
   carry(writes: { kind: string }[], results: unknown[]): unknown[];
   restore(writes: { kind: string }[], carried: unknown[]): unknown[];
 }
 
-/** The module the writer thread imports exports this: the kinds of writes, for one engine. */
-export type CreateBatchWriter = (dialect: Dialect) => BatchWriter;
+/** The module the commit thread imports exports this: the kinds of writes, for one engine. */
+export type CreateWriteKinds = (dialect: Dialect) => WriteKinds;
 
-export function batchWriterOf(kinds: WriteKind<any, unknown>[]): BatchWriter {
+export function writeKindsOf(kinds: WriteKind<any, unknown>[]): WriteKinds {
   const byName = new Map<string, WriteKind<any, unknown>>();
   for (const kind of kinds) for (const name of kind.kinds) byName.set(name, kind);
   const kindOf = (write: { kind: string }) => {
@@ -94,9 +94,9 @@ interface Pending {
 const MAX_BATCH = 500;
 
 export interface GroupCommitOptions {
-  /** The module exporting `createBatchWriter` (a CreateBatchWriter), for the SQLite writer thread. */
+  /** The module exporting `createWriteKinds` (a CreateWriteKinds), for the SQLite commit thread. */
   writers: URL;
-  /** SQLite files: decide and commit on a writer thread. */
+  /** SQLite files: decide and commit on a commit thread. */
   thread: boolean;
   metrics: Metrics;
 }
@@ -105,7 +105,7 @@ export class GroupCommit {
   private queue: Pending[] = [];
   private running = 0;
   private scheduled = false;
-  private readonly thread: WriterThread | null;
+  private readonly thread: CommitThread | null;
   /** Batches committed at once: SQLite has one writer; PostgreSQL overlaps a few (row locks keep them apart). */
   private readonly parallel: number;
   /**
@@ -116,14 +116,14 @@ export class GroupCommit {
 
   constructor(
     private readonly db: Db,
-    private readonly writer: BatchWriter,
+    private readonly writer: WriteKinds,
     private readonly options: GroupCommitOptions,
   ) {
     this.parallel = db.dialect === 'postgres' ? 3 : 1;
     const file = db.dialect === 'sqlite' ? db.file : undefined;
     this.thread =
       options.thread && file !== undefined
-        ? new WriterThread({ path: file, writers: options.writers.href }, (seconds) => options.metrics.scanFsyncWait.observe(seconds))
+        ? new CommitThread({ path: file, writers: options.writers.href }, (seconds) => options.metrics.scanFsyncWait.observe(seconds))
         : null;
     if (this.thread) db.atClose(() => this.thread!.stop());
   }
@@ -149,7 +149,7 @@ export class GroupCommit {
       const batch = this.takeBatch();
       if (batch.length === 0) return;
       this.running++;
-      // The batch's place (and its keys) is free once its transaction has ended: on the writer thread that
+      // The batch's place (and its keys) is free once its transaction has ended: on the commit thread that
       // is before its fsync, which then overlaps the next batch's statements (batches commit in order there).
       const keys = this.hold(batch);
       let freed = false;

@@ -11,7 +11,7 @@ import * as teamsRepo from '../teams/repository.js';
 import type { World } from '../world.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
-import { defaultLayout } from '../tag-chips/layout.js';
+import { defaultLayout } from '../chips/url-layout.js';
 import { sunUrl } from '../tag-chips/tap.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 

@@ -1,5 +1,5 @@
 // The extension API's writes, a kind of group-commit write (src/db/group-commit.ts)
-// beside scans: on a SQLite file the writer thread takes the commit's fsync off the
+// beside scans: on a SQLite file the commit thread takes the commit's fsync off the
 // event loop and the writes of concurrent requests share one commit (docs/throughput.md#group-commit). Plain data, so
 // that a write can cross to that thread; each is answered after its commit.
 import type { Executor } from '../db/database.js';

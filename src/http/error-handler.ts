@@ -8,7 +8,6 @@ import { DomainError, type ErrorCode, type FieldProblem } from '../errors.js';
 import { STATUS } from './errors.js';
 import { JSON_API } from './jsonapi.js';
 import { isObject } from '../json.js';
-import { EXT_ANSWER_HEADERS } from '../extension/http.js';
 
 function fromFastify(error: FastifyError): DomainError | null {
   switch (error.code) {
@@ -29,8 +28,10 @@ function fromFastify(error: FastifyError): DomainError | null {
   return null;
 }
 
+/** The public extension API's prefix and the headers its every answer carries (errors included). */
 export interface ErrorSurfaces {
   extPrefix: string;
+  extHeaders: Readonly<Record<string, string>>;
 }
 
 /** Where a field sits in the request document: `/data/3/attributes/url` in a batch, `/data/attributes/url` otherwise. */
@@ -53,7 +54,7 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
   reply.code(status);
   const ext = request.url.startsWith(surfaces.extPrefix + '/') || request.url === surfaces.extPrefix;
   // Browsers may read the extension API's errors too (CORS, no credentials).
-  if (ext) reply.headers(EXT_ANSWER_HEADERS);
+  if (ext) reply.headers(surfaces.extHeaders);
   if (status === 429) {
     return reply.type('text/plain; charset=utf-8').send('Too Many Requests');
   }

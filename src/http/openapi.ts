@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { webhookOperations } from '../webhooks/openapi.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -80,7 +79,12 @@ export function enums(node: any): any {
   return out;
 }
 
-export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix?: string): Promise<void> {
+/** What features add to the document beside their routes' schemas: its `webhooks` section (OpenAPI 3.1). */
+export interface OpenApiParts {
+  webhooks: Record<string, unknown>;
+}
+
+export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix: string | undefined, parts: OpenApiParts): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -96,7 +100,7 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
       servers: [{ url: apiPrefix }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tp_sandbox_… or tp_live_…' } } },
       security: [{ bearer: [] }],
-      webhooks: webhookOperations() as never,
+      webhooks: parts.webhooks as never,
     },
     // The platform speaks only JSON:API (415/406 otherwise): declare that media type so
     // generated clients send and accept what the server answers.

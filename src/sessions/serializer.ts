@@ -1,7 +1,7 @@
 import type { ResourceObject } from '../http/jsonapi.js';
 import { isoMicros } from '../time.js';
 import type { SessionRow } from './repository.js';
-import { sessionStatus, type SessionStatus } from './service.js';
+import { sessionStatus, type SessionStatus } from './placement.js';
 
 export interface SessionAttributes {
   status: SessionStatus;

@@ -10,7 +10,7 @@ import type { World } from '../world.js';
 import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { chipSealer } from './keys.js';
-import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from './layout.js';
+import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from '../chips/url-layout.js';
 import * as chipsRepo from './repository.js';
 import { isObject } from '../json.js';
 

@@ -5,7 +5,7 @@ import { executeShaped } from '../db/precompiled.js';
 import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
-import type { ChipLayout } from './layout.js';
+import type { ChipLayout } from '../chips/url-layout.js';
 
 export type ChipRow = ChipsTable;
 /** What the group commit reads of a chip under its lock, and writes back (the counter and session pointer). */

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { refusal } from '../errors.js';
 import type { World } from '../world.js';
 import { sdmKeysOf, type SdmKeys } from './keys.js';
-import { appendSdm, storedLayout, type Params } from './layout.js';
+import { appendSdm, storedLayout, type Params } from '../chips/url-layout.js';
 import * as chipsRepo from './repository.js';
 
 export interface TapSource {

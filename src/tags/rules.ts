@@ -6,8 +6,9 @@ import { problem, type FieldProblem } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { codePoints, textProblem } from '../http/text-rules.js';
 
-export const PROTOCOLS = ['ntag_424_dna', 'ntag_424_dna_tag_tamper', 'ntag_223_dna'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
+import { PROTOCOLS, type Protocol } from '../chips/protocols.js';
+
+export { PROTOCOLS, type Protocol };
 
 export const LIMITS = {
   batch: 500,

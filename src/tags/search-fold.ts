@@ -12,7 +12,7 @@
  * and final sigma ς as σ (the one context-dependent mapping). NFKC makes the
  * Kelvin sign K a K (so k), ﬁ fi, full-width Ａ A, and a decomposed é the
  * composed one. Changing this function needs a migration that refolds every
- * stored comment (see 0010_comment_folded).
+ * stored comment (0010_comment_folded keeps its own copy of the fold it wrote).
  */
 export function foldForSearch(text: string): string {
   return text.normalize('NFKC').toLowerCase().toUpperCase().toLowerCase().normalize('NFKC').replace(/ς/g, 'σ');

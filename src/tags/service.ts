@@ -2,7 +2,7 @@
 // Every operation is one transaction; a failed batch changes nothing.
 import type { Db, Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
-import { recordTagEvents } from '../events/outbox.js';
+import { recordTagEvents } from './events.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppContext } from '../context.js';

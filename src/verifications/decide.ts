@@ -5,7 +5,7 @@
 // A repeat of the newest accepted URL within the tag's session_duration is a page
 // reload and answers the original; an older URL, once a newer counter has been
 // accepted, is a replay whatever the time (docs/api.md, verifications).
-import { placeGenuineScan } from '../sessions/service.js';
+import { placeGenuineScan } from '../sessions/placement.js';
 import type { SessionRow } from '../sessions/repository.js';
 import type { LockedChip } from '../tag-chips/repository.js';
 import type { ChipAdvance, VerificationRow } from './repository.js';
@@ -13,7 +13,7 @@ import type { ChipAdvance, VerificationRow } from './repository.js';
 /**
  * A scan whose SUN message is authentic: genuine if its counter is fresh, else a reload or a replay. Its row
  * is the verification to store but for its reason, genuineness and session, and carries everything the
- * decision reads (tag, write generation, counter, URL hash, time). Plain data: it crosses to the writer thread.
+ * decision reads (tag, write generation, counter, URL hash, time). Plain data: it crosses to the commit thread.
  */
 export interface AuthenticScan {
   kind: 'authentic';

@@ -1,7 +1,7 @@
 // Splitting a scanned URL into the tag's url and the SDM parameters the chip
 // appended to it (`?` or `&`, docs/decisions.md §4). Pure.
 import { isHex, parseSun223 } from '../chips/index.js';
-import type { SdmValues } from '../tag-chips/layout.js';
+import type { SdmValues } from '../chips/url-layout.js';
 
 /**
  * The most SDM parameters a chip appends after the tag's url. An NTAG 424 DNA

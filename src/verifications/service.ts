@@ -10,7 +10,7 @@ import { DomainError, problem, validationFailed } from '../errors.js';
 import { newTimeOrderedId } from '../ids.js';
 import type { World } from '../world.js';
 import { sdmKeysOf } from '../tag-chips/keys.js';
-import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../tag-chips/layout.js';
+import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../chips/url-layout.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 import type { ChipRow, TagWithChip } from '../tag-chips/repository.js';
 import * as verificationsRepo from './repository.js';

@@ -1,9 +1,9 @@
 // Fan-out of events to the webhooks subscribed at the time of the event. It runs
-// inside the transaction recording the events (src/events/outbox.ts), so an
+// inside the transaction recording the events (src/webhooks/outbox.ts), so an
 // event exists together with its deliveries or not at all, and the worker never
 // has to find its way through the outbox by sequence numbers.
 import type { Executor } from '../db/database.js';
-import type { EventType } from '../events/types.js';
+import type { EventType } from './event-types.js';
 import * as webhooksRepo from './repository.js';
 import type { World } from '../world.js';
 

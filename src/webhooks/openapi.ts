@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 `webhooks` section: what the platform POSTs to a registered
 // webhook, one entry per event type. The payload is the outbox row as written by
-// src/events/outbox.ts; the signature headers are Standard Webhooks v1 (signature.ts).
+// src/webhooks/outbox.ts; the signature headers are Standard Webhooks v1 (signature.ts).
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES, type EventType } from '../events/types.js';
+import { EVENT_TYPES, type EventType } from './event-types.js';
 import { Timestamp } from '../http/schemas.js';
 
 const EMITTED: Record<EventType, string> = {

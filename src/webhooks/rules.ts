@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
-import { EVENT_TYPES } from '../events/types.js';
+import { EVENT_TYPES } from './event-types.js';
 import type { Explanation, FieldRule } from '../http/field-rules.js';
 import { codePoints, textProblem } from '../http/text-rules.js';
 import { refusedBecause } from './address.js';

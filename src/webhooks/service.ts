@@ -1,6 +1,6 @@
 // The rules of the webhook resource (docs/decisions.md §6).
 import type { AppContext } from '../context.js';
-import { EVENT_TYPES } from '../events/types.js';
+import { EVENT_TYPES } from './event-types.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import { modeMaster } from '../chip-keys/masters.js';

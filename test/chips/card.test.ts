@@ -49,7 +49,7 @@ import {
   writeDataApdu,
   type CardProtocol,
 } from '../../src/chips/index.js';
-import { defaultLayout, readSdmPart } from '../../src/tag-chips/layout.js';
+import { defaultLayout, readSdmPart } from '../../src/chips/url-layout.js';
 import { hex, loadVectors, upper } from './vectors.js';
 
 const v = loadVectors('ntag424_apdu.json');

@@ -35,7 +35,7 @@ import {
   writeChunks,
   writeDataApdu,
 } from '../../src/chips/index.js';
-import { defaultLayout, readSdmPart } from '../../src/tag-chips/layout.js';
+import { defaultLayout, readSdmPart } from '../../src/chips/url-layout.js';
 import { hex, loadVectors, upper } from './vectors.js';
 
 const v = loadVectors('ntag424_lrp_apdu.json');

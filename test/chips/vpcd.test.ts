@@ -25,7 +25,7 @@ import {
 } from '../../src/chips/index.js';
 import { NTAG424_ATR, VpcdLink } from '../../src/chips/card/vpcd.js';
 import { closePcsc } from '../../src/writer/pcsc.js';
-import { defaultLayout, readSdmPart } from '../../src/tag-chips/layout.js';
+import { defaultLayout, readSdmPart } from '../../src/chips/url-layout.js';
 import { upper } from './vectors.js';
 
 /** Frames as vpcd sends them: 2-byte big-endian length, payload. */

@@ -1,4 +1,4 @@
-// The scan writer's group fsync of the SQLite WAL (src/db/wal-flush.ts), on a real file.
+// The commit thread's group fsync of the SQLite WAL (src/db/wal-flush.ts), on a real file.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -28,7 +28,7 @@ const SQL_DIR = join(import.meta.dirname, '../../sql');
 const UPDATE = process.env.UPDATE_SQL_SNAPSHOT === '1';
 
 const ENV = {
-  // The group commit runs on the recorded connection, not on a writer thread of its own.
+  // The group commit runs on the recorded connection, not on a commit thread of its own.
   TAPPROOF_SCAN_WRITER_THREAD: '0',
   TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1',
   TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1',
@@ -63,6 +63,12 @@ async function drive(server: TestServer): Promise<void> {
     const older = await tapUrl(server, chip.id);
     const opening = await tapUrl(server, chip.id);
     for (const url of [opening, await tapUrl(server, chip.id), opening, older]) ok(await verify(server, key, url), 201, 'scan');
+    // The list's other walks (docs/read-api.md): one reason, the refused reasons merged, a tag's; each a page on.
+    for (const query of ['reason=ok', 'genuine=false', `tag_id=${chip.id}&genuine=true`]) {
+      const first = await call(server, 'GET', `/verifications?page_size=1&${query}`, { key });
+      ok(first, 200, query);
+      ok(await call(server, 'GET', first.body.links.next.replace(server.ctx.config.apiPrefix, ''), { key }), 200, `${query}, next page`);
+    }
     await tamper(server, (await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper')).id, 'open');
     // The extension: catalog, a genuine and a replayed verification, claims, a challenge.
     const links = await catalog(server, world, 'production');

@@ -21,7 +21,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
-import { EVENT_TYPES } from '../../src/events/types.js';
+import { EVENT_TYPES } from '../../src/webhooks/event-types.js';
 import { PROTOCOLS } from '../../src/tags/rules.js';
 import { ROUTES } from './routes.js';
 import { DATABASES, JSON_API, call, sharedServer, type ApiResponse, type SeededTeam } from '../kit/harness.js';

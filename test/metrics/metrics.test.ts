@@ -120,7 +120,7 @@ for (const kind of DATABASES) {
       assert.ok(batches >= 1 && batches <= SCANS, `${batches} batches`);
       assert.equal(delta('tapproof_scan_batch_size_bucket{le="+Inf"}'), batches);
       assert.equal(delta('tapproof_scan_commit_duration_seconds_count'), batches);
-      // The SQLite file's writer thread reports each batch's wait for its WAL fsync; PostgreSQL's commit includes its own.
+      // The SQLite file's commit thread reports each batch's wait for its WAL fsync; PostgreSQL's commit includes its own.
       assert.equal(delta('tapproof_scan_fsync_wait_seconds_count'), kind === 'sqlite' ? batches : 0);
       assert.equal(delta('tapproof_scan_fsync_wait_seconds_bucket{le="+Inf"}'), kind === 'sqlite' ? batches : 0);
       assert.equal(delta('tapproof_verifications_total{reason="ok"}'), SCANS);

@@ -1,4 +1,4 @@
-// Every verification is durable before it is answered (docs/throughput.md#durability). On SQLite the scan writer's thread
+// Every verification is durable before it is answered (docs/throughput.md#durability). On SQLite the commit thread
 // commits without waiting for the disk and answers a batch only after an fsync of the WAL that began
 // after its commit (src/db/wal-flush.ts); on PostgreSQL the commit waits for its WAL flush. Killing
 // the server with SIGKILL right after the last answer must lose none of them: a restarted server

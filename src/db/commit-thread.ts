@@ -1,4 +1,4 @@
-// The main thread's side of a SQLite writer thread (src/db/writer-thread-main.ts):
+// The main thread's side of a SQLite commit thread (src/db/commit-thread-main.ts):
 // batches go out as messages and each comes back twice, once its transaction has
 // ended (`committed`) and once the WAL fsync after it is done (its results). The
 // thread is started on the first batch and again after a crash.
@@ -8,7 +8,7 @@ import type { OpenOptions } from './database.js';
 // A build runs dist (.js). From the sources (tsx: development, tests, benches)
 // a thread does not inherit tsx's loader, so it registers it before importing.
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const THREAD_URL = new URL(FROM_SOURCES ? './writer-thread-main.ts' : './writer-thread-main.js', import.meta.url);
+const THREAD_URL = new URL(FROM_SOURCES ? './commit-thread-main.ts' : './commit-thread-main.js', import.meta.url);
 // A batch's objects die within milliseconds of its commit: a young generation of 4 MiB semi-spaces
 // (V8 sizes it at three semi-spaces) holds them, where the default 16 MiB ones cost ~30 MiB of RSS.
 const resourceLimits = { maxYoungGenerationSizeMb: 12 };
@@ -31,12 +31,12 @@ const newThread = (workerData: unknown) =>
  * the operating system's cache anyway: 8 MiB of page cache, where 32 MiB filled up within 100 s of scans and took
  * the server past 250 MiB of RSS (docs/throughput.md#memory).
  */
-export const WRITER_CONNECTION: OpenOptions = { walFlush: 'caller', checkpoints: 'elsewhere', tempStore: 'memory', cacheMiB: 8 };
+export const COMMIT_CONNECTION: OpenOptions = { walFlush: 'caller', checkpoints: 'elsewhere', tempStore: 'memory', cacheMiB: 8 };
 
 /** What the thread is told at start: the database file and the module that builds its batch writer. */
-export interface WriterThreadData {
+export interface CommitThreadData {
   path: string;
-  /** A module exporting `createBatchWriter(dialect)` (src/db/group-commit.ts). */
+  /** A module exporting `createWriteKinds(dialect)` (src/db/group-commit.ts). */
   writers: string;
 }
 
@@ -60,13 +60,13 @@ interface ThreadWaiter {
 /** A batch whose transaction ended but whose durability is unknown: trying it again would decide its writes twice. */
 export class CommittedBatchError extends Error {}
 
-export class WriterThread {
+export class CommitThread {
   private worker: Worker | null = null;
   private nextId = 0;
   private readonly waiting = new Map<number, ThreadWaiter>();
 
   constructor(
-    private readonly data: WriterThreadData,
+    private readonly data: CommitThreadData,
     private readonly observeFsyncWait: (seconds: number) => void,
   ) {}
 
@@ -92,7 +92,7 @@ export class WriterThread {
       this.waiting.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the database writer thread exited with code ${code}`)));
+    worker.on('exit', (code) => fail(new Error(`the database commit thread exited with code ${code}`)));
     return worker;
   }
 

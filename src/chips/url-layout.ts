@@ -1,6 +1,6 @@
 // How a chip's SUN message sits in the URL it opens: which parameters carry
 // which value, and which URL text the MAC covers (docs/decisions.md §4). Pure.
-import type { Protocol } from '../tags/rules.js';
+import type { Protocol } from './protocols.js';
 
 export type Mirroring = 'encrypted' | 'plain' | 'sun';
 export type Role = 'picc_data' | 'uid' | 'ctr' | 'enc' | 'cmac' | 'sun';

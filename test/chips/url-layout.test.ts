@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultLayout, readSdmPart, type ChipLayout } from '../../src/tag-chips/layout.js';
+import { defaultLayout, readSdmPart, type ChipLayout } from '../../src/chips/url-layout.js';
 
 const PICC = 'EF963FF7828658A599F3041510671E88';
 const ENC = '94592FDE69FA06E8E3B6CA686A22842B';

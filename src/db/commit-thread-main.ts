@@ -1,4 +1,4 @@
-// A SQLite writer thread (src/db/writer-thread.ts): its own write connection to
+// A SQLite commit thread (src/db/commit-thread.ts): its own write connection to
 // the database file decides and commits the batches the main thread sends, so
 // that statement work and the disk flush never stop the event loop that parses
 // requests and checks chip cryptography. One batch at a time, in the order sent.
@@ -9,17 +9,17 @@
 // this one's fsync (docs/throughput.md).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './database.js';
-import type { CreateBatchWriter } from './group-commit.js';
+import type { CreateWriteKinds } from './group-commit.js';
 import { WalFlush } from './wal-flush.js';
-import { WRITER_CONNECTION, type WriterThreadData } from './writer-thread.js';
+import { COMMIT_CONNECTION, type CommitThreadData } from './commit-thread.js';
 
 const port = parentPort!;
-const { path, writers } = workerData as WriterThreadData;
+const { path, writers } = workerData as CommitThreadData;
 // Listening starts before the module arrives, so that no batch sent meanwhile can be missed.
-const writer = import(writers).then((m: { createBatchWriter: CreateBatchWriter }) => m.createBatchWriter('sqlite'));
+const writer = import(writers).then((m: { createWriteKinds: CreateWriteKinds }) => m.createWriteKinds('sqlite'));
 // `serve` checkpoints from a thread of its own (src/db/database.ts); in any other process this
 // connection's safety threshold does, rather than a checkpoint every 1,000 pages inside a batch.
-const db = openDatabase({ kind: 'sqlite', path }, WRITER_CONNECTION);
+const db = openDatabase({ kind: 'sqlite', path }, COMMIT_CONNECTION);
 const wal = new WalFlush(`${path}-wal`);
 
 const errorOf = (error: unknown) => {

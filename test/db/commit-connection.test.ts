@@ -1,4 +1,4 @@
-// The scan writer's SQLite connection (WRITER_CONNECTION). A statement that changes many existing pages inside a
+// The SQLite commit thread's connection (COMMIT_CONNECTION). A statement that changes many existing pages inside a
 // transaction keeps a statement journal; by default SQLite spills it past 64 KiB into a file it creates and deletes
 // in a temp directory, and the writer keeps it in memory. A spilled journal stays open, already deleted, until its
 // transaction ends, which is how the test sees it. Its page cache is 8 MiB, the other connections' 32 MiB.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type OpenOptions } from '../../src/db/database.js';
-import { WRITER_CONNECTION } from '../../src/db/writer-thread.js';
+import { COMMIT_CONNECTION } from '../../src/db/commit-thread.js';
 
 /** The temp files SQLite holds open in this process (its names start with etilqs_). */
 const tempFilesOpen = () =>
@@ -49,7 +49,7 @@ async function bigStatement(path: string, options: OpenOptions): Promise<{ tempF
   }
 }
 
-describe("the scan writer's SQLite connection", () => {
+describe("the SQLite commit thread's connection", () => {
   const dir = mkdtempSync(join(tmpdir(), 'tapproof-temp-store-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -57,8 +57,8 @@ describe("the scan writer's SQLite connection", () => {
     assert.deepEqual(await bigStatement(join(dir, 'default.db'), {}), { tempFiles: 1, changed: ROWS });
   });
 
-  test("the scan writer's connection keeps it in memory: no temp file, every row changed", async () => {
-    assert.deepEqual(await bigStatement(join(dir, 'writer.db'), WRITER_CONNECTION), { tempFiles: 0, changed: ROWS });
+  test("the commit thread's connection keeps it in memory: no temp file, every row changed", async () => {
+    assert.deepEqual(await bigStatement(join(dir, 'writer.db'), COMMIT_CONNECTION), { tempFiles: 0, changed: ROWS });
   });
 
   test("its page cache is 8 MiB, the default connection's 32 MiB", async () => {
@@ -71,6 +71,6 @@ describe("the scan writer's SQLite connection", () => {
         await db.close();
       }
     };
-    assert.deepEqual([await cacheKiB('cache-writer.db', WRITER_CONNECTION), await cacheKiB('cache-default.db', {})], [8 * 1024, 32 * 1024]);
+    assert.deepEqual([await cacheKiB('cache-writer.db', COMMIT_CONNECTION), await cacheKiB('cache-default.db', {})], [8 * 1024, 32 * 1024]);
   });
 });
