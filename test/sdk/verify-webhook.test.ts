@@ -71,4 +71,29 @@ describe('verifyWebhook', () => {
     await refused(verifyWebhook({ secret, headers: { ...headers, 'webhook-timestamp': '1e9' }, body: 'not json' }), /not a number/);
     await refused(verifyWebhook({ secret, headers, body: 'not json' }), /not JSON/);
   });
+
+  test('a malformed secret is refused as WebhookVerificationError, without its text, whatever the delivery', async () => {
+    const secret = newSecret();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const body = '{"type":"tag.created"}';
+    const headers = { 'webhook-id': 'evt_s', 'webhook-timestamp': String(timestamp), 'webhook-signature': sign([secret], 'evt_s', timestamp, body) };
+    const cases: [unknown, RegExp][] = [
+      ['whsec_!!!', /not whsec_ followed by base64/],
+      ['not a secret!', /not whsec_ followed by base64/],
+      ['whsec_', /is empty/],
+      ['', /is empty/],
+      [undefined, /must be a whsec_… string, not undefined/],
+      [null, /not null/],
+      [42, /not number/],
+      [[], /no webhook secret/],
+      [[secret, 'whsec_!!!'], /not whsec_ followed by base64/],
+    ];
+    for (const [bad, message] of cases) {
+      await refused(verifyWebhook({ secret: bad as string, headers, body }), message);
+      await refused(verifyWebhook({ secret: bad as string, headers: {}, body }), message);
+    }
+    await assert.rejects(verifyWebhook({ secret: 'whsec_!!!', headers, body }), (e: Error) => !e.message.includes('!!!'));
+    // The base64 alone, as other Standard Webhooks libraries take it, still verifies.
+    assert.equal((await verifyWebhook({ secret: secret.slice('whsec_'.length), headers, body })).type, 'tag.created');
+  });
 });

@@ -12,7 +12,8 @@ export interface ApiError {
 
 /**
  * A stable name per status, since the server's JSON:API errors carry a status and a title but no
- * code; `network_error` when no answer came, `rate_limited` when the wait for the limit ran out.
+ * code; `network_error` when no answer came, `timeout` when none came within the call's timeout
+ * (both with status 0), `rate_limited` when the retries or the wait for the limit ran out.
  */
 const CODES: Record<number, string> = {
   400: 'bad_request',

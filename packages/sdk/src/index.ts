@@ -26,7 +26,9 @@ export class Tapproof {
 }
 
 export { TapproofBatchError, TapproofError, WebhookVerificationError, type ApiError } from './errors.js';
-export { apiBase, type RetryOptions, type TapproofOptions } from './transport.js';
+export { apiBase, type TapproofOptions } from './transport.js';
+export type { RetryOptions } from './retry.js';
+export type { CallOptions } from './call.js';
 export { CHUNK } from './tags.js';
 export { TOLERANCE_SECONDS, verifyWebhook, type VerifyWebhookInput } from './webhook-signature.js';
 export type * from './types.js';

@@ -1,4 +1,5 @@
 // tags: create, get, update, delete in any number (chunks of the API's batch limit), and list.
+import type { CallOptions } from './call.js';
 import { TapproofBatchError, TapproofError } from './errors.js';
 import { paginate } from './pages.js';
 import type { Transport } from './transport.js';
@@ -25,38 +26,38 @@ export class Tags {
   constructor(private readonly transport: Transport) {}
 
   /** Creates every entry, 500 per request, in order; returns the created tags in the same order. */
-  create(entries: readonly TagInput[]): Promise<Tag[]> {
+  create(entries: readonly TagInput[], call?: CallOptions): Promise<Tag[]> {
     return inChunks(entries, async (chunk) => {
       const body = { data: chunk.map((attributes) => ({ type: 'tags', attributes })) };
-      return (await this.transport.request<{ data: Tag[] }>('POST', '/tags', { body, idempotent: false })).data;
+      return (await this.transport.request<{ data: Tag[] }>('POST', '/tags', { body, idempotent: false, call })).data;
     });
   }
 
-  async get(id: string): Promise<Tag> {
-    return (await this.transport.request<{ data: Tag }>('GET', `/tags/${encodeURIComponent(id)}`, { idempotent: true })).data;
+  async get(id: string, call?: CallOptions): Promise<Tag> {
+    return (await this.transport.request<{ data: Tag }>('GET', `/tags/${encodeURIComponent(id)}`, { idempotent: true, call })).data;
   }
 
   /** The chip bound to a configured tag (404 while the tag is not written). */
-  async chip(id: string): Promise<TagChip> {
-    return (await this.transport.request<{ data: TagChip }>('GET', `/tags/${encodeURIComponent(id)}/chip`, { idempotent: true })).data;
+  async chip(id: string, call?: CallOptions): Promise<TagChip> {
+    return (await this.transport.request<{ data: TagChip }>('GET', `/tags/${encodeURIComponent(id)}/chip`, { idempotent: true, call })).data;
   }
 
   /** The tag's writes, newest first (at most 100). */
-  async writes(id: string): Promise<TagWrite[]> {
-    return (await this.transport.request<{ data: TagWrite[] }>('GET', `/tags/${encodeURIComponent(id)}/writes`, { idempotent: true })).data;
+  async writes(id: string, call?: CallOptions): Promise<TagWrite[]> {
+    return (await this.transport.request<{ data: TagWrite[] }>('GET', `/tags/${encodeURIComponent(id)}/writes`, { idempotent: true, call })).data;
   }
 
   /** The tag's product and token (each null while unset). */
-  async links(id: string): Promise<TagLinks> {
-    return (await this.transport.request<{ data: TagLinks }>('GET', `/tags/${encodeURIComponent(id)}/links`, { idempotent: true })).data;
+  async links(id: string, call?: CallOptions): Promise<TagLinks> {
+    return (await this.transport.request<{ data: TagLinks }>('GET', `/tags/${encodeURIComponent(id)}/links`, { idempotent: true, call })).data;
   }
 
   /** Sets the given attributes of each tag, 500 per request, in order; returns the updated tags. */
-  update(entries: readonly TagUpdate[]): Promise<Tag[]> {
+  update(entries: readonly TagUpdate[], call?: CallOptions): Promise<Tag[]> {
     return inChunks(entries, async (chunk) => {
       const body = { data: chunk.map(({ id, ...attributes }) => ({ type: 'tags', id, attributes })) };
       // Setting values again leaves the same state, so a request whose answer was lost is resent.
-      return (await this.transport.request<{ data: Tag[] }>('PATCH', '/tags', { body, idempotent: true })).data;
+      return (await this.transport.request<{ data: Tag[] }>('PATCH', '/tags', { body, idempotent: true, call })).data;
     });
   }
 
@@ -64,11 +65,11 @@ export class Tags {
    * Deletes the tags never written to a chip; configured ones are kept (`kept`). 500 ids per request.
    * A failing chunk throws TapproofBatchError, whose `created` holds the ids deleted before it.
    */
-  async delete(ids: readonly string[]): Promise<DeletedTags> {
+  async delete(ids: readonly string[], call?: CallOptions): Promise<DeletedTags> {
     const outcome: DeletedTags = { deleted: [], kept: [] };
     const deleted = await inChunks(ids, async (chunk) => {
       const body = { data: chunk.map((id) => ({ type: 'tags', id })) };
-      const { meta } = await this.transport.request<{ meta: DeletedTags }>('DELETE', '/tags', { body, idempotent: true });
+      const { meta } = await this.transport.request<{ meta: DeletedTags }>('DELETE', '/tags', { body, idempotent: true, call });
       outcome.kept.push(...meta.kept);
       return meta.deleted;
     });
@@ -77,7 +78,7 @@ export class Tags {
   }
 
   /** Every tag matching `params` (q, order_by[], order_directions[]), fetched page by page. */
-  list(params: Omit<TagListParams, 'page'> = {}): AsyncGenerator<Tag> {
-    return paginate<Tag>(this.transport, '/tags', params);
+  list(params: Omit<TagListParams, 'page'> = {}, call?: CallOptions): AsyncGenerator<Tag> {
+    return paginate<Tag>(this.transport, '/tags', params, call);
   }
 }

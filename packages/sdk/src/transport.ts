@@ -1,18 +1,12 @@
 // One place where the SDK talks HTTP: JSON:API headers, errors, waiting out the
-// rate limit, and retrying what is safe to retry.
+// rate limit, and retrying what is safe to retry (the policy is retry.ts's).
+import { Call, checkTimeout, type CallOptions } from './call.js';
 import { TapproofError, type ApiError } from './errors.js';
+import { RetryPolicy, serverWaitMs, type RetryOptions } from './retry.js';
 
 const JSON_API = 'application/vnd.api+json';
 const API_PATH = '/api/v1';
-
-export interface RetryOptions {
-  /** Longest total wait for the rate limit before a 429 is thrown (default 5 minutes). */
-  rateLimitWaitMs?: number;
-  /** Attempts of an idempotent request that got no answer or a 502/503/504 (default 3). */
-  attempts?: number;
-  /** First delay of the backoff; it doubles per retry (default 1 s). */
-  baseDelayMs?: number;
-}
+const TRANSIENT = new Set([502, 503, 504]);
 
 export interface TapproofOptions {
   /** The server's origin, with or without `/api/v1`: `https://tapproof.example.com`. */
@@ -20,6 +14,10 @@ export interface TapproofOptions {
   /** An API key: `tp_sandbox_…` or `tp_live_…`. */
   key: string;
   retry?: RetryOptions;
+  /** Milliseconds a request may take, its answer's body included, unless a call says otherwise (default 30 s). */
+  timeout?: number;
+  /** Stops every call of this client (a shutdown), as a call's own signal stops that call. */
+  signal?: AbortSignal;
   /** Another fetch (a proxy agent, a test double); the global one by default. */
   fetch?: typeof fetch;
 }
@@ -32,6 +30,14 @@ export interface RequestOptions {
    * sets attributes is; a POST never is (a resent create creates twice). See README, "Retries".
    */
   idempotent: boolean;
+  call?: CallOptions | undefined;
+}
+
+/** An answer read to its end, so that the timeout covers the body too. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
 }
 
 /** `https://host` or `https://host/api/v1` (with or without a trailing slash) → `https://host/api/v1`. */
@@ -43,28 +49,6 @@ export function apiBase(baseUrl: string): string {
 /** `/collection/id`, the id escaped. */
 export const resourcePath = (collection: string, id: string) => `/${collection}/${encodeURIComponent(id)}`;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * How long the server asks us to wait: `Retry-After` (seconds or a date), else the IETF
- * `RateLimit-Reset` / `X-RateLimit-Reset` seconds. The tapproof server sends none of them on its
- * plain-text 429 (its window is a fixed minute), so the backoff below is what usually applies.
- */
-export function serverWaitMs(headers: Headers, now = Date.now()): number | null {
-  const after = headers.get('retry-after');
-  if (after !== null) {
-    const seconds = Number(after);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(after);
-    if (Number.isFinite(date)) return Math.max(0, date - now);
-  }
-  for (const name of ['ratelimit-reset', 'x-ratelimit-reset']) {
-    const seconds = Number(headers.get(name) ?? NaN);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  }
-  return null;
-}
-
 function queryString(query: RequestOptions['query']): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
@@ -75,27 +59,31 @@ function queryString(query: RequestOptions['query']): string {
   return text ? `?${text}` : '';
 }
 
-async function errorOf(response: Response): Promise<TapproofError> {
-  const text = await response.text();
+function errorOf({ status, text }: Answer): TapproofError {
   let errors: ApiError[] = [];
   try {
     const body = JSON.parse(text);
     if (Array.isArray(body?.errors)) errors = body.errors;
     // The extension API's shape, should a caller point a path there.
-    else if (typeof body?.error === 'string') errors = [{ status: String(response.status), title: body.error }];
+    else if (typeof body?.error === 'string') errors = [{ status: String(status), title: body.error }];
   } catch {
-    if (text) errors = [{ status: String(response.status), title: text.slice(0, 200) }];
+    if (text) errors = [{ status: String(status), title: text.slice(0, 200) }];
   }
-  return new TapproofError(response.status, errors);
+  return new TapproofError(status, errors);
 }
+
+const rateLimited = (retries: number, waitedMs: number) =>
+  new TapproofError(429, [
+    { status: '429', title: 'Too Many Requests', detail: `still limited after ${retries} retries over ${Math.round(waitedMs / 1000)} s of waiting` },
+  ]);
 
 export class Transport {
   readonly base: string;
   private readonly key: string;
   private readonly fetch: typeof fetch;
-  private readonly rateLimitWaitMs: number;
-  private readonly attempts: number;
-  private readonly baseDelayMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly timeout: number;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(options: TapproofOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -103,52 +91,44 @@ export class Transport {
     this.base = apiBase(options.baseUrl);
     this.key = options.key;
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.rateLimitWaitMs = options.retry?.rateLimitWaitMs ?? 5 * 60_000;
-    this.attempts = options.retry?.attempts ?? 3;
-    this.baseDelayMs = options.retry?.baseDelayMs ?? 1000;
+    this.retry = new RetryPolicy(options.retry);
+    this.timeout = checkTimeout(options.timeout ?? 30_000, 'timeout');
+    this.signal = options.signal;
   }
 
   /** The parsed JSON:API document of a 2xx answer (null for 204), or a thrown TapproofError. */
   async request<T>(method: string, path: string, options: RequestOptions): Promise<T> {
+    const call = new Call([this.signal, options.call?.signal], checkTimeout(options.call?.timeout ?? this.timeout, 'timeout'));
     const headers: Record<string, string> = { accept: JSON_API, authorization: `Bearer ${this.key}` };
     if (options.body !== undefined) headers['content-type'] = JSON_API;
     const init: RequestInit = { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) };
     const url = this.base + path + queryString(options.query);
-    let waited = 0;
-    let limited = 0;
     let failures = 0;
-    for (;;) {
-      let response: Response;
-      try {
-        response = await this.fetch(url, init);
-      } catch (cause) {
-        failures++;
-        const error = new TapproofError(0, [], { cause });
-        if (!options.idempotent || failures >= this.attempts) throw error;
-        await sleep(this.baseDelayMs * 2 ** (failures - 1));
-        continue;
-      }
-      if (response.ok) {
-        const text = await response.text();
-        return (text ? JSON.parse(text) : null) as T;
-      }
-      // A 429 is answered before the request is looked at, so resending is safe for any method.
-      if (response.status === 429) {
-        const delay = serverWaitMs(response.headers) ?? Math.min(this.baseDelayMs * 2 ** limited, 30_000);
-        limited++;
-        await response.body?.cancel();
-        if (waited + delay > this.rateLimitWaitMs)
-          throw new TapproofError(429, [{ status: '429', title: 'Too Many Requests', detail: `still limited after waiting ${Math.round(waited / 1000)} s` }]);
+    let waited = 0;
+    for (let retries = 0; ; retries++) {
+      const outcome = await call.attempt(async (signal): Promise<Answer> => {
+        const response = await this.fetch(url, { ...init, signal });
+        return { status: response.status, headers: response.headers, text: await response.text() };
+      });
+      const retryable = retries < this.retry.maxRetries;
+      let delay: number;
+      if ('failure' in outcome) {
+        const error = new TapproofError(0, [], { cause: outcome.failure });
+        if (!options.idempotent || ++failures >= this.retry.attempts || !retryable) throw error;
+        delay = this.retry.delay(retries);
+      } else if (outcome.value.status >= 200 && outcome.value.status < 300) {
+        return (outcome.value.text ? JSON.parse(outcome.value.text) : null) as T;
+      } else if (outcome.value.status === 429) {
+        // A 429 is answered before the request is looked at, so resending is safe for any method.
+        delay = this.retry.delay(retries, serverWaitMs(outcome.value.headers));
+        if (!retryable || waited + delay > this.retry.rateLimitWaitMs) throw rateLimited(retries, waited);
         waited += delay;
-        await sleep(delay);
-        continue;
+      } else if (options.idempotent && TRANSIENT.has(outcome.value.status) && ++failures < this.retry.attempts && retryable) {
+        delay = this.retry.delay(retries);
+      } else {
+        throw errorOf(outcome.value);
       }
-      if (options.idempotent && [502, 503, 504].includes(response.status) && ++failures < this.attempts) {
-        await response.body?.cancel();
-        await sleep(this.baseDelayMs * 2 ** (failures - 1));
-        continue;
-      }
-      throw await errorOf(response);
+      await call.pause(delay);
     }
   }
 }

@@ -38,14 +38,34 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-async function hmac(secret: string, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  const keyBytes = base64Bytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
+/**
+ * The key bytes of a `whsec_…` secret; its base64 alone is accepted too, as other Standard Webhooks
+ * libraries accept it. The secret never enters the message: the error may end up in a log.
+ */
+function secretKey(secret: unknown): Uint8Array<ArrayBuffer> {
+  if (typeof secret !== 'string')
+    throw new WebhookVerificationError(`the webhook secret must be a whsec_… string, not ${secret === null ? 'null' : typeof secret}`);
+  let key: Uint8Array<ArrayBuffer>;
+  try {
+    key = base64Bytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
+  } catch {
+    throw new WebhookVerificationError('the webhook secret is not whsec_ followed by base64');
+  }
+  if (key.length === 0) throw new WebhookVerificationError('the webhook secret is empty');
+  return key;
+}
+
+async function hmac(keyBytes: Uint8Array<ArrayBuffer>, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, message));
 }
 
 /** Verifies a delivery and returns its event; throws WebhookVerificationError otherwise. */
 export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookEvent> {
+  // A misconfigured secret is refused on every delivery, not only on those that look well formed.
+  const secrets: readonly unknown[] = Array.isArray(input.secret) ? input.secret : [input.secret];
+  if (secrets.length === 0) throw new WebhookVerificationError('no webhook secret given');
+  const keys = secrets.map(secretKey);
   const id = header(input.headers, 'webhook-id');
   const timestamp = header(input.headers, 'webhook-timestamp');
   const signature = header(input.headers, 'webhook-signature');
@@ -70,10 +90,9 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookE
       // A malformed entry matches nothing; another entry may still match.
     }
   }
-  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
   let match = false;
-  for (const secret of secrets) {
-    const expected = await hmac(secret, message);
+  for (const key of keys) {
+    const expected = await hmac(key, message);
     for (const candidate of offered) match = sameBytes(expected, candidate) || match;
   }
   if (!match) throw new WebhookVerificationError('no signature matches');
