@@ -8,23 +8,6 @@ select "name" from "settings" limit $1;
 insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
 select "id" from "teams" limit $1;
 
--- src/chip-keys/masters.ts confirm
-insert into "master_key_checks" ("mode", "check_value", "recorded_at") values ($1, $2, $3) on conflict ("mode") do nothing;
-
--- src/chip-keys/masters.ts recordedCheck
-select "check_value" from "master_key_checks" where "mode" = $1;
-
--- src/chip-keys/masters.ts sandboxMaster
-insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
-select "value" from "settings" where "name" = $1;
-
--- src/chip-keys/masters.ts sealedUnderAnother
-select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and "sdm_file_read_key_sealed" is not null limit $2;
-select "secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and "secret_sealed" is not null limit $2;
-
--- src/events/outbox.ts recordTagEvents
-insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
-
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
@@ -61,6 +44,9 @@ insert into "holdings" ("token_id", "address", "quantity", "updated_at") values 
 
 -- src/extension/holdings/embedded.ts unsetHolding
 delete from "holdings" where "token_id" = $1 and "address" = $2;
+
+-- src/extension/ownership-proofs/repository.ts list
+select * from "ownership_proofs" where "verification_id" = $1 order by "verified_at", "request_id";
 
 -- src/extension/repository.ts deleteExpiredChallenges
 delete from "challenges" where "expires_at" < $1;
@@ -113,11 +99,22 @@ update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" < $3);
 
+-- src/master-keys/masters.ts confirm
+insert into "master_key_checks" ("mode", "check_value", "recorded_at") values ($1, $2, $3) on conflict ("mode") do nothing;
+
+-- src/master-keys/masters.ts recordedCheck
+select "check_value" from "master_key_checks" where "mode" = $1;
+
+-- src/master-keys/masters.ts sandboxMaster
+insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
+select "value" from "settings" where "name" = $1;
+
+-- src/master-keys/masters.ts sealedUnderAnother
+select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and "sdm_file_read_key_sealed" is not null limit $2;
+select "secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and "secret_sealed" is not null limit $2;
+
 -- src/metrics.ts constructor
 select count(*) as "n" from "deliveries" where "status" = $1;
-
--- src/ownership-proofs/repository.ts list
-select * from "ownership_proofs" where "verification_id" = $1 order by "verified_at", "request_id";
 
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
@@ -210,13 +207,22 @@ select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "sca
 select * from "verifications" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
 -- src/verifications/repository.ts listVerifications
+select * from "verifications" where "tag_id" = $1 and "team_id" = $2 and "mode" = $3 and "reason" = $4 and (scanned_at, id) < ($5, $6) order by "scanned_at" desc, "id" desc limit $7;
+select * from "verifications" where "tag_id" = $1 and "team_id" = $2 and "mode" = $3 and "reason" = $4 order by "scanned_at" desc, "id" desc limit $5;
+select * from "verifications" where "team_id" = $1 and "mode" = $2 and "reason" = $3 and (scanned_at, id) < ($4, $5) order by "scanned_at" desc, "id" desc limit $6;
+select * from "verifications" where "team_id" = $1 and "mode" = $2 and "reason" = $3 order by "scanned_at" desc, "id" desc limit $4;
 select * from "verifications" where "team_id" = $1 and "mode" = $2 order by "scanned_at" desc, "id" desc limit $3;
+select * from (select * from "verifications" where "team_id" = $1 and "mode" = $2 and "reason" = $3 and (scanned_at, id) < ($4, $5) order by "scanned_at" desc, "id" desc limit $6) as "v" union all select * from (select * from "verifications" where "team_id" = $7 and "mode" = $8 and "reason" = $9 and (scanned_at, id) < ($10, $11) order by "scanned_at" desc, "id" desc limit $12) as "v" union all select * from (select * from "verifications" where "team_id" = $13 and "mode" = $14 and "reason" = $15 and (scanned_at, id) < ($16, $17) order by "scanned_at" desc, "id" desc limit $18) as "v" union all select * from (select * from "verifications" where "team_id" = $19 and "mode" = $20 and "reason" = $21 and (scanned_at, id) < ($22, $23) order by "scanned_at" desc, "id" desc limit $24) as "v" order by "scanned_at" desc, "id" desc limit $25;
+select * from (select * from "verifications" where "team_id" = $1 and "mode" = $2 and "reason" = $3 order by "scanned_at" desc, "id" desc limit $4) as "v" union all select * from (select * from "verifications" where "team_id" = $5 and "mode" = $6 and "reason" = $7 order by "scanned_at" desc, "id" desc limit $8) as "v" union all select * from (select * from "verifications" where "team_id" = $9 and "mode" = $10 and "reason" = $11 order by "scanned_at" desc, "id" desc limit $12) as "v" union all select * from (select * from "verifications" where "team_id" = $13 and "mode" = $14 and "reason" = $15 order by "scanned_at" desc, "id" desc limit $16) as "v" order by "scanned_at" desc, "id" desc limit $17;
 
 -- src/verifications/repository.ts writeOutcomesPrepared
 /* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::integer[], $6::integer[], $7::text[], $8::bigint[], $9::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::integer[], $27::text[], $28::integer[], $29::text[], $30::text[], $31::text[], $32::bigint[], $33::text[], $34::text[], $35::text[], $36::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $37::integer);
 
 -- src/verifications/scan-counts.ts findScanCounts
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
+
+-- src/webhooks/outbox.ts recordEvents
+insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
 
 -- src/webhooks/repository.ts attemptsOf
 select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
@@ -316,6 +322,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/verifications/repository.ts insertVerifications
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested
+--   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
 --   src/verifications/scan-counts.ts addScanCounts
 --   src/webhooks/repository.ts claimSqlite

@@ -8,23 +8,6 @@ select "name" from "settings" limit ?;
 insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
 select "id" from "teams" limit ?;
 
--- src/chip-keys/masters.ts confirm
-insert into "master_key_checks" ("mode", "check_value", "recorded_at") values (?, ?, ?) on conflict ("mode") do nothing;
-
--- src/chip-keys/masters.ts recordedCheck
-select "check_value" from "master_key_checks" where "mode" = ?;
-
--- src/chip-keys/masters.ts sandboxMaster
-insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
-select "value" from "settings" where "name" = ?;
-
--- src/chip-keys/masters.ts sealedUnderAnother
-select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = ? and "sdm_file_read_key_sealed" is not null limit ?;
-select "secret_sealed" as "sealed" from "webhooks" where "mode" = ? and "secret_sealed" is not null limit ?;
-
--- src/events/outbox.ts recordTagEvents
-insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values (?, ?, ?, ?, ?, ?, ?);
-
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = ? and "team_id" = ? and "mode" = ?;
 
@@ -61,6 +44,9 @@ insert into "holdings" ("token_id", "address", "quantity", "updated_at") values 
 
 -- src/extension/holdings/embedded.ts unsetHolding
 delete from "holdings" where "token_id" = ? and "address" = ?;
+
+-- src/extension/ownership-proofs/repository.ts list
+select * from "ownership_proofs" where "verification_id" = ? order by "verified_at", "request_id";
 
 -- src/extension/repository.ts deleteExpiredChallenges
 delete from "challenges" where "expires_at" < ?;
@@ -110,11 +96,22 @@ update "api_keys" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = ? where "id" = ? and ("last_used_at" is null or "last_used_at" < ?);
 
+-- src/master-keys/masters.ts confirm
+insert into "master_key_checks" ("mode", "check_value", "recorded_at") values (?, ?, ?) on conflict ("mode") do nothing;
+
+-- src/master-keys/masters.ts recordedCheck
+select "check_value" from "master_key_checks" where "mode" = ?;
+
+-- src/master-keys/masters.ts sandboxMaster
+insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
+select "value" from "settings" where "name" = ?;
+
+-- src/master-keys/masters.ts sealedUnderAnother
+select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = ? and "sdm_file_read_key_sealed" is not null limit ?;
+select "secret_sealed" as "sealed" from "webhooks" where "mode" = ? and "secret_sealed" is not null limit ?;
+
 -- src/metrics.ts constructor
 select count(*) as "n" from "deliveries" where "status" = ?;
-
--- src/ownership-proofs/repository.ts list
-select * from "ownership_proofs" where "verification_id" = ? order by "verified_at", "request_id";
 
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
@@ -213,13 +210,22 @@ select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
 insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/verifications/repository.ts listVerifications
+select * from "verifications" where "tag_id" = ? and +"team_id" = ? and +"mode" = ? and +"reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc limit ?;
+select * from "verifications" where "tag_id" = ? and +"team_id" = ? and +"mode" = ? and +"reason" = ? order by "scanned_at" desc, "id" desc limit ?;
+select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc limit ?;
+select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc limit ?;
 select * from "verifications" where "team_id" = ? and "mode" = ? order by "scanned_at" desc, "id" desc limit ?;
+select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" order by "scanned_at" desc, "id" desc limit ?;
+select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" order by "scanned_at" desc, "id" desc limit ?;
 
 -- src/verifications/scan-counts.ts addScanCounts
 insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = scan_counts.count + excluded.count;
 
 -- src/verifications/scan-counts.ts findScanCounts
 select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
+
+-- src/webhooks/outbox.ts recordEvents
+insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values (?, ?, ?, ?, ?, ?, ?);
 
 -- src/webhooks/repository.ts attemptsOf
 select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
@@ -318,6 +324,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested
+--   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents

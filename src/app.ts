@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { requestIdOf } from './http/request-id.js';
 import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
+import { keyAuthentication } from './keys/feature.js';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
 import { installExactMediaType, installJsonApi } from './http/jsonapi.js';
 import { installOpenApi, referenceRoutes } from './http/openapi.js';
@@ -14,7 +15,7 @@ import { installArrivalOrder } from './verifications/arrival-order.js';
 import { ErrorDocument } from './http/schemas.js';
 import { Tag } from './tags/schemas.js';
 import { extensionApi } from './extension/routes/index.js';
-import { CLAIM_QUERY_MAX } from './extension/claims.js';
+import { CLAIM_QUERY_MAX } from './extension/documents.js';
 import { EXT_ANSWER_HEADERS } from './extension/http.js';
 import { webhookOperations } from './webhooks/openapi.js';
 import { platformRoutes } from './platform-routes.js';
@@ -111,7 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       referenceRoutes(api, config.apiPrefix);
       await api.register(async (secured) => {
         installJsonApi(secured);
-        installAuth(secured, ctx);
+        installAuth(secured, keyAuthentication(ctx));
         for (const routes of platformRoutes) routes(routeApp(secured), ctx);
       });
     },

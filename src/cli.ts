@@ -2,6 +2,13 @@
 // The `tapproof` command. Operator commands use the same DATABASE_URL as the
 // server and may run while it runs.
 import { Command, InvalidArgumentError } from 'commander';
+import { CliError, output, parseMode, parseProcesses, table } from './cli-kit.js';
+import { registerEmulatorCommands } from './emulator/cli.js';
+import { registerCatalogCommands } from './extension/catalog/cli.js';
+import { registerHoldingsCommands } from './extension/holdings/cli.js';
+import { registerTagChipCommands } from './tag-chips/cli.js';
+import { registerWebhookCommands } from './webhooks/cli.js';
+import { registerWriterCommands } from './writer/cli.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Mode } from './db/schema.js';
 import { createKey, revoke } from './keys/service.js';
@@ -12,7 +19,7 @@ import type { AppContext } from './context.js';
 import { backgroundJobs, startBackgroundWork } from './worker.js';
 import { startMetricsServer } from './metrics.js';
 import pino from 'pino';
-import { verifyMasterKeys } from './chip-keys/masters.js';
+import { verifyMasterKeys } from './master-keys/masters.js';
 import { KeyMaterialError } from './secrets/index.js';
 import { DomainError } from './errors.js';
 import { checkTagCounters, driftLine } from './tags/doctor.js';
@@ -21,22 +28,6 @@ import * as teamsRepo from './teams/repository.js';
 import { listTags } from './tags/service.js';
 import { renderTag } from './tags/serializer.js';
 import { isoMicros, isoOrNull } from './time.js';
-
-/** Columns padded to their widest cell, two spaces apart, the first line a header. */
-export function table(lines: string[][]): string {
-  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  return lines
-    .map((l) =>
-      l
-        .map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
-/** A failure the operator caused: printed as one line, exit code 1. */
-export class CliError extends Error {}
 
 function config(): Config {
   return loadConfig();
@@ -55,21 +46,6 @@ export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, opti
   } finally {
     await ctx.db.close();
   }
-}
-
-export function parseProcesses(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) throw new InvalidArgumentError('must be a whole number from 1 to 64');
-  return Number(value);
-}
-
-export function parseMode(value: string): Mode {
-  if (value !== 'sandbox' && value !== 'production') throw new InvalidArgumentError('must be sandbox or production');
-  return value;
-}
-
-/** Prints `value` as JSON with --json, else the human line. */
-export function output(json: boolean, value: unknown, human: string): void {
-  process.stdout.write((json ? JSON.stringify(value) : human) + '\n');
 }
 
 export const program = new Command('tapproof').description('Self-hostable NFC tag authentication platform').showHelpAfterError();
@@ -264,6 +240,14 @@ tags
         : table([['id', 'status', 'protocol', 'updated_at', 'url'], ...shown.map((t) => [t.id, t.status, t.protocol, t.updated_at, t.url])]) + more;
     output(opts.json, shown, human);
   });
+
+// Feature commands, after the core ones (`tags import` joins the `tags` above).
+registerTagChipCommands(program, withContext);
+registerEmulatorCommands(program, withContext);
+registerWebhookCommands(program, withContext);
+registerCatalogCommands(program, withContext);
+registerHoldingsCommands(program, withContext);
+registerWriterCommands(program);
 
 export async function main(argv: string[]): Promise<void> {
   try {

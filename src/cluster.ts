@@ -9,7 +9,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import pino from 'pino';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
-import { verifyMasterKeys } from './chip-keys/masters.js';
+import { verifyMasterKeys } from './master-keys/masters.js';
 import type { Config } from './config.js';
 import { openContext, serve } from './server.js';
 

@@ -26,7 +26,7 @@ import redeliver from './webhooks/routes/redeliver.js';
 import updateWebhook from './webhooks/routes/update-webhook.js';
 import createVerification from './verifications/routes/create-verification.js';
 import getVerification from './verifications/routes/get-verification.js';
-import listOwnershipProofs from './ownership-proofs/routes/list-ownership-proofs.js';
+import listOwnershipProofs from './extension/ownership-proofs/routes/list-ownership-proofs.js';
 import listVerifications from './verifications/routes/list-verifications.js';
 import verificationStats from './verifications/routes/verification-stats.js';
 import getSession from './sessions/routes/get-session.js';

@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
-import { verifyMasterKeys } from './chip-keys/masters.js';
+import { verifyMasterKeys } from './master-keys/masters.js';
 import { openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { applyServerHeapPolicy } from './heap-policy.js';

@@ -5,7 +5,7 @@ import type { BackgroundJob } from './background-job.js';
 import { webhookDelivery } from './webhooks/worker.js';
 
 /** Feature modules add their jobs here. */
-export const backgroundJobs: BackgroundJob[] = [webhookDelivery];
+export const backgroundJobs: BackgroundJob<AppContext>[] = [webhookDelivery];
 
 export function startBackgroundWork(ctx: AppContext): { stop(): Promise<void> } {
   const stops = backgroundJobs.map((job) => job.start(ctx));

@@ -5,3 +5,10 @@ export interface World {
   teamId: string;
   mode: Mode;
 }
+
+/** Who is calling: a key of a team, in its world (mode). */
+export interface Principal {
+  keyId: string;
+  teamId: string;
+  mode: Mode;
+}

@@ -122,8 +122,8 @@ export function sdmSessionVectorLrp(uid: Uint8Array, ctrLsb: Uint8Array): Buffer
 /**
  * LRP-mode SDM session master key = CMAC_LRP(KSDMFileRead, SV). Its updated key 0 MACs (SDMMAC),
  * updated key 1 encrypts (SDMENCFileData). The file read key is per chip, so its LRP expansion is
- * not cached: with many chips every entry would be evicted before reuse, and in bench/chips.ts the
- * churn cost more than twice what the expansion saves.
+ * not cached: with many chips every entry would be evicted before reuse, and the churn costs more
+ * than the expansion saves (bench/chips.ts).
  */
 export function sdmSessionKeyLrp(fileReadKey: Uint8Array, uid: Uint8Array, ctrLsb: Uint8Array): Buffer {
   return new Lrp(fileReadKey).cmac(sdmSessionVectorLrp(uid, ctrLsb), 0);

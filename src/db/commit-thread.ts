@@ -10,7 +10,7 @@ import type { OpenOptions } from './database.js';
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const THREAD_URL = new URL(FROM_SOURCES ? './commit-thread-main.ts' : './commit-thread-main.js', import.meta.url);
 // A batch's objects die within milliseconds of its commit: a young generation of 4 MiB semi-spaces
-// (V8 sizes it at three semi-spaces) holds them, where the default 16 MiB ones cost ~30 MiB of RSS.
+// (V8 sizes it at three semi-spaces) holds them; the default 16 MiB ones only add resident memory.
 const resourceLimits = { maxYoungGenerationSizeMb: 12 };
 const newThread = (workerData: unknown) =>
   FROM_SOURCES
@@ -28,8 +28,8 @@ const newThread = (workerData: unknown) =>
  * The thread's write connection. A statement that changes rows inside a transaction keeps a statement journal (so
  * that a constraint error undoes that statement alone), and a batch's inserts spilled it into a temp file every few
  * commits; a batch bounds it, so it stays in memory. A batch changes a few dozen pages, and the file's pages are in
- * the operating system's cache anyway: 8 MiB of page cache, where 32 MiB filled up within 100 s of scans and took
- * the server past 250 MiB of RSS (docs/throughput.md#memory).
+ * the operating system's cache anyway: 8 MiB of page cache, since a larger one fills up as the database grows and
+ * only adds resident memory (docs/throughput.md#memory).
  */
 export const COMMIT_CONNECTION: OpenOptions = { walFlush: 'caller', checkpoints: 'elsewhere', tempStore: 'memory', cacheMiB: 8 };
 

@@ -196,7 +196,7 @@ export interface Database {
   master_key_checks: MasterKeyChecksTable;
 }
 
-/** A check value of each mode's master key, recorded on first use (src/chip-keys/masters.ts). */
+/** A check value of each mode's master key, recorded on first use (src/master-keys/masters.ts). */
 export interface MasterKeyChecksTable {
   mode: Mode;
   /** HMAC of a fixed label under the master: names the key without revealing it. */

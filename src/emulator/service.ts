@@ -2,10 +2,10 @@
 // 424 DNA TagTamper or NTAG 223 DNA with keys derived like a written chip's,
 // whose taps produce the URL a phone would open. Sandbox only.
 import { randomBytes } from 'node:crypto';
-import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
-import { modeMaster } from '../chip-keys/masters.js';
+import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
+import { modeMaster, type MastersState } from '../master-keys/masters.js';
 import type { TamperState } from '../chips/index.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
 import { refusal, validationFailed } from '../errors.js';
 import * as teamsRepo from '../teams/repository.js';
 import type { World } from '../world.js';
@@ -25,7 +25,7 @@ export interface EmulatedChipSpec {
 }
 
 /** Makes an emulated chip with derived keys and its configured sandbox tag; returns the tag id. */
-export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec): Promise<{ id: string; uid: string }> {
+export async function createEmulatedChip(ctx: Kernel & MastersState, spec: EmulatedChipSpec): Promise<{ id: string; uid: string }> {
   const world: World = { teamId: spec.teamId, mode: 'sandbox' };
   if (!(await teamsRepo.findTeam(ctx.db.kysely, spec.teamId))) throw refusal(`no team ${spec.teamId}`);
   const attributes: Record<string, unknown> = { protocol: spec.protocol, url: spec.url };
@@ -53,14 +53,14 @@ export async function createEmulatedChip(ctx: AppContext, spec: EmulatedChipSpec
   });
 }
 
-async function emulatedChip(ctx: AppContext, tagId: string) {
+async function emulatedChip(ctx: Kernel & MastersState, tagId: string) {
   const chip = await chipsRepo.findEmulatedChip(ctx.db.kysely, tagId);
   if (!chip || chip.mode !== 'sandbox') throw refusal(`no emulated sandbox chip for tag ${tagId}`);
   return chip;
 }
 
 /** One tap: the counter goes up and the chip mirrors its SUN message into the URL. */
-export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string; counter: number }> {
+export async function tap(ctx: Kernel & MastersState, tagId: string): Promise<{ url: string; counter: number }> {
   const chip = await emulatedChip(ctx, tagId);
   const counter = await chipsRepo.incrementEmulatedCounter(ctx.db.kysely, tagId);
   if (counter === undefined) throw refusal(`no emulated sandbox chip for tag ${tagId}`);
@@ -75,7 +75,11 @@ export async function tap(ctx: AppContext, tagId: string): Promise<{ url: string
 }
 
 /** TagTamper loop: opening latches the permanent status; closing restores only the current one. */
-export async function setTamper(ctx: AppContext, tagId: string, state: 'open' | 'closed'): Promise<{ permanent: TamperState; current: TamperState }> {
+export async function setTamper(
+  ctx: Kernel & MastersState,
+  tagId: string,
+  state: 'open' | 'closed',
+): Promise<{ permanent: TamperState; current: TamperState }> {
   const chip = await emulatedChip(ctx, tagId);
   if (chip.protocol !== 'ntag_424_dna_tag_tamper' || chip.tamper_permanent === null) {
     throw refusal(`tag ${tagId} is not an NTAG 424 DNA TagTamper chip`);

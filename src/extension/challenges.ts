@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { checksumAddress, isAddress } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import type { AppContext } from '../context.js';
+import type { ExtensionContext } from './context.js';
 import type { Mode } from '../db/schema.js';
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
@@ -141,7 +141,7 @@ export interface ChallengeRequest {
   log?: { warn(obj: object, msg: string): void };
 }
 
-export async function issueChallenge(ctx: AppContext, mode: Mode, request: ChallengeRequest): Promise<Challenge> {
+export async function issueChallenge(ctx: ExtensionContext, mode: Mode, request: ChallengeRequest): Promise<Challenge> {
   const { pathId, body } = request;
   const db = ctx.db.kysely;
   if (body !== undefined && body !== null && !isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);

@@ -7,20 +7,18 @@
 // that cannot answer takes nothing. Both writes go through the group commit
 // (src/extension/writes.ts), durable before the answer.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { ExtensionContext } from './context.js';
 import type { Mode } from '../db/schema.js';
-import { Type } from '@sinclair/typebox';
-import { DomainError, problem, type FieldProblem } from '../errors.js';
-import { fieldProblems, type FieldRule } from '../http/field-rules.js';
+import { DomainError, problem } from '../errors.js';
 import { isoMicros } from '../time.js';
 import * as catalogRepo from './catalog/repository.js';
 import { readEthereumAddress } from './challenges.js';
+import type { ProofInput } from './documents.js';
 import { findShownVerification } from './lookup.js';
 import { HoldingsUnavailable, bech32Address, type SignatureVerdict } from './ownership-checks.js';
 import { commitExtensionWrite } from './writes.js';
 import * as extensionRepo from './repository.js';
 import { isUuid } from './verification-ids.js';
-import { isObject } from '../json.js';
 
 /**
  * Whether several wallets can hold the token at once: a supply above 1, except an ERC-721 token
@@ -34,65 +32,15 @@ export interface ProofResult {
   ownership: { status: string; wallet_address: string; verified_at: string };
 }
 
-const PROOF_FIELDS = ['session_id', 'address', 'signature', 'key', 'blockchain_type'];
-const text = (v: unknown) => (typeof v === 'string' ? null : 'must be a string');
-
-/** The fields of a proof: published in OpenAPI (ProofBody) and enforced with these messages. */
-export const PROOF_RULES = {
-  // Not `format: uuid`: a session id that is no UUID names no challenge, which is its own answer (Invalid or expired challenge).
-  session_id: { schema: Type.String({ description: "The challenge's session_id" }), explain: text },
-  address: { schema: Type.String({ description: 'cardano: bech32 or hex; ethereum: 0x-prefixed' }), explain: text },
-  signature: {
-    schema: Type.String({ description: 'cardano: COSE_Sign1 hex (CIP-30 signData); ethereum: 0x-prefixed personal_sign signature' }),
-    explain: text,
-  },
-  key: { schema: Type.String({ description: 'cardano: COSE_Key hex (required for cardano)' }), explain: text },
-  blockchain_type: {
-    schema: Type.Union([Type.Literal('cardano'), Type.Literal('ethereum'), Type.Null()], { description: 'cardano or ethereum; ethereum when absent or null' }),
-    explain: (v: unknown) => (v === null || v === 'cardano' || v === 'ethereum' ? null : 'must be cardano or ethereum'),
-  },
-} satisfies Record<string, FieldRule>;
-
-interface ProofInput {
-  sessionId: string;
-  address: string;
-  signature: string;
-  key: string | undefined;
-  chain: 'cardano' | 'ethereum';
-}
-
-function readProof(body: unknown): ProofInput {
-  if (!isObject(body)) throw new DomainError('ExtValidationFailed', [problem('body', 'must be a JSON object')]);
-  const problems: FieldProblem[] = [];
-  for (const name of Object.keys(body)) if (!PROOF_FIELDS.includes(name)) problems.push(problem(name, 'is not a field of a proof'));
-  for (const name of ['session_id', 'address', 'signature'] as const) {
-    if (!(name in body)) problems.push(problem(name, 'is required'));
-    else problems.push(...fieldProblems(name, PROOF_RULES[name], body[name], undefined));
-  }
-  problems.push(...fieldProblems('blockchain_type', PROOF_RULES.blockchain_type, body.blockchain_type ?? null, undefined));
-  const chain = body.blockchain_type ?? 'ethereum';
-  if (chain === 'cardano' && !('key' in body)) problems.push(problem('key', 'is required for cardano'));
-  else if (body.key !== undefined) problems.push(...fieldProblems('key', PROOF_RULES.key, body.key, undefined));
-  if (problems.length > 0) throw new DomainError('ExtValidationFailed', problems);
-  return {
-    sessionId: body.session_id as string,
-    address: body.address as string,
-    signature: body.signature as string,
-    key: body.key as string | undefined,
-    chain: chain as ProofInput['chain'],
-  };
-}
-
-/** A proof request: the verification id of the path, the body, and the request's logger. */
+/** A proof request: the verification id of the path, the proof it carries (documents.ts), and the request's logger. */
 export interface ProofRequest {
   pathId: string;
-  body: unknown;
+  proof: ProofInput;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
-export async function proveOwnership(ctx: AppContext, mode: Mode, { pathId, body, log }: ProofRequest): Promise<ProofResult> {
+export async function proveOwnership(ctx: ExtensionContext, mode: Mode, { pathId, proof, log }: ProofRequest): Promise<ProofResult> {
   const db = ctx.db.kysely;
-  const proof = readProof(body);
   const verification = await findShownVerification(db, mode, pathId);
   const challenge = isUuid(proof.sessionId) ? await extensionRepo.findChallenge(db, proof.sessionId.toLowerCase()) : undefined;
   const now = ctx.clock.nowMicros();

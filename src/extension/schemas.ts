@@ -2,9 +2,8 @@
 // serialization. Bodies are read by the services (every problem is reported
 // at once, in the API's words: docs/extension.md#claims), so these schemas never reject a request.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CLAIM_LIMITS, CLAIM_RULES } from './claims.js';
+import { CLAIM_LIMITS, CLAIM_RULES, PROOF_RULES } from './documents.js';
 import { CHALLENGE_RULES } from './challenges.js';
-import { PROOF_RULES } from './proofs.js';
 import type { Mode } from '../db/schema.js';
 import { VRF_ID_PATTERN } from './verification-ids.js';
 import { TamperStatus } from '../verifications/schemas.js';

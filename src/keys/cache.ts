@@ -18,7 +18,7 @@
 import { watch, writeFileSync, type FSWatcher } from 'node:fs';
 import pg from 'pg';
 import type { Db } from '../db/database.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../world.js';
 import * as keysRepo from './repository.js';
 
 const MAX_ENTRIES = 10_000;

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
-import type { AppContext } from '../context.js';
+import type { KeysContext } from './context.js';
 import type { Clock } from '../time.js';
 import * as teamsRepo from '../teams/repository.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../world.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
 import * as keysRepo from './repository.js';
 import { refusal } from '../errors.js';
@@ -25,7 +25,7 @@ export async function createKey(db: Executor, teamId: string, mode: Mode, clock:
  * cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
  * watched revocations file once the revoke has committed.
  */
-export async function revoke({ db, clock, principals }: Pick<AppContext, 'db' | 'clock' | 'principals'>, keyId: string): Promise<boolean> {
+export async function revoke({ db, clock, principals }: Pick<KeysContext, 'db' | 'clock' | 'principals'>, keyId: string): Promise<boolean> {
   const key = await inTransaction(db, async (trx) => {
     const row = await keysRepo.revokeKey(trx, keyId, clock.nowMicros());
     if (row && db.dialect === 'postgres') await keysRepo.notifyKeyRevoked(trx, row.key_hash);
@@ -43,7 +43,7 @@ export async function revoke({ db, clock, principals }: Pick<AppContext, 'db' | 
  * Resolves a bearer key to its principal, or null. The lookup is by hash, so
  * the comparison never touches the secret itself (no timing oracle on it).
  */
-export async function authenticate(ctx: Pick<AppContext, 'db' | 'principals' | 'keyUses'>, keyText: string): Promise<Principal | null> {
+export async function authenticate(ctx: Pick<KeysContext, 'db' | 'principals' | 'keyUses'>, keyText: string): Promise<Principal | null> {
   const mode = modeOfKeyText(keyText);
   if (mode === null) return null;
   const hash = hashKeyText(keyText);
@@ -59,7 +59,7 @@ export async function authenticate(ctx: Pick<AppContext, 'db' | 'principals' | '
   return principal;
 }
 
-async function lookUpPrincipal({ db, principals: cache }: Pick<AppContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<Principal | null> {
+async function lookUpPrincipal({ db, principals: cache }: Pick<KeysContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<Principal | null> {
   const stamp = cache.stamp();
   const row = await keysRepo.findKeyByHash(db.kysely, hash);
   if (!row || row.revoked_at !== null || row.mode !== mode) {
@@ -72,7 +72,7 @@ async function lookUpPrincipal({ db, principals: cache }: Pick<AppContext, 'db' 
 }
 
 /** Re-reads a cached key off the request path; a failure only drops the entry. */
-async function refreshPrincipal(ctx: Pick<AppContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<void> {
+async function refreshPrincipal(ctx: Pick<KeysContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<void> {
   const stamp = ctx.principals.stamp();
   try {
     await lookUpPrincipal(ctx, hash, mode);

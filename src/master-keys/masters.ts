@@ -13,10 +13,18 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
+import type { Kernel } from '../kernel.js';
 import { KeyMaterialError, sealedKeyId, sealerKeyId } from '../secrets/index.js';
+
+/** What resolving a master needs. */
+type MasterContext = Pick<Kernel, 'db' | 'config' | 'clock'>;
+
+/** The master keys of one process, for what derives chip keys and seals secrets. */
+export interface MastersState {
+  masters: MasterKeys;
+}
 
 /** The master key of a mode is missing or is not the one this database was first used with. */
 export class MasterKeyError extends KeyMaterialError {}
@@ -52,14 +60,14 @@ async function sandboxMaster(db: Db, generate: boolean): Promise<Buffer | null> 
 }
 
 /** Where a generated production master is kept: beside the SQLite file, else in the data directory. */
-export function productionKeyPath({ config }: Pick<AppContext, 'config'>): string {
+export function productionKeyPath({ config }: Pick<Kernel, 'config'>): string {
   const dir = config.database.kind === 'sqlite' && config.database.path !== ':memory:' ? dirname(config.database.path) : config.dataDir;
   return join(dir, PRODUCTION_KEY_FILE);
 }
 
 const SET_IT = 'set TAPPROOF_MASTER_KEY (or TAPPROOF_MASTER_KEY_FILE) to the same 64 hex characters on every host';
 
-function productionMaster(ctx: AppContext, generate: boolean): Buffer | null {
+function productionMaster(ctx: MasterContext, generate: boolean): Buffer | null {
   if (ctx.config.masterKey) return Buffer.from(ctx.config.masterKey, 'hex');
   if (ctx.config.database.kind === 'postgres') {
     if (!generate) return null;
@@ -101,17 +109,17 @@ function productionMaster(ctx: AppContext, generate: boolean): Buffer | null {
 }
 
 /** The master of `mode` as this process has it; null when it has none and must not make one. */
-async function resolveMaster(ctx: AppContext, mode: Mode, generate: boolean): Promise<Buffer | null> {
+async function resolveMaster(ctx: MasterContext, mode: Mode, generate: boolean): Promise<Buffer | null> {
   return mode === 'sandbox' ? sandboxMaster(ctx.db, generate) : productionMaster(ctx, generate);
 }
 
 /** Where this process's master of `mode` comes from, as an operator would change it. */
-function sourceOf(ctx: AppContext, mode: Mode): string {
+function sourceOf(ctx: MasterContext, mode: Mode): string {
   if (mode === 'sandbox') return `the sandbox master key in the database's settings`;
   return ctx.config.masterKeySource ?? `the production master key file ${productionKeyPath(ctx)}`;
 }
 
-function mismatch(ctx: AppContext, mode: Mode, recorded: string, actual: string): MasterKeyError {
+function mismatch(ctx: MasterContext, mode: Mode, recorded: string, actual: string): MasterKeyError {
   const fix =
     mode === 'sandbox'
       ? `restore the settings table from the same backup as the rest of the database`
@@ -121,7 +129,7 @@ function mismatch(ctx: AppContext, mode: Mode, recorded: string, actual: string)
   );
 }
 
-function missing(ctx: AppContext, mode: Mode, recorded: string): MasterKeyError {
+function missing(ctx: MasterContext, mode: Mode, recorded: string): MasterKeyError {
   const where =
     mode === 'sandbox'
       ? `restore the settings row ${SANDBOX_SETTING} from the same backup as the rest of the database`
@@ -141,7 +149,7 @@ async function recordedCheck(db: Db, mode: Mode): Promise<string | null> {
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** A database older than the checks: a value already sealed under another master shows this one is wrong. */
-async function sealedUnderAnother(ctx: AppContext, mode: Mode, master: Buffer): Promise<string | null> {
+async function sealedUnderAnother(ctx: MasterContext, mode: Mode, master: Buffer): Promise<string | null> {
   for (const { table, column, purpose } of SEALED) {
     const row = await ctx.db.kysely
       .selectFrom(table)
@@ -157,7 +165,7 @@ async function sealedUnderAnother(ctx: AppContext, mode: Mode, master: Buffer): 
 }
 
 /** Compares `master` with the recorded check value of `mode`, recording it on first use. */
-async function confirm(ctx: AppContext, mode: Mode, master: Buffer, record: boolean): Promise<void> {
+async function confirm(ctx: MasterContext, mode: Mode, master: Buffer, record: boolean): Promise<void> {
   const actual = checkValue(master);
   let recorded = await recordedCheck(ctx.db, mode);
   if (recorded === null) {
@@ -179,28 +187,37 @@ async function confirm(ctx: AppContext, mode: Mode, master: Buffer, record: bool
   if (!same(recorded, actual)) throw mismatch(ctx, mode, recorded, actual);
 }
 
-/** The 32-byte master key of a world's mode; records its check value on first use. */
-export function modeMaster(ctx: AppContext, mode: Mode): Promise<Buffer> {
-  const masters = ctx.masters;
-  let key = masters.get(mode);
-  if (!key) {
-    key = (async () => {
-      const master = (await resolveMaster(ctx, mode, true))!;
-      await confirm(ctx, mode, master, true);
-      return master;
-    })();
-    key.catch(() => masters.delete(mode));
-    masters.set(mode, key);
+/** Each mode's master key of one process, resolved once (and again after a failure). */
+export class MasterKeys {
+  private readonly resolved = new Map<Mode, Promise<Buffer>>();
+
+  constructor(private readonly kernel: MasterContext) {}
+
+  /** The 32-byte master key of a mode; records its check value on first use. */
+  of(mode: Mode): Promise<Buffer> {
+    let key = this.resolved.get(mode);
+    if (!key) {
+      key = (async () => {
+        const master = (await resolveMaster(this.kernel, mode, true))!;
+        await confirm(this.kernel, mode, master, true);
+        return master;
+      })();
+      key.catch(() => this.resolved.delete(mode));
+      this.resolved.set(mode, key);
+    }
+    return key;
   }
-  return key;
 }
+
+/** The 32-byte master key of a world's mode; records its check value on first use. */
+export const modeMaster = (ctx: MastersState, mode: Mode): Promise<Buffer> => ctx.masters.of(mode);
 
 /**
  * At the start of serve, worker and chip-touching commands: throws MasterKeyError
  * (one line) when this process's master of a mode is not the recorded one, or is
  * missing while the database has one recorded. Records nothing.
  */
-export async function verifyMasterKeys(ctx: AppContext): Promise<void> {
+export async function verifyMasterKeys(ctx: MasterContext): Promise<void> {
   for (const mode of MODES) {
     const recorded = await recordedCheck(ctx.db, mode);
     const master = await resolveMaster(ctx, mode, false);

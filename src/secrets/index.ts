@@ -1,6 +1,6 @@
 // Sealing of secrets kept at rest (webhook signing secrets, imported chip keys):
 // AES-256-GCM under a key derived per purpose from a master key (the mode's
-// master, src/chip-keys/masters.ts). Every sealed value names the key it was
+// master, src/master-keys/masters.ts). Every sealed value names the key it was
 // sealed under, so a deployment whose master changed fails loudly, not with
 // garbage.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';

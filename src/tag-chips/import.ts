@@ -2,7 +2,8 @@
 // entry format of docs/decisions.md §4. The whole file is checked before anything is
 // written; one bad entry and nothing is imported. Imported tags are configured
 // at once: tag.created then tag.configured, in one transaction with the chips.
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
+import type { MastersState } from '../master-keys/masters.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
 import * as teamsRepo from '../teams/repository.js';
@@ -170,7 +171,7 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
 }
 
 /** Imports the chips of `entries` into a team's world; returns the created tag ids in file order. */
-export async function importChips(ctx: AppContext, world: World, entries: unknown): Promise<string[]> {
+export async function importChips(ctx: Kernel & MastersState, world: World, entries: unknown): Promise<string[]> {
   const refuse = (detail: string) => new ChipImportServiceError([problem('', detail)]);
   if (!Array.isArray(entries)) throw refuse('the file must hold a JSON array of entries');
   if (entries.length === 0) throw refuse('the file holds no entries');
@@ -198,7 +199,7 @@ export async function importChips(ctx: AppContext, world: World, entries: unknow
   });
 }
 
-async function writeChecked(ctx: AppContext, world: World, checked: CheckedEntry[], box: Awaited<ReturnType<typeof chipSealer>>): Promise<string[]> {
+async function writeChecked(ctx: Kernel & MastersState, world: World, checked: CheckedEntry[], box: Awaited<ReturnType<typeof chipSealer>>): Promise<string[]> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const references = await catalogReferenceProblems(
       trx,

@@ -2,9 +2,9 @@
 // are recomputed from the mode's master; imported ones are sealed at rest
 // (AES-256-GCM, src/secrets) and opened here. Keys stay inside the process:
 // no API response, log line or error message carries them.
-import { deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
-import { modeMaster } from '../chip-keys/masters.js';
-import type { AppContext } from '../context.js';
+import { deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
+import { modeMaster, type MastersState } from '../master-keys/masters.js';
+import type { Kernel } from '../kernel.js';
 import type { Mode } from '../db/schema.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import type { ChipRow } from './repository.js';
@@ -18,7 +18,7 @@ export interface SdmKeys {
 
 const PURPOSE = 'chip-keys';
 
-export async function chipSealer(ctx: AppContext, mode: Mode): Promise<Sealer> {
+export async function chipSealer(ctx: Kernel & MastersState, mode: Mode): Promise<Sealer> {
   return sealer(await modeMaster(ctx, mode), PURPOSE);
 }
 
@@ -27,7 +27,7 @@ export async function chipSealer(ctx: AppContext, mode: Mode): Promise<Sealer> {
 const CACHE_LIMIT = 100_000;
 const cache = new Map<string, SdmKeys>();
 
-export async function sdmKeysOf(ctx: AppContext, chip: ChipRow): Promise<SdmKeys> {
+export async function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Promise<SdmKeys> {
   const cacheKey = `${chip.tag_id}/${chip.write_generation}/${chip.key_version}/${chip.key_source}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;

@@ -2,7 +2,8 @@
 // emulator's taps and `tapproof tags tap` print, so that a backend can be tested
 // without hardware (docs/chips.md, "Taps without hardware").
 import { generateSun223, generateSun424, type TamperState } from '../chips/index.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
+import type { MastersState } from '../master-keys/masters.js';
 import { refusal } from '../errors.js';
 import type { World } from '../world.js';
 import { sdmKeysOf, type SdmKeys } from './keys.js';
@@ -58,7 +59,7 @@ export function sunUrl(chip: TapSource, keys: SdmKeys, counter: number, tamper?:
  * The URL the chip of `tagId` (written, imported or emulated) opens at `counter`. A TagTamper chip
  * reports its loop closed. Nothing is stored: verifying the URL is what advances the chip.
  */
-export async function tapAt(ctx: AppContext, world: World, tagId: string, counter: number): Promise<string> {
+export async function tapAt(ctx: Kernel & MastersState, world: World, tagId: string, counter: number): Promise<string> {
   const found = await chipsRepo.findTagChip(ctx.db.kysely, world, tagId);
   if (!found) throw refusal(`tag ${tagId} has no chip in this team and mode (create it with the writer, tags import or the emulator)`);
   const keys = await sdmKeysOf(ctx, found.chip);

@@ -5,7 +5,7 @@ import { inTransaction } from '../db/transaction.js';
 import { recordTagEvents } from './events.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
 import type { Clock } from '../time.js';
 import * as tagsRepo from './repository.js';
 import type { ListQuery } from './repository.js';
@@ -14,7 +14,7 @@ import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './ru
 import type { TagRow } from './serializer.js';
 
 /** What the tag operations that run their own transaction need: the database and the clock that stamps changes. */
-export type TagServices = Pick<AppContext, 'db' | 'clock'>;
+export type TagServices = Pick<Kernel, 'db' | 'clock'>;
 
 /** Tag work in a transaction; a url claimed by a concurrent request runs it once more, so that the checks report it. */
 const atomically = <T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> => inTransaction(db, work, { afterUniqueViolation: true });
@@ -73,7 +73,7 @@ export async function insertCheckedTags(trx: Executor, world: World, entries: Re
   return rows;
 }
 
-export async function getTag({ db }: Pick<AppContext, 'db'>, world: World, id: string): Promise<TagRow> {
+export async function getTag({ db }: Pick<Kernel, 'db'>, world: World, id: string): Promise<TagRow> {
   const row = await tagsRepo.findTag(db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;
@@ -191,7 +191,7 @@ export async function deleteManyTags({ db, clock }: TagServices, world: World, i
   });
 }
 
-export async function listTags({ db }: Pick<AppContext, 'db'>, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
+export async function listTags({ db }: Pick<Kernel, 'db'>, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
   const total =
     list.q === null && list.status === null ? await tagsRepo.countTags(db.kysely, world) : await tagsRepo.countFiltered(db.kysely, world, list.q, list.status);
   // A page past the end needs no query (and an OFFSET there would walk the whole index).

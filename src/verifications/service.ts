@@ -5,7 +5,8 @@
 // is a page reload and answers the original verification.
 import { createHash } from 'node:crypto';
 import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
+import type { VerifyContext } from './context.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
 import { newTimeOrderedId } from '../ids.js';
 import type { World } from '../world.js';
@@ -44,8 +45,7 @@ function layoutOf(chip: ChipRow): ChipLayout {
 // Configured tags never change url nor go away (a configured tag cannot be deleted),
 // and their chip's keys and layout change only with a new write generation, which the
 // counter compare-and-set checks. So a scan's lookup is cached in the process once
-// found (ctx.scanLookups); a miss always asks the database (a tag may have just been configured).
-const LOOKUP_CACHE_LIMIT = 100_000;
+// found (ctx.scanLookups, bounded); a miss always asks the database (a tag may have just been configured).
 const lookupKey = (world: World, url: string) => `${world.teamId} ${world.mode} ${url}`;
 
 function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: TagWithChip; chip: ChipRow; sdm: SdmValues } | null {
@@ -57,7 +57,7 @@ function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: Tag
 }
 
 /** The tag the scan belongs to and its SDM values; 404 / 422 (docs/api.md, verifications). */
-async function locate(ctx: AppContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues }> {
+async function locate(ctx: VerifyContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues }> {
   const candidates = candidateTagUrls(scanned);
   if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
   // The longest matching url is the most specific tag; a tag url may itself have a query.
@@ -77,7 +77,6 @@ async function locate(ctx: AppContext, world: World, scanned: string): Promise<{
     const tag = byUrl.get(candidate.url);
     if (!tag || tag.status !== 'configured' || tag.chip === null) continue;
     configuredMatch = true;
-    if (lookups.size >= LOOKUP_CACHE_LIMIT) lookups.clear();
     lookups.set(lookupKey(world, tag.url), tag);
     const found = accept(tag, scanned, candidate.sdmStart);
     if (found) return found;
@@ -87,7 +86,7 @@ async function locate(ctx: AppContext, world: World, scanned: string): Promise<{
   throw badUrl("url's SDM parameters are not the ones this tag's chip writes");
 }
 
-async function check(ctx: AppContext, chip: ChipRow, tt: boolean, sdm: SdmValues): Promise<SunVerdict> {
+async function check(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmValues): Promise<SunVerdict> {
   const keys = await sdmKeysOf(ctx, chip);
   if (chip.mirroring === 'sun') return verifySun223({ key: keys.sdmFileReadKey, sun: sdm.values.sun! });
   const v = sdm.values;
@@ -123,7 +122,7 @@ export interface ScanAnswer {
   repeat: boolean;
 }
 
-export async function verifyScan(ctx: AppContext, world: World, request: ScanRequest, sequence: Sequencer = direct): Promise<ScanAnswer> {
+export async function verifyScan(ctx: VerifyContext, world: World, request: ScanRequest, sequence: Sequencer = direct): Promise<ScanAnswer> {
   check422('url', request.url);
   if (request.client_ip !== undefined) check422('client_ip', request.client_ip);
   const scanned = request.url as string;
@@ -172,7 +171,7 @@ export async function verifyScan(ctx: AppContext, world: World, request: ScanReq
   return { verification: decided, repeat };
 }
 
-export async function getVerification(ctx: AppContext, world: World, id: string): Promise<VerificationRow> {
+export async function getVerification(ctx: Kernel, world: World, id: string): Promise<VerificationRow> {
   const row = await verificationsRepo.findVerification(ctx.db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;

@@ -1,6 +1,7 @@
 // A webhook's deliveries read back and sent again: the rules both the API and the
 // operator CLI follow (docs/read-api.md). SQL is in repository.ts.
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
+import type { MastersState } from '../master-keys/masters.js';
 import { DomainError, refusal } from '../errors.js';
 import { pageOf } from '../http/query.js';
 import type { World } from '../world.js';
@@ -12,7 +13,7 @@ export interface DeliveryView {
   attempts: Awaited<ReturnType<typeof webhooksRepo.attemptsOf>>;
 }
 
-async function withAttempts(ctx: AppContext, rows: webhooksRepo.DeliveryRow[]): Promise<DeliveryView[]> {
+async function withAttempts(ctx: Kernel & MastersState, rows: webhooksRepo.DeliveryRow[]): Promise<DeliveryView[]> {
   const attempts = await webhooksRepo.attemptsOf(
     ctx.db.kysely,
     rows.map((r) => r.id),
@@ -21,7 +22,7 @@ async function withAttempts(ctx: AppContext, rows: webhooksRepo.DeliveryRow[]): 
 }
 
 export async function listDeliveries(
-  ctx: AppContext,
+  ctx: Kernel & MastersState,
   world: World,
   webhookId: string,
   page: { status?: webhooksRepo.DeliveryRow['status']; before?: number; size: number },
@@ -33,7 +34,7 @@ export async function listDeliveries(
 }
 
 /** Sends one event to one webhook of the world again, continuing its attempt numbers. */
-export async function redeliver(ctx: AppContext, world: World, webhookId: string, eventId: string): Promise<DeliveryView> {
+export async function redeliver(ctx: Kernel & MastersState, world: World, webhookId: string, eventId: string): Promise<DeliveryView> {
   const hook = await getWebhook(ctx, world, webhookId);
   if (!(await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId))) throw new DomainError('NotFound');
   if (hook.enabled !== 1) throw new DomainError('WebhookDisabled');
@@ -47,7 +48,7 @@ export async function redeliver(ctx: AppContext, world: World, webhookId: string
  * The operator's form, across teams: an event to every enabled webhook it was for, or what
  * one webhook has not received since a time. Returns how many deliveries are due again.
  */
-export async function redeliverAsOperator(ctx: AppContext, filter: webhooksRepo.RequeueFilter): Promise<number> {
+export async function redeliverAsOperator(ctx: Kernel & MastersState, filter: webhooksRepo.RequeueFilter): Promise<number> {
   if (!('eventId' in filter)) {
     const hook = await webhooksRepo.findWebhookById(ctx.db.kysely, filter.webhookId);
     if (!hook) throw refusal(`no webhook ${filter.webhookId}`);

@@ -1,9 +1,9 @@
 // The rules of the webhook resource (docs/decisions.md §6).
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
 import { EVENT_TYPES } from './event-types.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
-import { modeMaster } from '../chip-keys/masters.js';
+import { modeMaster, type MastersState } from '../master-keys/masters.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES, CREATABLE, MUTABLE } from './rules.js';
@@ -16,7 +16,7 @@ import { newSecret } from './signature.js';
 const SECRET_PURPOSE = 'webhook-secret';
 
 /** Webhook secrets are sealed under the master key of the webhook's mode. */
-export async function secretSealer(ctx: AppContext, mode: World['mode']): Promise<Sealer> {
+export async function secretSealer(ctx: Kernel & MastersState, mode: World['mode']): Promise<Sealer> {
   return sealer(await modeMaster(ctx, mode), SECRET_PURPOSE);
 }
 /** After a rotation the old secret keeps signing beside the new one this long. */
@@ -28,7 +28,7 @@ export interface WebhookView {
   secret?: string;
 }
 
-function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], ctx: AppContext): void {
+function checkAttributes(attributes: Record<string, unknown>, allowed: readonly string[], ctx: Kernel & MastersState): void {
   const errors: FieldProblem[] = [];
   for (const [name, value] of Object.entries(attributes)) {
     if (!allowed.includes(name)) errors.push(problem(name, `${name} cannot be set by this operation`));
@@ -37,7 +37,7 @@ function checkAttributes(attributes: Record<string, unknown>, allowed: readonly 
   if (errors.length > 0) throw validationFailed(errors);
 }
 
-export async function createWebhook(ctx: AppContext, world: World, attributes: Record<string, unknown>): Promise<WebhookView> {
+export async function createWebhook(ctx: Kernel & MastersState, world: World, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, CREATABLE, ctx);
   const secret = newSecret();
   const box = await secretSealer(ctx, world.mode);
@@ -61,17 +61,17 @@ export async function createWebhook(ctx: AppContext, world: World, attributes: R
   return { row, secret };
 }
 
-export async function listWebhooks(ctx: AppContext, world: World): Promise<WebhookRow[]> {
+export async function listWebhooks(ctx: Kernel & MastersState, world: World): Promise<WebhookRow[]> {
   return webhooksRepo.listWebhooks(ctx.db.kysely, world);
 }
 
-export async function getWebhook(ctx: AppContext, world: World, id: string): Promise<WebhookRow> {
+export async function getWebhook(ctx: Kernel & MastersState, world: World, id: string): Promise<WebhookRow> {
   const row = await webhooksRepo.findWebhook(ctx.db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
   return row;
 }
 
-export async function updateWebhook(ctx: AppContext, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
+export async function updateWebhook(ctx: Kernel & MastersState, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, MUTABLE, ctx);
   const box = attributes.rotate_secret === true ? await secretSealer(ctx, world.mode) : null;
   return inTransaction(ctx.db, async (trx) => {
@@ -101,7 +101,7 @@ export async function updateWebhook(ctx: AppContext, world: World, id: string, a
   });
 }
 
-export async function deleteWebhook(ctx: AppContext, world: World, id: string): Promise<void> {
+export async function deleteWebhook(ctx: Kernel & MastersState, world: World, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const row = await webhooksRepo.findWebhook(trx, world, id);
     if (!row) throw new DomainError('NotFound');

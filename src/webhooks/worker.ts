@@ -3,8 +3,8 @@
 // are written in small batched transactions; a crash between sending and
 // recording only means the claim's lease runs out and the event is sent again
 // (at-least-once: duplicates are possible, losses are not).
-import pino from 'pino';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
+import type { MastersState } from '../master-keys/masters.js';
 import type { Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import type { Mode } from '../db/schema.js';
@@ -61,14 +61,14 @@ export class DeliveryWorker {
   private readonly secrets = new Map<string, string>();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Kernel & MastersState,
     options: WorkerOptions = {},
   ) {
     this.batch = options.batch ?? 200;
     this.maxInFlight = options.maxInFlight ?? 256;
     this.idleMs = options.idleMs ?? 50;
     this.sender = createSender({ allowPrivate: ctx.config.allowPrivateWebhooks, timeoutMs: ctx.config.webhookTimeoutMs, maxSockets: this.maxInFlight });
-    this.log = pino({ level: ctx.config.logLevel, base: { job: 'webhooks' } });
+    this.log = ctx.log.child({ job: 'webhooks' });
   }
 
   start(): void {
@@ -254,7 +254,7 @@ export class DeliveryWorker {
   }
 }
 
-export const webhookDelivery: BackgroundJob = {
+export const webhookDelivery: BackgroundJob<Kernel & MastersState> = {
   name: 'webhook-delivery',
   start(ctx) {
     const worker = new DeliveryWorker(ctx);

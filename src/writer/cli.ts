@@ -2,7 +2,8 @@
 // remote writer (HTTP and an API key, no database, no chip key), relaying APDUs to an emulated
 // card kept in the data dir or to a PC/SC reader.
 import { InvalidArgumentError } from 'commander';
-import { CliError, output, program } from '../cli.js';
+import { CliError, output } from '../cli-kit.js';
+import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { Ntag424Card } from '../chips/index.js';
 import { loadCard, saveCard } from './cards.js';
@@ -33,82 +34,84 @@ async function allCreated(base: string, key: string): Promise<string[]> {
   }
 }
 
-program
-  .command('writer')
-  .description('write created tags onto chips through the server (the server keeps every key; this only relays APDUs)')
-  .argument('[tag_ids...]', 'tags to write')
-  .requiredOption('--key <key>', "an API key of the tags' team and mode")
-  .option(
-    '--reader <reader>',
-    'emulator (a software card per tag in the data dir) or pcsc',
-    (v) => {
-      if (v !== 'emulator' && v !== 'pcsc') throw new InvalidArgumentError('must be emulator or pcsc');
-      return v;
-    },
-    'emulator',
-  )
-  .option('--server <url>', "the server's origin, with or without the API prefix (default http://127.0.0.1:PORT of this configuration)")
-  .option('--pcsc-reader <name>', 'PC/SC reader name (default: the first reader with a card)')
-  .option('--all-created', "every created tag of the key's team and mode")
-  .option('--json', 'machine-readable output (one JSON object per tag, then none on the terminal)')
-  .action(async (tagIds: string[], opts) => {
-    const config = loadConfig();
-    const base = apiBaseOf(opts.server ?? `http://127.0.0.1:${config.port}`, config.apiPrefix);
-    const ids = opts.allCreated ? await allCreated(base, opts.key) : tagIds;
-    if (ids.length === 0) throw new CliError(opts.allCreated ? 'no created tags to write' : 'name at least one tag id, or --all-created');
-    const client = new WriterClient(new HttpTransport(base, opts.key));
-    const tty = !opts.json && process.stderr.isTTY;
-    const outcomes: WriteOutcome[] = [];
-    for (const [index, tagId] of ids.entries()) {
-      const progress = (step: string) => {
-        if (tty) process.stderr.write(`\r[${index + 1}/${ids.length}] ${tagId}: ${step}…   `);
-      };
-      let outcome: WriteOutcome;
-      if (opts.reader === 'emulator') {
-        const tag = await getJson(base, opts.key, `/tags/${encodeURIComponent(tagId)}`);
-        if (tag.status !== 200) {
-          outcome = {
-            writeId: null,
-            tagId,
-            status: 'failed',
-            reason: null,
-            roundTrips: 1,
-            refused: { status: tag.status, detail: tag.body?.errors?.[0]?.title ?? `HTTP ${tag.status}` },
-          };
+export function registerWriterCommands(program: Command): void {
+  program
+    .command('writer')
+    .description('write created tags onto chips through the server (the server keeps every key; this only relays APDUs)')
+    .argument('[tag_ids...]', 'tags to write')
+    .requiredOption('--key <key>', "an API key of the tags' team and mode")
+    .option(
+      '--reader <reader>',
+      'emulator (a software card per tag in the data dir) or pcsc',
+      (v) => {
+        if (v !== 'emulator' && v !== 'pcsc') throw new InvalidArgumentError('must be emulator or pcsc');
+        return v;
+      },
+      'emulator',
+    )
+    .option('--server <url>', "the server's origin, with or without the API prefix (default http://127.0.0.1:PORT of this configuration)")
+    .option('--pcsc-reader <name>', 'PC/SC reader name (default: the first reader with a card)')
+    .option('--all-created', "every created tag of the key's team and mode")
+    .option('--json', 'machine-readable output (one JSON object per tag, then none on the terminal)')
+    .action(async (tagIds: string[], opts) => {
+      const config = loadConfig();
+      const base = apiBaseOf(opts.server ?? `http://127.0.0.1:${config.port}`, config.apiPrefix);
+      const ids = opts.allCreated ? await allCreated(base, opts.key) : tagIds;
+      if (ids.length === 0) throw new CliError(opts.allCreated ? 'no created tags to write' : 'name at least one tag id, or --all-created');
+      const client = new WriterClient(new HttpTransport(base, opts.key));
+      const tty = !opts.json && process.stderr.isTTY;
+      const outcomes: WriteOutcome[] = [];
+      for (const [index, tagId] of ids.entries()) {
+        const progress = (step: string) => {
+          if (tty) process.stderr.write(`\r[${index + 1}/${ids.length}] ${tagId}: ${step}…   `);
+        };
+        let outcome: WriteOutcome;
+        if (opts.reader === 'emulator') {
+          const tag = await getJson(base, opts.key, `/tags/${encodeURIComponent(tagId)}`);
+          if (tag.status !== 200) {
+            outcome = {
+              writeId: null,
+              tagId,
+              status: 'failed',
+              reason: null,
+              roundTrips: 1,
+              refused: { status: tag.status, detail: tag.body?.errors?.[0]?.title ?? `HTTP ${tag.status}` },
+            };
+          } else {
+            const protocol = tag.body.data.attributes.protocol;
+            const card = loadCard(config.dataDir, tagId) ?? new Ntag424Card({ protocol: protocol === 'ntag_424_dna_tag_tamper' ? protocol : 'ntag_424_dna' });
+            try {
+              outcome = await client.write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) }, progress);
+            } finally {
+              saveCard(config.dataDir, tagId, card);
+            }
+          }
         } else {
-          const protocol = tag.body.data.attributes.protocol;
-          const card = loadCard(config.dataDir, tagId) ?? new Ntag424Card({ protocol: protocol === 'ntag_424_dna_tag_tamper' ? protocol : 'ntag_424_dna' });
+          if (!opts.json) process.stderr.write(`[${index + 1}/${ids.length}] ${tagId}: present a chip to the reader\n`);
+          let reader: PcscCard;
           try {
-            outcome = await client.write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) }, progress);
+            reader = await connectPcsc(opts.pcscReader === undefined ? {} : { name: opts.pcscReader });
+          } catch (error) {
+            if (error instanceof PcscUnavailableError) throw new CliError(error.message);
+            throw new CliError(`PC/SC: ${(error as Error).message}`);
+          }
+          try {
+            outcome = await client.write(tagId, reader, progress);
           } finally {
-            saveCard(config.dataDir, tagId, card);
+            await reader.close();
           }
         }
-      } else {
-        if (!opts.json) process.stderr.write(`[${index + 1}/${ids.length}] ${tagId}: present a chip to the reader\n`);
-        let reader: PcscCard;
-        try {
-          reader = await connectPcsc(opts.pcscReader === undefined ? {} : { name: opts.pcscReader });
-        } catch (error) {
-          if (error instanceof PcscUnavailableError) throw new CliError(error.message);
-          throw new CliError(`PC/SC: ${(error as Error).message}`);
-        }
-        try {
-          outcome = await client.write(tagId, reader, progress);
-        } finally {
-          await reader.close();
-        }
+        if (tty) process.stderr.write('\r\x1b[K');
+        outcomes.push(outcome);
+        const line = outcome.refused
+          ? `${tagId}: refused (${outcome.refused.detail})`
+          : outcome.status === 'configured'
+            ? `${tagId}: configured (${outcome.roundTrips} round trips)`
+            : `${tagId}: failed, ${outcome.reason!.code}: ${outcome.reason!.detail}`;
+        output(opts.json, outcome, line);
       }
-      if (tty) process.stderr.write('\r\x1b[K');
-      outcomes.push(outcome);
-      const line = outcome.refused
-        ? `${tagId}: refused (${outcome.refused.detail})`
-        : outcome.status === 'configured'
-          ? `${tagId}: configured (${outcome.roundTrips} round trips)`
-          : `${tagId}: failed, ${outcome.reason!.code}: ${outcome.reason!.detail}`;
-      output(opts.json, outcome, line);
-    }
-    const ok = outcomes.filter((o) => o.status === 'configured').length;
-    if (!opts.json) process.stdout.write(`${ok} of ${outcomes.length} tag${outcomes.length === 1 ? '' : 's'} configured\n`);
-    if (ok < outcomes.length) process.exitCode = 1;
-  });
+      const ok = outcomes.filter((o) => o.status === 'configured').length;
+      if (!opts.json) process.stdout.write(`${ok} of ${outcomes.length} tag${outcomes.length === 1 ? '' : 's'} configured\n`);
+      if (ok < outcomes.length) process.exitCode = 1;
+    });
+}

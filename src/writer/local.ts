@@ -1,6 +1,7 @@
 // The writer routes called in-process: `tapproof emulator create` runs the very same step machine
 // and service as a remote writer, without a server or an API key (the operator's CLI).
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
+import type { MastersState } from '../master-keys/masters.js';
 import { DomainError } from '../errors.js';
 import { jsonApiErrors } from '../http/error-handler.js';
 import { STATUS } from '../http/errors.js';
@@ -12,7 +13,7 @@ import { exchange, startTagWrite } from './service.js';
 
 export class LocalTransport implements Transport {
   constructor(
-    readonly ctx: AppContext,
+    readonly ctx: Kernel & MastersState,
     readonly world: World,
   ) {}
 

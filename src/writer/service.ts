@@ -4,10 +4,10 @@
 // tag.configured) or failed (tag.configuration_failed with the reason; the tag stays `created` and
 // can be written again). Statements per write are counted (docs/writer.md): a request reads its
 // write and tag together, and a round trip is claimed by the same UPDATE that stores its outcome.
-import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../chip-keys/derive.js';
-import { modeMaster } from '../chip-keys/masters.js';
+import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
+import { modeMaster, type MastersState } from '../master-keys/masters.js';
 import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import type { ChipResponses } from './documents.js';
@@ -17,7 +17,7 @@ import { sealer, type Sealer } from '../secrets/index.js';
 import type { World } from '../world.js';
 import type { Protocol } from '../tags/rules.js';
 import { configureTag, recordConfigurationFailure } from '../tags/service.js';
-import { defaultLayout } from '../tag-chips/layout.js';
+import { defaultLayout } from '../chips/url-layout.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 import type { Clock } from '../time.js';
 import * as writesRepo from './repository.js';
@@ -61,7 +61,7 @@ function openState(master: Buffer, row: WriteRow): WriteState {
   return JSON.parse(sessionSealer(master).open(stored(row).sealed!)) as WriteState;
 }
 
-function envFor(ctx: AppContext, world: World, master: Buffer, tagId: string, protocol: Protocol, url: string): StepEnv {
+function envFor(ctx: Kernel & MastersState, world: World, master: Buffer, tagId: string, protocol: Protocol, url: string): StepEnv {
   const metaRead = teamMetaReadKey(master, world.teamId, CURRENT_KEY_VERSION);
   return {
     protocol,
@@ -103,7 +103,7 @@ async function failWrite(trx: Executor, clock: Clock, world: World, row: WriteRo
  * One read inside the transaction gets the tag and a running write past its deadline (failed as
  * timeout first); the partial unique index turns a second running write into 409 WriteInProgress.
  */
-export async function startTagWrite(ctx: AppContext, world: World, tagId: unknown): Promise<WriteRow> {
+export async function startTagWrite(ctx: Kernel & MastersState, world: World, tagId: unknown): Promise<WriteRow> {
   if (!isId('tag', tagId)) throw new DomainError('NotFound');
   const master = await modeMaster(ctx, world.mode);
   try {
@@ -142,7 +142,7 @@ export async function startTagWrite(ctx: AppContext, world: World, tagId: unknow
   }
 }
 
-export async function getWrite(ctx: AppContext, world: World, id: string): Promise<WriteRow> {
+export async function getWrite(ctx: Kernel & MastersState, world: World, id: string): Promise<WriteRow> {
   if (!isId('wrt', id)) throw new DomainError('NotFound');
   const row = await writesRepo.findWrite(ctx.db.kysely, world, id);
   if (!row) throw new DomainError('NotFound');
@@ -154,7 +154,7 @@ export async function getWrite(ctx: AppContext, world: World, id: string): Promi
  * the end. A write whose deadline passed fails with reason timeout. Two requests racing on one
  * round trip: the first one wins, the other gets 409 WriteEnded.
  */
-export async function exchange(ctx: AppContext, world: World, input: { id: string } & ChipResponses): Promise<WriteRow> {
+export async function exchange(ctx: Kernel & MastersState, world: World, input: { id: string } & ChipResponses): Promise<WriteRow> {
   const { id, responses, removed, abort, roundTrip } = input;
   if (!isId('wrt', id)) throw new DomainError('NotFound');
   const db = ctx.db.kysely;

@@ -6,16 +6,12 @@
 // detail and source.pointer). Whatever a route creates reads back exactly as its
 // create answered, with the values that were sent.
 //
-// Routes (src/app.ts and src/*/routes): tags ×7, teams, keys, sessions,
-// verifications ×2, webhooks ×4, writer ×3. The extension's /ext routes have
-// their own tests. Each property runs RUNS cases per database (seeded, so a
-// failure replays): 350 per write route and per GET by id, i.e. 700 cases per
-// route over both databases, and more requests to the GET routes that every
-// create reads back through (1,000 to 2,500) — about 11,000 cases and 19,000
-// requests in all. That is below the 1,000 to 3,000 cases per route first aimed
-// for: each request costs about 6 ms of CPU in this one process (client and
-// server), and the file must stay within ~90 s for both databases on a 2-core
-// machine. PROPERTY_SCALE=3 gives ~2,000 per route where time allows. The
+// Routes: every platform route of test/http/routes.ts that the properties drive; the
+// extension's /ext routes have their own tests. Each property runs RUNS cases per
+// database (seeded, so a failure replays): 350 per write route and per GET by id,
+// and more requests to the GET routes that every create reads back through. The
+// count is bounded by what one process can run within the suite's time on a 2-core
+// machine; PROPERTY_SCALE=3 runs about three times as many where time allows. The
 // counts per route and status are printed as test diagnostics.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { generateSun424 } from '../../src/chips/index.js';
-import { checkValue, PRODUCTION_KEY_FILE } from '../../src/chip-keys/masters.js';
+import { checkValue, PRODUCTION_KEY_FILE } from '../../src/master-keys/masters.js';
 import { sealer } from '../../src/secrets/index.js';
 import { DATABASES, call, freshStorage, type Storage } from '../kit/harness.js';
 import { runCli, startServe, type Finished } from '../cli/process.js';

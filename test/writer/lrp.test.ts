@@ -4,7 +4,7 @@
 // its taps verify with LRP. Faults in the LRP authentication end in chip_removed and a retry configures.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { modeMaster } from '../../src/chip-keys/masters.js';
+import { modeMaster } from '../../src/master-keys/masters.js';
 import { ndefUrlCapacity } from '../../src/chips/index.js';
 import { sealer } from '../../src/secrets/index.js';
 import { saveCard } from '../../src/writer/cards.js';

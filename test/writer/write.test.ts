@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { modeMaster } from '../../src/chip-keys/masters.js';
+import { modeMaster } from '../../src/master-keys/masters.js';
 import { sealer } from '../../src/secrets/index.js';
 import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { createdTag, eventsOf, newCard, tamperTapsVerify, verify, writeTag } from './helpers.js';

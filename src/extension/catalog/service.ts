@@ -2,7 +2,7 @@ import type { Mode } from '../../db/schema.js';
 // The catalog's rules (docs/decisions.md §7): products and tokens belong to one
 // team and mode, and a tag links only to its own world's catalog. Every check
 // runs before the first write; a refusal is one line for the operator.
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { Executor } from '../../db/database.js';
 import { DomainError, problem, refusal } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -32,7 +32,7 @@ export function tokenRow(world: World, token: TokenInput, at: number): TokenRow 
 }
 
 /** What the catalog's operations need: the database and the clock that stamps rows. */
-export type CatalogServices = Pick<AppContext, 'db' | 'clock'>;
+export type CatalogServices = Pick<Kernel, 'db' | 'clock'>;
 
 export async function createProduct({ db: { kysely: db }, clock }: CatalogServices, world: World, raw: unknown): Promise<{ id: string }> {
   const { problems, product } = checkProduct(raw);

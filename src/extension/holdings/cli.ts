@@ -1,6 +1,10 @@
 // `tapproof holdings set|unset` (docs/decisions.md §7): the embedded provider's table.
 import { getAddress, isAddress } from 'viem';
-import { CliError, output, parseMode, program, withContext } from '../../cli.js';
+import { CliError, output, parseMode } from '../../cli-kit.js';
+import type { WithContext } from '../../cli-kit.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
+import type { Command } from 'commander';
 import type { Mode } from '../../db/schema.js';
 import type { Executor } from '../../db/database.js';
 import type { Clock } from '../../time.js';
@@ -8,71 +12,73 @@ import * as catalogRepo from '../catalog/repository.js';
 import { parseAddress } from '../wallets/cip19.js';
 import { setHolding, unsetHolding } from './embedded.js';
 
-interface HoldingOptions {
-  chain: string;
-  address: string;
-  token: string;
-  quantity?: string;
-  mode?: Mode;
-  json?: boolean;
-}
-
-/** The address in the form proofs compare against: bech32 as given, or EIP-55. */
-function canonicalAddress(chain: string, address: string): string {
-  if (chain === 'cardano') {
-    if (!parseAddress(address)) throw new CliError(`--address: not a Cardano Shelley address: ${address}`);
-    return address;
+export function registerHoldingsCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
+  interface HoldingOptions {
+    chain: string;
+    address: string;
+    token: string;
+    quantity?: string;
+    mode?: Mode;
+    json?: boolean;
   }
-  if (chain === 'ethereum') {
-    if (!isAddress(address, { strict: false })) throw new CliError(`--address: not an Ethereum address: ${address}`);
-    return getAddress(address.toLowerCase());
-  }
-  throw new CliError('--chain must be cardano or ethereum');
-}
 
-async function checkedToken<T>(opts: HoldingOptions, work: (db: Executor, tokenId: string, address: string, clock: Clock) => Promise<T>): Promise<T> {
-  const address = canonicalAddress(opts.chain, opts.address);
-  return withContext(async (ctx) => {
-    const token = await catalogRepo.findToken(ctx.db.kysely, opts.token);
-    if (!token || (opts.mode !== undefined && token.mode !== opts.mode)) throw new CliError(`no ${opts.mode ? opts.mode + ' ' : ''}token ${opts.token}`);
-    if (token.chain !== opts.chain) throw new CliError(`token ${opts.token} is on ${token.chain}, not ${opts.chain}`);
-    return work(ctx.db.kysely, token.id, address, ctx.clock);
-  });
-}
-
-const holdings = program.command('holdings').description('who holds which token, for the embedded holdings provider');
-const MODE = ['--mode <mode>', "sandbox or production: the mode the token must be of (default: the token's own)"] as const;
-holdings
-  .command('set')
-  .requiredOption('--chain <chain>', 'cardano or ethereum')
-  .requiredOption('--address <address>', 'the wallet address')
-  .requiredOption('--token <token_id>', 'the catalog token (tok_…)')
-  .option('--quantity <n>', 'how many units the wallet holds (whole number ≥ 1)', '1')
-  .option(...MODE, parseMode)
-  .option('--json', 'machine-readable output')
-  .action(async (opts: HoldingOptions) => {
-    if (!/^\d{1,78}$/.test(opts.quantity!) || BigInt(opts.quantity!) < 1n)
-      throw new CliError(`--quantity must be a whole number of at least 1, got "${opts.quantity}"`);
-    const quantity = BigInt(opts.quantity!);
-    const address = await checkedToken(opts, async (db, tokenId, address, clock) => {
-      await setHolding(db, tokenId, address, quantity, clock);
+  /** The address in the form proofs compare against: bech32 as given, or EIP-55. */
+  function canonicalAddress(chain: string, address: string): string {
+    if (chain === 'cardano') {
+      if (!parseAddress(address)) throw new CliError(`--address: not a Cardano Shelley address: ${address}`);
       return address;
+    }
+    if (chain === 'ethereum') {
+      if (!isAddress(address, { strict: false })) throw new CliError(`--address: not an Ethereum address: ${address}`);
+      return getAddress(address.toLowerCase());
+    }
+    throw new CliError('--chain must be cardano or ethereum');
+  }
+
+  async function checkedToken<T>(opts: HoldingOptions, work: (db: Executor, tokenId: string, address: string, clock: Clock) => Promise<T>): Promise<T> {
+    const address = canonicalAddress(opts.chain, opts.address);
+    return withContext(async (ctx) => {
+      const token = await catalogRepo.findToken(ctx.db.kysely, opts.token);
+      if (!token || (opts.mode !== undefined && token.mode !== opts.mode)) throw new CliError(`no ${opts.mode ? opts.mode + ' ' : ''}token ${opts.token}`);
+      if (token.chain !== opts.chain) throw new CliError(`token ${opts.token} is on ${token.chain}, not ${opts.chain}`);
+      return work(ctx.db.kysely, token.id, address, ctx.clock);
     });
-    output(!!opts.json, { token: opts.token, address, quantity: quantity.toString() }, `${address} holds ${quantity} of ${opts.token}`);
-  });
-holdings
-  .command('unset')
-  .requiredOption('--chain <chain>', 'cardano or ethereum')
-  .requiredOption('--address <address>', 'the wallet address')
-  .requiredOption('--token <token_id>', 'the catalog token (tok_…)')
-  .option(...MODE, parseMode)
-  .option('--json', 'machine-readable output')
-  .action(async (opts: HoldingOptions) => {
-    const removed = await checkedToken(opts, (db, tokenId, address) => unsetHolding(db, tokenId, address));
-    if (!removed) throw new CliError(`${opts.address} holds no ${opts.token}`);
-    output(
-      !!opts.json,
-      { token: opts.token, address: canonicalAddress(opts.chain, opts.address), removed: true },
-      `removed ${opts.address}'s holding of ${opts.token}`,
-    );
-  });
+  }
+
+  const holdings = program.command('holdings').description('who holds which token, for the embedded holdings provider');
+  const MODE = ['--mode <mode>', "sandbox or production: the mode the token must be of (default: the token's own)"] as const;
+  holdings
+    .command('set')
+    .requiredOption('--chain <chain>', 'cardano or ethereum')
+    .requiredOption('--address <address>', 'the wallet address')
+    .requiredOption('--token <token_id>', 'the catalog token (tok_…)')
+    .option('--quantity <n>', 'how many units the wallet holds (whole number ≥ 1)', '1')
+    .option(...MODE, parseMode)
+    .option('--json', 'machine-readable output')
+    .action(async (opts: HoldingOptions) => {
+      if (!/^\d{1,78}$/.test(opts.quantity!) || BigInt(opts.quantity!) < 1n)
+        throw new CliError(`--quantity must be a whole number of at least 1, got "${opts.quantity}"`);
+      const quantity = BigInt(opts.quantity!);
+      const address = await checkedToken(opts, async (db, tokenId, address, clock) => {
+        await setHolding(db, tokenId, address, quantity, clock);
+        return address;
+      });
+      output(!!opts.json, { token: opts.token, address, quantity: quantity.toString() }, `${address} holds ${quantity} of ${opts.token}`);
+    });
+  holdings
+    .command('unset')
+    .requiredOption('--chain <chain>', 'cardano or ethereum')
+    .requiredOption('--address <address>', 'the wallet address')
+    .requiredOption('--token <token_id>', 'the catalog token (tok_…)')
+    .option(...MODE, parseMode)
+    .option('--json', 'machine-readable output')
+    .action(async (opts: HoldingOptions) => {
+      const removed = await checkedToken(opts, (db, tokenId, address) => unsetHolding(db, tokenId, address));
+      if (!removed) throw new CliError(`${opts.address} holds no ${opts.token}`);
+      output(
+        !!opts.json,
+        { token: opts.token, address: canonicalAddress(opts.chain, opts.address), removed: true },
+        `removed ${opts.address}'s holding of ${opts.token}`,
+      );
+    });
+}

@@ -1,6 +1,6 @@
 // All SQL on the history of ownership proofs (written by the extension API's proofs: src/extension/repository.ts saveOwnership).
-import type { Executor } from '../db/database.js';
-import type { OwnershipProofsTable } from '../db/schema.js';
+import type { Executor } from '../../db/database.js';
+import type { OwnershipProofsTable } from '../../db/schema.js';
 
 export type OwnershipProofRow = OwnershipProofsTable;
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp, resourceOf } from '../http/schemas.js';
+import { Timestamp, resourceOf } from '../../http/schemas.js';
 
 const Chain = Type.Union([Type.Literal('cardano'), Type.Literal('ethereum')]);
 

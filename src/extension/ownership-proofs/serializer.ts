@@ -1,5 +1,5 @@
-import type { ResourceObject } from '../http/jsonapi.js';
-import { isoMicros } from '../time.js';
+import type { ResourceObject } from '../../http/jsonapi.js';
+import { isoMicros } from '../../time.js';
 import type { OwnershipProofRow } from './repository.js';
 
 export interface OwnershipProofAttributes {

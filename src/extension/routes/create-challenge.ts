@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { ExtensionContext } from '../context.js';
 import { answer } from '../../http/schemas.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
@@ -6,7 +6,7 @@ import { issueChallenge } from '../challenges.js';
 import { EXT_BODY_LIMIT } from '../http.js';
 import { Challenge, ChallengeBody, extErrors, extOperation, PathId } from '../schemas.js';
 
-export default function createChallengeRoute(app: RouteApp, ctx: AppContext, mode: Mode) {
+export default function createChallengeRoute(app: RouteApp, ctx: ExtensionContext, mode: Mode) {
   app.post('/verifications/:id/challenge', {
     bodyLimit: EXT_BODY_LIMIT,
     schema: {

@@ -1,13 +1,14 @@
-import type { AppContext } from '../../context.js';
+import type { ExtensionContext } from '../context.js';
 import { answer } from '../../http/schemas.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
 import { hourlyBudget } from '../../http/rate-limit.js';
 import { createClaim } from '../claims.js';
+import { readClaim } from '../documents.js';
 import { EXT_BODY_LIMIT } from '../http.js';
 import { ClaimBody, ClaimCreated, extErrors, extOperation } from '../schemas.js';
 
-export default function createClaimRoute(app: RouteApp, ctx: AppContext, mode: Mode) {
+export default function createClaimRoute(app: RouteApp, ctx: ExtensionContext, mode: Mode) {
   app.post('/claims', {
     bodyLimit: EXT_BODY_LIMIT,
     schema: {
@@ -22,7 +23,7 @@ export default function createClaimRoute(app: RouteApp, ctx: AppContext, mode: M
     },
     onRequest: hourlyBudget(app, `claims-${mode}`, ctx.config.claimsPerHour),
     handler: async (request, reply) => {
-      const { claim, created } = await createClaim(ctx, mode, request.body);
+      const { claim, created } = await createClaim(ctx, mode, readClaim(request.body));
       return reply.code(created ? 201 : 200).send(claim);
     },
   });

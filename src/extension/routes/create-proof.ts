@@ -1,12 +1,13 @@
-import type { AppContext } from '../../context.js';
+import type { ExtensionContext } from '../context.js';
 import { answer } from '../../http/schemas.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
 import { EXT_BODY_LIMIT } from '../http.js';
+import { readProof } from '../documents.js';
 import { proveOwnership } from '../proofs.js';
 import { extErrors, extOperation, PathId, ProofBody, ProofResult } from '../schemas.js';
 
-export default function createProofRoute(app: RouteApp, ctx: AppContext, mode: Mode) {
+export default function createProofRoute(app: RouteApp, ctx: ExtensionContext, mode: Mode) {
   app.post('/verifications/:id/proof', {
     bodyLimit: EXT_BODY_LIMIT,
     schema: {
@@ -18,6 +19,6 @@ export default function createProofRoute(app: RouteApp, ctx: AppContext, mode: M
       body: ProofBody,
       response: { 200: answer('Whether the signed challenge proves the holding.', ProofResult), ...extErrors(400, 404, 413, 415, 429, 500) },
     },
-    handler: async (request) => proveOwnership(ctx, mode, { pathId: request.params.id, body: request.body, log: request.log }),
+    handler: async (request) => proveOwnership(ctx, mode, { pathId: request.params.id, proof: readProof(request.body), log: request.log }),
   });
 }

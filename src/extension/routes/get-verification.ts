@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { ExtensionContext } from '../context.js';
 import { answer } from '../../http/schemas.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
@@ -6,7 +6,7 @@ import { findShownVerification } from '../lookup.js';
 import { extErrors, extOperation, PathId, PublicVerification } from '../schemas.js';
 import { renderPublicVerification } from '../serializer.js';
 
-export default function getVerificationRoute(app: RouteApp, ctx: AppContext, mode: Mode) {
+export default function getVerificationRoute(app: RouteApp, ctx: ExtensionContext, mode: Mode) {
   app.get('/verifications/:id', {
     schema: {
       summary: 'Read a verification (extension API)',

@@ -3,7 +3,7 @@
 // {extPrefix}/sandbox (docs/extension.md: a landing page wired to the
 // production base can never show a sandbox verification).
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { ExtensionContext } from '../context.js';
 import { routeApp, type RouteApp } from '../../http/route-app.js';
 import type { Mode } from '../../db/schema.js';
 import { installExtensionHttp } from '../http.js';
@@ -13,12 +13,12 @@ import createProof from './create-proof.js';
 import getVerification from './get-verification.js';
 import listClaims from './list-claims.js';
 
-type ExtensionRoute = (app: RouteApp, ctx: AppContext, mode: Mode) => void;
+type ExtensionRoute = (app: RouteApp, ctx: ExtensionContext, mode: Mode) => void;
 export const extensionRouteList: ExtensionRoute[] = [getVerification, listClaims, createClaim, createChallenge, createProof];
 
 export const sandboxPrefix = (extPrefix: string) => `${extPrefix}/sandbox`;
 
-export async function extensionApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function extensionApi(app: FastifyInstance, ctx: ExtensionContext): Promise<void> {
   const bases: [string, Mode][] = [
     [ctx.config.extPrefix, 'production'],
     [sandboxPrefix(ctx.config.extPrefix), 'sandbox'],

@@ -74,8 +74,8 @@ const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a
  * The signer of a canonical 65-byte (r, s, v) signature over `hash`, as lowercase 0x hex:
  * exactly 130 hex digits, r and s in [1, n-1] with s <= n/2 (a high-s twin is refused, so one
  * signature has one spelling), v as above, a point on the curve (docs/wallets.md, Signatures). Recovery runs in tiny-secp256k1
- * (libsecp256k1 compiled to WebAssembly): 0.21 ms against 0.94 ms in
- * @noble/curves, which made it the largest single cost of an Ethereum proof.
+ * (libsecp256k1 compiled to WebAssembly), several times cheaper than
+ * @noble/curves, where it was the largest single cost of an Ethereum proof.
  */
 function recoverAddress(hash: Uint8Array, signature: Hex): string {
   if (signature.length !== 132) throw new Error('invalid signature length');

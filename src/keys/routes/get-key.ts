@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -8,7 +8,7 @@ import * as keysRepo from '../repository.js';
 import { KeyDocument } from '../schemas.js';
 import { renderKey } from '../serializer.js';
 
-export default function getKeyRoute(app: RouteApp, { db }: AppContext): void {
+export default function getKeyRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/keys/:id', {
     schema: {
       summary: 'Retrieve a key of the same team and mode (never its secret)',

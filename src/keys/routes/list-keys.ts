@@ -1,5 +1,5 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +7,7 @@ import * as keysRepo from '../repository.js';
 import { KeyList } from '../schemas.js';
 import { renderKey } from '../serializer.js';
 
-export default function listKeysRoute(app: RouteApp, { db }: AppContext): void {
+export default function listKeysRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/keys', {
     schema: {
       summary: "List the team's keys of the same mode (never a secret)",

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -6,7 +6,7 @@ import { SessionDocument } from '../schemas.js';
 import { renderSession } from '../serializer.js';
 import { getSession } from '../service.js';
 
-export default function getSessionRoute(app: RouteApp, ctx: AppContext): void {
+export default function getSessionRoute(app: RouteApp, ctx: Kernel): void {
   app.get('/sessions/:id', {
     schema: {
       summary: 'Retrieve a session',

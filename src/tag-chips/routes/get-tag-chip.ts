@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import { DomainError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { RouteApp } from '../../http/route-app.js';
@@ -8,7 +8,7 @@ import * as chipsRepo from '../repository.js';
 import { ChipDocument } from '../schemas.js';
 import { renderChip } from '../serializer.js';
 
-export default function getTagChipRoute(app: RouteApp, { db }: AppContext): void {
+export default function getTagChipRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/tags/:id/chip', {
     schema: {
       summary: "Retrieve a tag's chip",

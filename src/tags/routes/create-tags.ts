@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +7,7 @@ import { CreateTagsBody, TagsDocument } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { createTags } from '../service.js';
 
-export default function createTagsRoute(app: RouteApp, ctx: AppContext) {
+export default function createTagsRoute(app: RouteApp, ctx: Kernel) {
   app.post('/tags', {
     schema: {
       summary: 'Create tags (1 to 500)',

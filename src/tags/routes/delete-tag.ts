@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { deleteTag } from '../service.js';
 
-export default function deleteTagRoute(app: RouteApp, ctx: AppContext) {
+export default function deleteTagRoute(app: RouteApp, ctx: Kernel) {
   app.delete('/tags/:id', {
     schema: {
       summary: 'Delete a tag never written to a chip',

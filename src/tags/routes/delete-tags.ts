@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -6,7 +6,7 @@ import { readBatchDeleteDocument } from '../documents.js';
 import { DeleteTagsBody, DeleteTagsResult } from '../schemas.js';
 import { deleteManyTags } from '../service.js';
 
-export default function deleteTagsRoute(app: RouteApp, ctx: AppContext) {
+export default function deleteTagsRoute(app: RouteApp, ctx: Kernel) {
   app.delete('/tags', {
     schema: {
       summary: 'Delete many tags; configured ones are kept',

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -6,7 +6,7 @@ import { TagDocument } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { getTag } from '../service.js';
 
-export default function getTagRoute(app: RouteApp, ctx: AppContext) {
+export default function getTagRoute(app: RouteApp, ctx: Kernel) {
   app.get('/tags/:id', {
     schema: {
       summary: 'Retrieve a tag',

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +7,7 @@ import { TagPage } from '../schemas.js';
 import { renderTag } from '../serializer.js';
 import { listTags } from '../service.js';
 
-export default function listTagsRoute(app: RouteApp, ctx: AppContext) {
+export default function listTagsRoute(app: RouteApp, ctx: Kernel) {
   app.get('/tags', {
     schema: {
       summary: "List the team's tags",

@@ -1,5 +1,5 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
@@ -8,7 +8,7 @@ import * as teamsRepo from '../repository.js';
 import { TeamDocument } from '../schemas.js';
 import { renderTeam } from '../serializer.js';
 
-export default function getCurrentTeamRoute(app: RouteApp, { db }: AppContext): void {
+export default function getCurrentTeamRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/teams/current', {
     schema: {
       summary: 'Retrieve the team of the key presented',

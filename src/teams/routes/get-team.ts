@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -7,7 +7,7 @@ import * as teamsRepo from '../repository.js';
 import { TeamDocument } from '../schemas.js';
 import { renderTeam } from '../serializer.js';
 
-export default function getTeamRoute(app: RouteApp, { db }: AppContext): void {
+export default function getTeamRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/teams/:id', {
     schema: {
       summary: "Retrieve the key's own team",

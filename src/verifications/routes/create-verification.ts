@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { VerifyContext } from '../context.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -8,7 +8,7 @@ import { CreateVerificationBody, VerificationDocument } from '../schemas.js';
 import { renderVerification } from '../serializer.js';
 import { verifyScan } from '../service.js';
 
-export default function createVerificationRoute(app: RouteApp, ctx: AppContext) {
+export default function createVerificationRoute(app: RouteApp, ctx: VerifyContext) {
   // Without a trusted proxy the request's address is the brand's backend, not the phone: no country from it.
   const trustsProxy = ctx.config.trustProxy !== false && ctx.config.trustProxy !== 0;
   app.post('/verifications', {

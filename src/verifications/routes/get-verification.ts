@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -6,7 +6,7 @@ import { VerificationDocument } from '../schemas.js';
 import { renderVerification } from '../serializer.js';
 import { getVerification } from '../service.js';
 
-export default function getVerificationRoute(app: RouteApp, ctx: AppContext) {
+export default function getVerificationRoute(app: RouteApp, ctx: Kernel) {
   app.get('/verifications/:id', {
     schema: {
       summary: 'Retrieve a verification',

@@ -1,12 +1,12 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
 import { verificationStats } from '../history.js';
 import { StatsQuery, readStatsQuery } from '../list-query.js';
 import { VerificationStatsDocument } from '../schemas.js';
 
-export default function verificationStatsRoute(app: RouteApp, ctx: AppContext) {
+export default function verificationStatsRoute(app: RouteApp, ctx: Kernel) {
   app.get('/verifications/stats', {
     schema: {
       summary: "Counts of the world's verifications per UTC day, by reason and by country",

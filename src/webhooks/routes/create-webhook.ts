@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +8,7 @@ import { CreateWebhookBody, WebhookDocument } from '../schemas.js';
 import { renderWebhook } from '../serializer.js';
 import { createWebhook } from '../service.js';
 
-export default function createWebhookRoute(app: RouteApp, ctx: AppContext) {
+export default function createWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/webhooks', {
     schema: {
       summary: 'Register a webhook (the secret is shown only in this response)',

@@ -1,9 +1,10 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { deleteWebhook } from '../service.js';
 
-export default function deleteWebhookRoute(app: RouteApp, ctx: AppContext) {
+export default function deleteWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.delete('/webhooks/:id', {
     schema: {
       summary: 'Delete a webhook (pending deliveries are dropped)',

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -6,7 +7,7 @@ import { WebhookDocument } from '../schemas.js';
 import { renderWebhook } from '../serializer.js';
 import { getWebhook } from '../service.js';
 
-export default function getWebhookRoute(app: RouteApp, ctx: AppContext) {
+export default function getWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/webhooks/:id', {
     schema: {
       summary: 'Retrieve a webhook',

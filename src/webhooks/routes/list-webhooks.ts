@@ -1,5 +1,6 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +8,7 @@ import { WebhookList } from '../schemas.js';
 import { renderWebhook } from '../serializer.js';
 import { listWebhooks } from '../service.js';
 
-export default function listWebhooksRoute(app: RouteApp, ctx: AppContext) {
+export default function listWebhooksRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/webhooks', {
     schema: {
       summary: "List the world's webhooks (never a secret)",

@@ -1,5 +1,6 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +8,7 @@ import { redeliver } from '../deliveries.js';
 import { DeliveryDocument, DeliveryParams } from '../schemas.js';
 import { renderDelivery } from '../serializer.js';
 
-export default function redeliverRoute(app: RouteApp, ctx: AppContext) {
+export default function redeliverRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/webhooks/:id/deliveries/:eventId/redeliver', {
     schema: {
       summary: 'Send an event to the webhook again now, with a fresh retry schedule; attempts keep their numbering',

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +8,7 @@ import { UpdateWebhookBody, WebhookDocument } from '../schemas.js';
 import { renderWebhook } from '../serializer.js';
 import { updateWebhook } from '../service.js';
 
-export default function updateWebhookRoute(app: RouteApp, ctx: AppContext) {
+export default function updateWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.patch('/webhooks/:id', {
     schema: {
       summary: 'Change url, events or enabled; rotate the secret',

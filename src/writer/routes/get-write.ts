@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -6,7 +7,7 @@ import { WriteDocument } from '../schemas.js';
 import { renderWrite } from '../serializer.js';
 import { getWrite } from '../service.js';
 
-export default function getWriteRoute(app: RouteApp, ctx: AppContext) {
+export default function getWriteRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/writer/writes/:id', {
     schema: {
       summary: 'Retrieve a write',

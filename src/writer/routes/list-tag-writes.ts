@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
@@ -11,7 +12,7 @@ import { renderWrite } from '../serializer.js';
 /** A tag is written a handful of times in its life; a list without pages is enough for its history. */
 const HISTORY_LIMIT = 100;
 
-export default function listTagWritesRoute(app: RouteApp, ctx: AppContext): void {
+export default function listTagWritesRoute(app: RouteApp, ctx: Kernel & MastersState): void {
   app.get('/tags/:id/writes', {
     schema: {
       summary: "List a tag's writes",

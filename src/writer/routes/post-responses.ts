@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +8,7 @@ import { ResponsesBody, WriteDocument } from '../schemas.js';
 import { renderWrite } from '../serializer.js';
 import { exchange } from '../service.js';
 
-export default function postResponsesRoute(app: RouteApp, ctx: AppContext) {
+export default function postResponsesRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/writer/writes/:id/responses', {
     schema: {
       summary: "The chip's answers to the pending APDUs: the next APDUs, or the end of the write",

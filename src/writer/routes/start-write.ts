@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
@@ -7,7 +8,7 @@ import { StartWriteBody, WriteDocument } from '../schemas.js';
 import { renderWrite } from '../serializer.js';
 import { startTagWrite } from '../service.js';
 
-export default function startWriteRoute(app: RouteApp, ctx: AppContext) {
+export default function startWriteRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/writer/writes', {
     schema: {
       summary: 'Start writing a created tag onto a chip: the first APDUs (or a failure before any APDU)',

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { Kernel } from '../../../kernel.js';
 import type { RouteApp } from '../../../http/route-app.js';
 import { sendDocument } from '../../../http/jsonapi.js';
 import { refuseUnknown } from '../../../http/query.js';
@@ -6,7 +6,7 @@ import { IdParam, answer, errorResponses } from '../../../http/schemas.js';
 import { getTag } from '../../../tags/service.js';
 import { TagLinksDocument, findTagLinks, renderTagLinks } from '../tag-links.js';
 
-export default function getTagLinksRoute(app: RouteApp, ctx: AppContext): void {
+export default function getTagLinksRoute(app: RouteApp, ctx: Kernel): void {
   app.get('/tags/:id/links', {
     schema: {
       summary: "Retrieve a tag's product and token",

@@ -1,12 +1,12 @@
-import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
-import { sendDocument } from '../../http/jsonapi.js';
-import { IdParam, answer, errorResponses } from '../../http/schemas.js';
+import type { RouteApp } from '../../../http/route-app.js';
+import type { Kernel } from '../../../kernel.js';
+import { sendDocument } from '../../../http/jsonapi.js';
+import { IdParam, answer, errorResponses } from '../../../http/schemas.js';
 import { OwnershipProofList } from '../schemas.js';
 import { renderOwnershipProof } from '../serializer.js';
 import * as proofs from '../service.js';
 
-export default function listOwnershipProofsRoute(app: RouteApp, ctx: AppContext) {
+export default function listOwnershipProofsRoute(app: RouteApp, ctx: Kernel) {
   app.get('/verifications/:id/ownership-proofs', {
     schema: {
       summary: "A verification's ownership proofs, oldest first",

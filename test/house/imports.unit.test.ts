@@ -1,29 +1,9 @@
 // The module graph of src/ has no cycles, type-only imports included: a cycle means two
 // modules that cannot be read, tested or moved one without the other.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { test } from 'node:test';
-import ts from 'typescript';
-
-const SRC = join(import.meta.dirname, '../../src');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-function importsOf(file: string): string[] {
-  return ts
-    .preProcessFile(readFileSync(file, 'utf8'), true, true)
-    .importedFiles.map((i) => i.fileName)
-    .filter((name) => name.startsWith('.'))
-    .map((name) => {
-      const target = join(dirname(file), name.replace(/\.js$/, '.ts'));
-      return existsSync(target) ? target : join(dirname(file), name, 'index.ts');
-    });
-}
+import { SRC, importsOf, sources } from './module-graph.js';
 
 /** Strongly connected components with more than one module (Tarjan). */
 function cycles(graph: Map<string, string[]>): string[][] {

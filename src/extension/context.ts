@@ -1,0 +1,12 @@
+import type { Kernel } from '../kernel.js';
+import type { OwnershipChecks } from './ownership-checks.js';
+
+/** What the extension keeps per process (built by feature.ts). */
+export interface ExtensionState {
+  /** Signature and holdings checks of ownership proofs (ownership-checks.ts). */
+  ownership: OwnershipChecks;
+  /** When an issued challenge last pruned the expired ones (challenges.ts). */
+  challengePrune: { at: number };
+}
+
+export type ExtensionContext = Kernel & ExtensionState;

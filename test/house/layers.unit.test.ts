@@ -1,0 +1,65 @@
+// The building has three floors (docs/architecture.md, "Layers"): the kernel at the bottom
+// (the database, config, clock, metrics, the group commit, and the pure chip, HTTP and
+// secret modules), the features above it, each built from the kernel, and the
+// composition root at the top, which assembles the features for serve, worker, the CLI
+// and the commit thread. An import runs down or sideways, never up.
+import assert from 'node:assert/strict';
+import { relative, sep } from 'node:path';
+import { test } from 'node:test';
+import { SRC, importsOf, sources } from './module-graph.js';
+
+const KERNEL_FOLDERS = ['db', 'chips', 'http', 'secrets', 'geoip'];
+const FEATURES = ['keys', 'teams', 'tags', 'tag-chips', 'master-keys', 'sessions', 'verifications', 'webhooks', 'extension', 'writer', 'emulator'];
+const COMPOSITION = [
+  'context.ts',
+  'app.ts',
+  'platform-routes.ts',
+  'write-kinds.ts',
+  'worker.ts',
+  'server.ts',
+  'cluster.ts',
+  'cli.ts',
+  'main.ts',
+  'bootstrap.ts',
+];
+// Room for an import that must run up (with its reason beside it); none does.
+const UPWARD_ALLOWED = 6;
+
+type Floor = 'kernel' | 'feature' | 'composition';
+const RANK: Record<Floor, number> = { kernel: 0, feature: 1, composition: 2 };
+
+function floorOf(path: string): Floor {
+  const [head, ...rest] = path.split(sep);
+  if (rest.length === 0) return COMPOSITION.includes(head!) ? 'composition' : 'kernel';
+  if (KERNEL_FOLDERS.includes(head!)) return 'kernel';
+  if (FEATURES.includes(head!)) return 'feature';
+  throw new Error(`src/${head}/ is on no floor: add it to KERNEL_FOLDERS or FEATURES in test/house/layers.unit.test.ts`);
+}
+
+const imports = sources(SRC).flatMap((file) => importsOf(file).map((target) => ({ from: relative(SRC, file), to: relative(SRC, target) })));
+
+test('every folder of src/ is on a floor', () => {
+  const floors = new Set(imports.flatMap(({ from, to }) => [floorOf(from), floorOf(to)]));
+  assert.equal(floors.size, 3);
+});
+
+test('the kernel imports no feature and nothing of the composition root', () => {
+  const up = imports.filter(({ from, to }) => floorOf(from) === 'kernel' && floorOf(to) !== 'kernel').map(({ from, to }) => `${from} -> ${to}`);
+  assert.deepEqual(up, []);
+});
+
+test('features import nothing of the composition root', () => {
+  const up = imports.filter(({ from, to }) => floorOf(from) === 'feature' && floorOf(to) === 'composition').map(({ from, to }) => `${from} -> ${to}`);
+  assert.deepEqual(up, []);
+});
+
+test(`at most ${UPWARD_ALLOWED} imports run up a floor`, () => {
+  const up = imports.filter(({ from, to }) => RANK[floorOf(to)] > RANK[floorOf(from)]).map(({ from, to }) => `${from} -> ${to}`);
+  assert.ok(up.length <= UPWARD_ALLOWED, up.join('\n'));
+});
+
+test('the layering sees the whole graph: each floor holds modules and imports run between them', () => {
+  const floors = new Set(imports.map(({ from }) => floorOf(from)));
+  assert.deepEqual([...floors].sort(), ['composition', 'feature', 'kernel']);
+  assert.ok(imports.filter(({ from, to }) => floorOf(from) === 'composition' && floorOf(to) === 'feature').length > 20);
+});
