@@ -20,6 +20,7 @@ import * as scanCounts from './migrations/0016_scan_counts.js';
 import * as keyLastUsed from './migrations/0017_key_last_used.js';
 import * as tagWrites from './migrations/0018_tag_writes.js';
 import * as oneTagIndex from './migrations/0019_one_tag_index.js';
+import * as reasonTimeIndex from './migrations/0020_reason_time_index.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -42,6 +43,7 @@ const steps: Record<string, Step> = {
   '0017_key_last_used': keyLastUsed,
   '0018_tag_writes': tagWrites,
   '0019_one_tag_index': oneTagIndex,
+  '0020_reason_time_index': reasonTimeIndex,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

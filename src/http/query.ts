@@ -1,7 +1,7 @@
 // Query parameters of the list routes: one reader for what every list shares
 // (unknown names, keyset pages, ISO 8601 bounds, enumerations), so that each
 // refusal is the same 400 naming the parameter (`source.parameter`). Keyset
-// pages are described in docs/read-api.md.
+// pages are described in docs/read-api.md; their cursors are in cursor.ts.
 import { Type } from '@sinclair/typebox';
 import { DomainError, problem } from '../errors.js';
 
@@ -79,36 +79,6 @@ export function parseIsoMicros(raw: string): number | null {
 /** since ≤ until when both are given. */
 export function checkWindow(since: number | undefined, until: number | undefined): void {
   if (since !== undefined && until !== undefined && since > until) throw badParameter('until', 'until must not be before since');
-}
-
-/**
- * The opaque keyset cursor: base64url of the JSON list of the last row's sort
- * key. `shape` checks what comes back, since a client can send anything.
- */
-export function encodeCursor(key: readonly (string | number)[]): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-export function cursor<K>(query: Query, shape: (value: unknown) => value is K): K | undefined {
-  const raw = single(query, 'cursor');
-  if (raw === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = /^[A-Za-z0-9_-]{1,400}$/.test(raw) ? JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) : undefined;
-  } catch {
-    value = undefined;
-  }
-  if (!shape(value)) throw badParameter('cursor', 'cursor is not one this list gave out; start again without it');
-  return value;
-}
-
-/** The link to the next page: the same query with the cursor after `last`, or null on the last page. */
-export function nextLink(path: string, query: Query, last: readonly (string | number)[] | null): string | null {
-  if (last === null) return null;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (name !== 'cursor' && typeof value === 'string') params.set(name, value);
-  params.set('cursor', encodeCursor(last));
-  return `${path}?${params.toString()}`;
 }
 
 /** A string parameter of a closed set, for the OpenAPI document. */

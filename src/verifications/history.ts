@@ -1,20 +1,32 @@
 // Reading a world's verifications back: the keyset list and the statistics of a window
 // (docs/read-api.md). Rules only; SQL is in repository.ts and scan-counts.ts.
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../kernel.js';
 import { pageOf } from '../http/query.js';
 import type { World } from '../world.js';
-import { DAY_MICROS } from './list-query.js';
+import { DAY_MICROS, type VerificationListing } from './list-query.js';
 import * as verificationsRepo from './repository.js';
 import * as scanCountsRepo from './scan-counts.js';
 import { REASONS } from './schemas.js';
 
-export async function listVerifications(ctx: AppContext, world: World, filter: verificationsRepo.VerificationFilter & { size: number }) {
-  const { rows, more } = pageOf(await verificationsRepo.listVerifications(ctx.db.kysely, world, filter), filter.size);
+type Reason = (typeof REASONS)[number];
+
+/**
+ * The reasons a filter admits, undefined for all. A scan is genuine exactly when its reason is `ok`
+ * (decide.ts, service.ts), so both filters are a set of reasons, each a range of one index.
+ */
+function reasonsOf(genuine: boolean | undefined, reason: Reason | undefined): Reason[] | undefined {
+  if (genuine === undefined && reason === undefined) return undefined;
+  return REASONS.filter((r) => (reason === undefined || r === reason) && (genuine === undefined || (r === 'ok') === genuine));
+}
+
+export async function listVerifications(ctx: Kernel, world: World, listing: VerificationListing) {
+  const { genuine, reason, size, ...filter } = listing;
+  const found = await verificationsRepo.listVerifications(ctx.db.kysely, world, { ...filter, reasons: reasonsOf(genuine, reason), limit: size + 1 });
+  const { rows, more } = pageOf(found, size);
   const last = rows.at(-1);
   return { rows, next: more && last ? ([last.scanned_at, last.id] as const) : null };
 }
 
-type Reason = (typeof REASONS)[number];
 export interface Counts {
   count: number;
   by_reason: Record<Reason, number>;
@@ -36,7 +48,7 @@ function tally(rows: readonly scanCountsRepo.ScanCountRow[]): Counts {
 }
 
 /** Counts per UTC day (every day of the window, zeros included) and over the window. */
-export async function verificationStats(ctx: AppContext, world: World, window: { since: number; until: number }) {
+export async function verificationStats(ctx: Kernel, world: World, window: { since: number; until: number }) {
   const since = scanCountsRepo.utcDay(window.since);
   const until = scanCountsRepo.utcDay(window.until);
   const rows = await scanCountsRepo.findScanCounts(ctx.db.kysely, world, since, until);

@@ -2,8 +2,8 @@
 // One table serves the reader (400 naming the parameter) and the OpenAPI parameters.
 import { Type } from '@sinclair/typebox';
 import { isId } from '../ids.js';
-import { enumOf, KeysetQuery, badParameter, checkWindow, cursor, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../http/query.js';
-import type { VerificationFilter } from './repository.js';
+import type { ListCursors } from '../http/cursor.js';
+import { enumOf, KeysetQuery, badParameter, checkWindow, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../http/query.js';
 import { REASONS } from './schemas.js';
 
 const ISO = 'ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z)';
@@ -17,11 +17,22 @@ export const ListVerificationsQuery = Type.Object({
   ...KeysetQuery,
 });
 
+/** A page of GET /verifications: `size` rows are shown, one more is read. */
+export interface VerificationListing {
+  tagId?: string;
+  genuine?: boolean;
+  reason?: (typeof REASONS)[number];
+  since?: number;
+  until?: number;
+  before?: readonly [number, string];
+  size: number;
+}
+
 const isKey = (value: unknown): value is [number, string] =>
   Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && (value[0] as number) >= 0 && isId('vrf', value[1]);
 
-/** The filter and page of GET /verifications; `size` rows are shown, one more is read. */
-export function readListVerificationsQuery(query: Query): VerificationFilter & { size: number } {
+/** The filter and page of GET /verifications; the cursor is read last, once the query it is bound to is known to be valid. */
+export async function readListVerificationsQuery(query: Query, cursors: ListCursors): Promise<VerificationListing> {
   refuseUnknown(query, Object.keys(ListVerificationsQuery.properties));
   const tagId = single(query, 'tag_id');
   if (tagId !== undefined && !isId('tag', tagId)) throw badParameter('tag_id', 'tag_id must be a tag id (tag_…)');
@@ -30,16 +41,8 @@ export function readListVerificationsQuery(query: Query): VerificationFilter & {
   const until = isoTime(query, 'until');
   checkWindow(since, until);
   const size = pageSize(query);
-  return {
-    tagId,
-    genuine: genuine === undefined ? undefined : genuine === 'true',
-    reason: oneOf(query, 'reason', REASONS),
-    since,
-    until,
-    before: cursor(query, isKey),
-    size,
-    limit: size + 1,
-  };
+  const reason = oneOf(query, 'reason', REASONS);
+  return { tagId, genuine: genuine === undefined ? undefined : genuine === 'true', reason, since, until, size, before: await cursors.read(isKey) };
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

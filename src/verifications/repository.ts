@@ -5,7 +5,7 @@
 // `/* prepared: … */`), and the three writes are one statement (data-modifying
 // CTEs): every statement is a round trip on the batch's critical path. SQLite keeps
 // the Kysely statements: there a statement costs no round trip.
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { onPostgres, type Executor } from '../db/database.js';
 import * as sessionsRepo from '../sessions/repository.js';
 import type { SessionRow } from '../sessions/repository.js';
@@ -14,7 +14,7 @@ import type { ChipProgress, LockedChip } from '../tag-chips/repository.js';
 import { addScanCounts, foldScanCounts, type ScanCountRow } from './scan-counts.js';
 import { isId } from '../ids.js';
 import { executeCompiledOnce, executeShaped } from '../db/precompiled.js';
-import type { VerificationsTable } from '../db/schema.js';
+import type { Database, VerificationsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
 
@@ -193,8 +193,8 @@ async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], session
 
 export interface VerificationFilter {
   tagId?: string;
-  genuine?: boolean;
-  reason?: string;
+  /** Only these reasons (at least one); all of them when absent. */
+  reasons?: readonly string[];
   /** Inclusive lower and exclusive upper bound of scanned_at. */
   since?: number;
   until?: number;
@@ -205,22 +205,49 @@ export interface VerificationFilter {
 }
 
 /**
- * A world's verifications, newest first, keyset-paged on (scanned_at, id): a world's walk
- * follows verifications_world_time and a tag's verifications_tag_time (migration 0015),
- * never an OFFSET.
+ * A world's verifications, newest first, keyset-paged on (scanned_at, id), never an OFFSET; each
+ * walk follows an index in its own order (docs/read-api.md): a tag's verifications_tag_time with
+ * the rest of the filter read from its rows, a world's verifications_world_time, one reason's
+ * verifications_reason_time (migration 0020), and several reasons (genuine=false) a merge of
+ * their ranges, each read only as far as the page needs.
  */
 export const worldVerifications = (db: Executor, world: World, filter: VerificationFilter) => {
-  let query = db.selectFrom('verifications').selectAll();
-  query = filter.tagId === undefined ? query : query.where('tag_id', '=', filter.tagId);
-  query = query.where('team_id', '=', world.teamId).where('mode', '=', world.mode);
-  if (filter.genuine !== undefined) query = query.where('genuine', '=', filter.genuine ? 1 : 0);
-  if (filter.reason !== undefined) query = query.where('reason', '=', filter.reason);
+  const { tagId, reasons } = filter;
+  const postgres = onPostgres(db);
+  // SQLite has no statistics to weigh a tag's index against a world's: on a tag's walk the world and
+  // the reasons are `+column`, read from the row, never through an index (sqlite.org/optoverview.html,
+  // "Disqualifying WHERE clause terms using unary-+"). PostgreSQL weighs them with its statistics.
+  if (tagId !== undefined || reasons === undefined || reasons.length < 2) return walk(db, world, filter, tagId !== undefined && !postgres).limit(filter.limit);
+  // SQLite merges the reasons' walks lazily, as the page asks; PostgreSQL costs each walk of a merge as
+  // if read whole and would sort a frequent reason's whole range instead, unless each has the page's limit.
+  const [first, ...others] = reasons.map((reason) => (eb: Source) => {
+    const one = walk(eb, world, { ...filter, reasons: [reason] }, false);
+    return (postgres ? one.limit(filter.limit) : one).as('v');
+  });
+  return others
+    .reduce((merged, other) => merged.unionAll((eb) => eb.selectFrom(other).selectAll()), db.selectFrom(first!).selectAll())
+    .orderBy('scanned_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit);
+};
+
+type Source = Pick<ExpressionBuilder<Database, never>, 'selectFrom'>;
+
+/** One walk in its index's order, without its limit; `fromRow`: the world and the reasons are read from the rows. */
+function walk(source: Source, world: World, filter: VerificationFilter, fromRow: boolean) {
+  const column = (name: 'team_id' | 'mode' | 'reason') => (fromRow ? sql<string>`+${sql.ref(name)}` : sql.ref<string>(name));
+  let query = source.selectFrom('verifications').selectAll();
+  if (filter.tagId !== undefined) query = query.where('tag_id', '=', filter.tagId);
+  query = query.where(column('team_id'), '=', world.teamId).where(column('mode'), '=', world.mode);
+  if (filter.reasons?.length === 1) query = query.where(column('reason'), '=', filter.reasons[0]!);
+  else if (filter.reasons !== undefined) query = query.where(column('reason'), 'in', filter.reasons);
   if (filter.since !== undefined) query = query.where('scanned_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('scanned_at', '<', filter.until);
   if (filter.before !== undefined) query = query.where(sql<boolean>`(scanned_at, id) < (${filter.before[0]}, ${filter.before[1]})`);
-  return query.orderBy('scanned_at', 'desc').orderBy('id', 'desc').limit(filter.limit);
-};
+  return query.orderBy('scanned_at', 'desc').orderBy('id', 'desc');
+}
 
 export async function listVerifications(db: Executor, world: World, filter: VerificationFilter): Promise<VerificationRow[]> {
+  if (filter.reasons?.length === 0) return [];
   return worldVerifications(db, world, filter).execute();
 }

@@ -8,6 +8,8 @@ import type { Mode } from '../../src/db/schema.js';
 import { insertVerifications, worldVerifications, type VerificationRow } from '../../src/verifications/repository.js';
 import { addScanCounts, findScanCounts, foldScanCounts } from '../../src/verifications/scan-counts.js';
 import { isoMicros } from '../../src/time.js';
+import { buildApp } from '../../src/app.js';
+import { createContext } from '../../src/context.js';
 import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { assertBadParameter, walk } from '../http/query.js';
 
@@ -137,6 +139,11 @@ for (const kind of DATABASES) {
       await expect('since=2026-01-03&until=2026-01-05', (r) => r.scanned_at >= START + 2 * DAY && r.scanned_at < START + 4 * DAY);
       await expect('since=2026-01-03T01:00:00%2B01:00', (r) => r.scanned_at >= START + 2 * DAY);
       await expect(`tag_id=${tags[0]}&genuine=false&since=2026-01-02`, (r) => r.tag_id === tags[0] && r.genuine === 0 && r.scanned_at >= START + DAY);
+      await expect(`tag_id=${tags[2]}&reason=bad_cmac`, (r) => r.tag_id === tags[2] && r.reason === 'bad_cmac');
+      await expect('genuine=false&reason=replayed&until=2026-01-08', (r) => r.reason === 'replayed' && r.scanned_at < START + 7 * DAY);
+      await expect('genuine=true&reason=ok', (r) => r.genuine === 1);
+      await expect('genuine=true&reason=bad_cmac', () => false);
+      await expect('genuine=false&reason=ok', () => false);
       await expect('since=2026-02-01', () => false);
     });
 
@@ -149,9 +156,64 @@ for (const kind of DATABASES) {
       assert.equal(production.body.data.length, 1);
       assert.equal(production.body.data[0].attributes.scanned_at, isoMicros(START));
       assert.ok(!rows.some((r) => r.id === production.body.data[0].id));
-      // A cursor from the sandbox walk lists only the production world's rows.
-      const cursor = new URL((await list('page_size=1')).body.links.next, server.origin).searchParams.get('cursor');
-      assert.equal((await list(`cursor=${cursor}`, world.production.key)).body.data.length, 1);
+    });
+
+    test('a cursor is honoured only by the list, world and query that gave it out', async () => {
+      const cursorOf = (next: string) => new URL(next, server.origin).searchParams.get('cursor')!;
+      const next = (await list('page_size=2')).body.links.next as string;
+      assert.equal((await get(next)).status, 200);
+      // Another team's walk, its links.next with this team's key: refused, not this team's rows.
+      const other = await server.seedTeam();
+      await store(server, [row(other, 'sandbox', tags[0]!, START + 1, 'ok', 'DE'), row(other, 'sandbox', tags[0]!, START + 2, 'ok', 'DE')]);
+      const theirs = (await list('page_size=1', other.sandbox.key)).body.links.next as string;
+      assert.equal((await call(server, 'GET', theirs.replace(server.ctx.config.apiPrefix, ''), { key: other.sandbox.key })).status, 200);
+      assertBadParameter(await get(theirs), 'cursor');
+      // The other mode of the same team.
+      assertBadParameter(await list(`page_size=2&cursor=${cursorOf(next)}`, world.production.key), 'cursor');
+      // Other filters or page size than the cursor was given out for.
+      const genuine = (await list('page_size=2&genuine=true')).body.links.next as string;
+      assert.equal((await get(genuine)).status, 200);
+      assertBadParameter(await get(genuine.replace('genuine=true', 'genuine=false')), 'cursor');
+      for (const query of ['page_size=2', 'page_size=3&genuine=true', 'page_size=2&genuine=true&reason=ok', `page_size=2&genuine=true&tag_id=${tags[0]}`])
+        assertBadParameter(await list(`${query}&cursor=${cursorOf(genuine)}`), 'cursor');
+      // The order of the parameters is not part of the query.
+      assert.equal((await list(`genuine=true&page_size=2&cursor=${cursorOf(genuine)}`)).status, 200);
+      // Positions written by hand (the unsigned format), and a signed cursor with its position altered.
+      const forged = (position: unknown) => Buffer.from(JSON.stringify(position)).toString('base64url');
+      const newest = newestFirst(rows)[0]!;
+      for (const position of [
+        [9007199254740991, newest],
+        [0, newest],
+        [rows[0]!.scanned_at, 'vrf_0000000000000000000000'],
+      ])
+        assertBadParameter(await list(`page_size=2&cursor=${forged(position)}`), 'cursor');
+      const signed = cursorOf(next);
+      assertBadParameter(await list(`page_size=2&cursor=${signed.slice(0, 22)}${forged([9007199254740991, newest])}`), 'cursor');
+      // An altered tag, and the same tag spelt otherwise (the last of its 22 characters carries 4 spare bits).
+      assertBadParameter(await list(`page_size=2&cursor=${signed[0] === 'A' ? 'B' : 'A'}${signed.slice(1)}`), 'cursor');
+      assertBadParameter(await list(`page_size=2&cursor=${signed.slice(0, 21)}${String.fromCharCode(signed.charCodeAt(21) + 1)}${signed.slice(22)}`), 'cursor');
+    });
+
+    test('another server of the same deployment honours the cursors this one gave out', async () => {
+      // A second process: its own context and Fastify app on the same database, as behind a balancer.
+      const db = server.storage.open();
+      const ctx = createContext(db, server.ctx.config, server.clock);
+      const app = await buildApp(ctx, { logger: false });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        const peer = { base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}${server.ctx.config.apiPrefix}` };
+        const ids: string[] = [];
+        for (let next: string | null = '/verifications?page_size=7&genuine=false', turn = 0; next !== null; turn++) {
+          const response = await call(turn % 2 ? peer : server, 'GET', next.replace(server.ctx.config.apiPrefix, ''), { key: world.sandbox.key });
+          assert.equal(response.status, 200, response.text);
+          ids.push(...response.body.data.map((v: { id: string }) => v.id));
+          next = response.body.links.next;
+        }
+        assert.deepEqual(ids, newestFirst(rows.filter((r) => r.genuine === 0)));
+      } finally {
+        await app.close();
+        await db.close();
+      }
     });
 
     test('bad values → 400 naming the parameter', async () => {
@@ -171,6 +233,7 @@ for (const kind of DATABASES) {
         ['since=2026-01-05&until=2026-01-04', 'until'],
         ['cursor=garbage!', 'cursor'],
         ['cursor=', 'cursor'],
+        [`cursor=${'A'.repeat(40)}`, 'cursor'],
         [`cursor=${Buffer.from('[1,"x"]').toString('base64url')}`, 'cursor'],
         [`cursor=${Buffer.from('[-1,"vrf_0000000000000000000000"]').toString('base64url')}`, 'cursor'],
         [`cursor=${Buffer.from('{"a":1}').toString('base64url')}`, 'cursor'],
@@ -325,30 +388,97 @@ for (const kind of DATABASES) {
       ]);
     });
 
-    /** The planner's words for a query, with sequential scans priced out on PostgreSQL (its tables are near empty here). */
-    async function plan(query: Compilable & { explain(): Promise<Record<string, unknown>[]> }): Promise<string> {
+    /**
+     * The planner's words for a query. On PostgreSQL sequential scans and sorts are priced out (its tables are
+     * near empty here) unless `analyzed`: then it plans with the statistics of the table as it is.
+     */
+    async function plan(query: Compilable & { explain(): Promise<Record<string, unknown>[]> }, analyzed = false): Promise<string> {
       const db = server.ctx.db;
       if (kind === 'sqlite') {
         const compiled = query.compile();
         return JSON.stringify((await db.kysely.executeQuery(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows);
       }
       return db.kysely.transaction().execute(async (trx) => {
-        await sql`set local enable_seqscan = off`.execute(trx);
-        await sql`set local enable_sort = off`.execute(trx);
+        if (!analyzed) {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          await sql`set local enable_sort = off`.execute(trx);
+        }
         return JSON.stringify(await query.explain());
       });
     }
+    /** A sort node of either engine: SQLite's temporary B-tree, a PostgreSQL Sort (not a Merge Append's "Sort Key"). */
+    const SORT = /TEMP B-TREE|(?:"|->\s+)(?:Incremental )?Sort\s+\(/;
+    const world = { teamId: 'team_x', mode: 'sandbox' as const };
+    const older = [START, 'vrf_0000000000000000000000'] as const;
+    const indexes = (text: string) => [...new Set(text.match(/verifications_\w+_time/g))].sort();
 
     test("a world's walk and a tag's walk follow their indexes, without a sort", async () => {
-      const world = { teamId: 'team_x', mode: 'sandbox' as const };
-      for (const filter of [{ limit: 26 }, { limit: 26, before: [START, 'vrf_0000000000000000000000'] as const, reason: 'ok', since: START - DAY }]) {
+      for (const filter of [{ limit: 26 }, { limit: 26, before: older, since: START - DAY }]) {
         const text = await plan(worldVerifications(server.ctx.db.kysely, world, filter));
-        assert.match(text, /verifications_world_time/);
-        assert.doesNotMatch(text, /TEMP B-TREE|"Sort"/);
+        assert.deepEqual(indexes(text), ['verifications_world_time'], text);
+        assert.doesNotMatch(text, SORT);
       }
-      const byTag = await plan(worldVerifications(server.ctx.db.kysely, world, { tagId: 'tag_a', limit: 26, before: [START, 'vrf_0000000000000000000000'] }));
-      assert.match(byTag, /verifications_tag_time/);
-      assert.doesNotMatch(byTag, /TEMP B-TREE|"Sort"/);
+      // A tag's first page too: SQLite, without statistics, would rather walk the world's index.
+      for (const filter of [
+        { tagId: 'tag_a', limit: 26 },
+        { tagId: 'tag_a', limit: 26, before: older },
+      ]) {
+        const text = await plan(worldVerifications(server.ctx.db.kysely, world, filter));
+        assert.deepEqual(indexes(text), ['verifications_tag_time'], text);
+        assert.doesNotMatch(text, SORT);
+      }
+    });
+
+    test('a walk of one reason (reason=, genuine=true) is one range of the reason index, without a sort', async () => {
+      for (const filter of [
+        { limit: 26, reasons: ['bad_cmac'] },
+        { limit: 26, reasons: ['ok'] },
+        { limit: 26, reasons: ['bad_cmac'], before: older, since: START - DAY, until: START + DAY },
+      ]) {
+        const text = await plan(worldVerifications(server.ctx.db.kysely, world, filter));
+        assert.deepEqual(indexes(text), ['verifications_reason_time'], text);
+        assert.match(text, kind === 'sqlite' ? /reason=\?/ : /reason = /);
+        assert.doesNotMatch(text, SORT);
+      }
+    });
+
+    test('genuine=false merges the ranges of the refused reasons in order, without a sort', async () => {
+      const refused = REASONS.filter((r) => r !== 'ok');
+      for (const filter of [
+        { limit: 26, reasons: refused },
+        { limit: 26, reasons: refused, before: older },
+      ]) {
+        const text = await plan(worldVerifications(server.ctx.db.kysely, world, filter));
+        assert.deepEqual(indexes(text), ['verifications_reason_time'], text);
+        assert.equal(text.match(/verifications_reason_time/g)?.length, refused.length, text);
+        assert.match(text, kind === 'sqlite' ? /MERGE \(UNION ALL\)/ : /Merge Append/);
+        assert.doesNotMatch(text, SORT);
+      }
+    });
+
+    test("a busy world's statistics change none of it: no reason's range is read whole and sorted", async () => {
+      const busy = { teamId: 'team_busy', sandbox: { id: '', key: '' }, production: { id: '', key: '' } };
+      const reasonOf = (i: number) => (i % 10 === 0 ? 'replayed' : i % 97 === 0 ? 'bad_cmac' : 'ok');
+      await store(
+        server,
+        Array.from({ length: 3000 }, (_, i) => row(busy, 'sandbox', `tag_busy${i % 50}`, START + i * 1000, reasonOf(i), null)),
+      );
+      if (kind === 'postgres') await sql`analyze verifications`.execute(server.ctx.db.kysely);
+      const refused = REASONS.filter((r) => r !== 'ok');
+      for (const reasons of [refused, ['replayed'], ['bad_cmac']]) {
+        const text = await plan(worldVerifications(server.ctx.db.kysely, { teamId: busy.teamId, mode: 'sandbox' }, { limit: 26, reasons }), true);
+        assert.deepEqual(indexes(text), ['verifications_reason_time'], text);
+        assert.doesNotMatch(text, SORT);
+      }
+    });
+
+    test("a tag's walk keeps to the tag's index whatever its filters", async () => {
+      for (const reasons of [['bad_cmac'], REASONS.filter((r) => r !== 'ok')]) {
+        const text = await plan(worldVerifications(server.ctx.db.kysely, world, { tagId: 'tag_a', limit: 26, reasons }));
+        // PostgreSQL weighs the tag's index against a reason's with its statistics; SQLite has none.
+        if (kind === 'sqlite') assert.deepEqual(indexes(text), ['verifications_tag_time'], text);
+        assert.doesNotMatch(text, SORT);
+      }
     });
   });
 }

@@ -209,5 +209,37 @@ for (const kind of DATABASES) {
       assertError(await deliveries(world, id, '', world.production.key), 404);
       assertError(await deliveries(world, 'whk_0000000000000000000000'), 404);
     });
+
+    test("a deliveries cursor is honoured only by its webhook's list, world and query", async () => {
+      const world = await server.seedTeam();
+      const x = await webhook(world, '/cursors/x');
+      const y = await webhook(world, '/cursors/y');
+      await createTags(world, 3);
+      await settled(world, x, (d) => d.attributes.status === 'delivered');
+      await settled(world, y, (d) => d.attributes.status === 'delivered');
+      const next = (await deliveries(world, x, 'page_size=1')).body.links.next as string;
+      const cursor = new URL(next, server.origin).searchParams.get('cursor')!;
+      assert.equal((await deliveries(world, x, `page_size=1&cursor=${cursor}`)).status, 200);
+      // Another webhook of the same world, other filters, another world: all refused, never another list's page.
+      assertBadParameter(await deliveries(world, y, `page_size=1&cursor=${cursor}`), 'cursor');
+      assertBadParameter(await deliveries(world, x, `page_size=1&status=delivered&cursor=${cursor}`), 'cursor');
+      assertBadParameter(await deliveries(world, x, `page_size=2&cursor=${cursor}`), 'cursor');
+      assertBadParameter(await deliveries(world, x, `page_size=1&cursor=${cursor}`, world.production.key), 'cursor');
+      assertBadParameter(await deliveries(world, x, `page_size=1&cursor=${cursor}`, (await server.seedTeam()).sandbox.key), 'cursor');
+      // A position written by hand, in the unsigned format or under a signed cursor's tag.
+      const forged = Buffer.from(JSON.stringify([9007199254740991])).toString('base64url');
+      assertBadParameter(await deliveries(world, x, `page_size=1&cursor=${forged}`), 'cursor');
+      assertBadParameter(await deliveries(world, x, `page_size=1&cursor=${cursor.slice(0, 22)}${forged}`), 'cursor');
+      // The walk still sees each of the webhook's deliveries once.
+      const { ids } = await walk(
+        (path) => call(server, 'GET', path.replace(server.ctx.config.apiPrefix, ''), { key: world.sandbox.key }),
+        `/webhooks/${x}/deliveries?page_size=1`,
+      );
+      assert.deepEqual(
+        ids,
+        (await deliveries(world, x)).body.data.map((d: any) => d.id),
+      );
+      assert.equal(new Set(ids).size, 3);
+    });
   });
 }

@@ -1,14 +1,15 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { nextLink } from '../../http/query.js';
+import { listCursors } from '../../http/cursor.js';
 import { answer, errorResponses } from '../../http/schemas.js';
 import { listVerifications } from '../history.js';
 import { ListVerificationsQuery, readListVerificationsQuery } from '../list-query.js';
 import { VerificationPage } from '../schemas.js';
 import { renderVerification } from '../serializer.js';
 
-export default function listVerificationsRoute(app: RouteApp, ctx: AppContext) {
+export default function listVerificationsRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/verifications', {
     schema: {
       summary: "List the world's verifications, newest first",
@@ -19,8 +20,9 @@ export default function listVerificationsRoute(app: RouteApp, ctx: AppContext) {
     },
     handler: async (request, reply) => {
       const query = request.query as Record<string, unknown>;
-      const { rows, next } = await listVerifications(ctx, request.principal, readListVerificationsQuery(query));
-      return sendDocument(reply, 200, { data: rows.map(renderVerification), links: { next: nextLink(request.url.split('?')[0]!, query, next) } });
+      const cursors = listCursors(ctx.masters, 'verifications', request.principal, query);
+      const { rows, next } = await listVerifications(ctx, request.principal, await readListVerificationsQuery(query, cursors));
+      return sendDocument(reply, 200, { data: rows.map(renderVerification), links: { next: await cursors.next(request.url.split('?')[0]!, next) } });
     },
   });
 }

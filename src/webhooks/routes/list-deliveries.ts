@@ -1,7 +1,9 @@
 import type { RouteApp } from '../../http/route-app.js';
-import type { AppContext } from '../../context.js';
+import type { Kernel } from '../../kernel.js';
+import type { MastersState } from '../../master-keys/masters.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { cursor, nextLink, oneOf, pageSize, refuseUnknown } from '../../http/query.js';
+import { listCursors } from '../../http/cursor.js';
+import { oneOf, pageSize, refuseUnknown } from '../../http/query.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
 import { listDeliveries } from '../deliveries.js';
 import { DELIVERY_STATUSES, DeliveriesQuery, DeliveryPage } from '../schemas.js';
@@ -9,7 +11,7 @@ import { renderDelivery } from '../serializer.js';
 
 const isKey = (value: unknown): value is [number] => Array.isArray(value) && value.length === 1 && Number.isSafeInteger(value[0]) && (value[0] as number) > 0;
 
-export default function listDeliveriesRoute(app: RouteApp, ctx: AppContext) {
+export default function listDeliveriesRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/webhooks/:id/deliveries', {
     schema: {
       summary: "A webhook's deliveries, newest first, each with its attempts",
@@ -22,9 +24,12 @@ export default function listDeliveriesRoute(app: RouteApp, ctx: AppContext) {
     handler: async (request, reply) => {
       const query = request.query as Record<string, unknown>;
       refuseUnknown(query, Object.keys(DeliveriesQuery.properties));
-      const page = { status: oneOf(query, 'status', DELIVERY_STATUSES), before: cursor(query, isKey)?.[0], size: pageSize(query) };
+      const cursors = listCursors(ctx.masters, `webhooks/${request.params.id}/deliveries`, request.principal, query);
+      const status = oneOf(query, 'status', DELIVERY_STATUSES);
+      const size = pageSize(query);
+      const page = { status, size, before: (await cursors.read(isKey))?.[0] };
       const { deliveries, next } = await listDeliveries(ctx, request.principal, request.params.id, page);
-      return sendDocument(reply, 200, { data: deliveries.map(renderDelivery), links: { next: nextLink(request.url.split('?')[0]!, query, next) } });
+      return sendDocument(reply, 200, { data: deliveries.map(renderDelivery), links: { next: await cursors.next(request.url.split('?')[0]!, next) } });
     },
   });
 }
