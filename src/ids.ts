@@ -69,7 +69,7 @@ const timeOrdered = new Uint8Array(16);
  * `<prefix>_<22 base62>` from 48 bits of milliseconds since the epoch then 80 random bits, as UUIDv7 does
  * (docs/decisions.md §3): ids made one after another sort by creation time, so an index on them grows at its
  * right edge instead of taking every insert on a random leaf. For verification ids only, whose time is public
- * anyway; 80 random bits keep them unguessable. `nowMs` comes from the service's clock (test/house/clock.test.ts).
+ * anyway; 80 random bits keep them unguessable. `nowMs` comes from the service's clock (test/house/clock.unit.test.ts).
  */
 export function newTimeOrderedId(prefix: IdPrefix, nowMs: number): string {
   // 2^48 ms runs to the year 10889; the top 16 bits come from a division (bitwise operators stop at 32 bits).

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { PostgresQueryCompiler, SqliteQueryCompiler } from 'kysely';
 import { bootstrapIfEmpty } from '../../src/bootstrap.js';
-import { verifyMasterKeys } from '../../src/chip-keys/masters.js';
+import { verifyMasterKeys } from '../../src/master-keys/masters.js';
 import { checkTagCounters } from '../../src/tags/doctor.js';
 import { findWebhookById, listAttempts, requeue } from '../../src/webhooks/repository.js';
 import { setHolding, unsetHolding } from '../../src/extension/holdings/embedded.js';
