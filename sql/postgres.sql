@@ -1,4 +1,4 @@
--- Every SQL statement src/ issues on postgres, as compiled by Kysely while test/house/sql-snapshot.test.ts
+-- Every SQL statement src/ issues on postgres, as compiled by Kysely while test/house/sql-snapshot.solo.test.ts
 -- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
 
 -- src/app.ts buildApp
@@ -308,7 +308,7 @@ update "writer_sessions" set "round_trips" = $1, "step" = $2, "state" = $3, "exp
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" = $4, "round_trips" = $5, "updated_at" = $6 where "id" = $7 and "round_trips" = $8 and "result" is null;
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
--- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
+-- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/sessions/repository.ts insertSessions

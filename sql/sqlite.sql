@@ -1,4 +1,4 @@
--- Every SQL statement src/ issues on sqlite, as compiled by Kysely while test/house/sql-snapshot.test.ts
+-- Every SQL statement src/ issues on sqlite, as compiled by Kysely while test/house/sql-snapshot.solo.test.ts
 -- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
 
 -- src/app.ts buildApp
@@ -312,7 +312,7 @@ update "writer_sessions" set "round_trips" = ?, "step" = ?, "state" = ?, "expire
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 
--- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:
+-- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/keys/repository.ts notifyKeyRevoked

@@ -11,7 +11,8 @@ import pino from 'pino';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import { verifyMasterKeys } from './master-keys/masters.js';
 import type { Config } from './config.js';
-import { openContext, serve } from './server.js';
+import { openContext } from './open-context.js';
+import { serve } from './server.js';
 
 /** A worker that dies after it was serving is replaced after this long. */
 const RESTART_MS = 1_000;

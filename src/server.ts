@@ -3,32 +3,12 @@
 import { buildApp } from './app.js';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import type { Config } from './config.js';
-import { createContext, type AppContext } from './context.js';
+import type { AppContext } from './context.js';
+import { openContext } from './open-context.js';
 import { verifyMasterKeys } from './master-keys/masters.js';
-import { openDatabase, type Db, type OpenOptions } from './db/database.js';
-import { migrate } from './db/migrations.js';
 import { applyServerHeapPolicy } from './heap-policy.js';
-import { databaseStartError, listenStartError } from './startup-errors.js';
+import { listenStartError } from './startup-errors.js';
 import { startBackgroundWork } from './worker.js';
-import { systemClock } from './time.js';
-
-/** Opens and migrates the database; a database that cannot be reached is one ConfigError line. */
-export async function openContext(config: Config, options: OpenOptions = {}, migrated?: (applied: string[]) => void): Promise<AppContext> {
-  let db: Db;
-  try {
-    db = openDatabase(config.database, options);
-  } catch (error) {
-    throw databaseStartError(error, config.database) ?? error;
-  }
-  try {
-    const applied = await migrate(db);
-    migrated?.(applied);
-  } catch (error) {
-    await db.close().catch(() => undefined);
-    throw databaseStartError(error, config.database) ?? error;
-  }
-  return createContext(db, config, systemClock);
-}
 
 export async function serve(config: Config): Promise<void> {
   applyServerHeapPolicy();

@@ -1,8 +1,32 @@
 // Running the real `tapproof` program as child processes (CLI commands, `serve`).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+// The program as it is deployed (dist/, built by `npm test` and `npm ci`): a child started from the
+// sources would spend twice the CPU on tsx and its loader, and the suite starts hundreds of them.
+const PROGRAM = join(REPO, 'dist', 'main.js');
+
+const newest = (dir: string): number =>
+  Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+
+let checked = false;
+/** A build older than a source would test yesterday's program: refuse it with what to run. */
+function builtProgram(): string {
+  if (checked) return PROGRAM;
+  let built = 0;
+  try {
+    built = statSync(PROGRAM).mtimeMs;
+  } catch {
+    // no build at all
+  }
+  if (built < newest(join(REPO, 'src'))) throw new Error('dist/ is older than src/: run `npm run build` (npm test builds first)');
+  checked = true;
+  return PROGRAM;
+}
 
 /** A clean environment: nothing of the test process's own config leaks into the child. */
 function childEnv(env: Record<string, string>): Record<string, string> {
@@ -10,7 +34,7 @@ function childEnv(env: Record<string, string>): Record<string, string> {
 }
 
 function tapproof(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], {
+  return spawn(process.execPath, [...nodeArgs, builtProgram(), ...args], {
     cwd: REPO,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ const KERNEL_FOLDERS = ['db', 'chips', 'http', 'secrets', 'geoip'];
 const FEATURES = ['keys', 'teams', 'tags', 'tag-chips', 'master-keys', 'sessions', 'verifications', 'webhooks', 'extension', 'writer', 'emulator'];
 const COMPOSITION = [
   'context.ts',
+  'open-context.ts',
   'app.ts',
   'platform-routes.ts',
   'write-kinds.ts',

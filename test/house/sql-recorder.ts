@@ -104,7 +104,7 @@ export function sqlRecorder(compiler: QueryCompiler): Recorder {
 /** The committed file's text: each issuer as a comment over its statements. */
 export function snapshotText(dialect: string, statements: Map<string, string[]>): string {
   const out = [
-    `-- Every SQL statement src/ issues on ${dialect}, as compiled by Kysely while test/house/sql-snapshot.test.ts`,
+    `-- Every SQL statement src/ issues on ${dialect}, as compiled by Kysely while test/house/sql-snapshot.solo.test.ts`,
     '-- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.',
   ];
   for (const [who, texts] of statements) {
@@ -114,7 +114,7 @@ export function snapshotText(dialect: string, statements: Map<string, string[]>)
   // A helper that only builds statements its callers run shows here too.
   const missed = querySites().filter((site) => !statements.has(site));
   if (missed.length > 0) {
-    out.push('', '-- Functions of src/ that build statements the flows of test/house/sql-snapshot.test.ts did not run:');
+    out.push('', '-- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:');
     for (const site of missed) out.push(`--   ${site}`);
   }
   return out.join('\n') + '\n';

@@ -90,7 +90,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** `plugins` wrap the server's Kysely after the migrations (test/house/sql-snapshot.test.ts records with one). */
+/** `plugins` wrap the server's Kysely after the migrations (test/house/sql-snapshot.solo.test.ts records with one). */
 export async function startServer(kind: DatabaseKind, env: Record<string, string> = {}, options: { plugins?: KyselyPlugin[] } = {}): Promise<TestServer> {
   const storage = await freshStorage(kind);
   const db = storage.open();
