@@ -3,7 +3,6 @@
 import { buildApp } from './app.js';
 import { bootstrapIfEmpty, bootstrapMessage } from './bootstrap.js';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
 import { openContext } from './open-context.js';
 import { verifyMasterKeys } from './master-keys/masters.js';
 import { applyServerHeapPolicy } from './heap-policy.js';
