@@ -4,6 +4,7 @@
 // no API response, log line or error message carries them.
 import { deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
 import { modeMaster, type MastersState } from '../master-keys/masters.js';
+import { BoundedCache } from '../bounded-cache.js';
 import type { Kernel } from '../kernel.js';
 import type { Mode } from '../db/schema.js';
 import { sealer, type Sealer } from '../secrets/index.js';
@@ -24,8 +25,7 @@ export async function chipSealer(ctx: Kernel & MastersState, mode: Mode): Promis
 
 // Opening and deriving cost a few AES blocks; a scan path under load asks for
 // the same chips again and again. Bounded, and keyed by everything that changes keys.
-const CACHE_LIMIT = 100_000;
-const cache = new Map<string, SdmKeys>();
+const cache = new BoundedCache<string, SdmKeys>(100_000);
 
 export async function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Promise<SdmKeys> {
   const cacheKey = `${chip.tag_id}/${chip.write_generation}/${chip.key_version}/${chip.key_source}`;
@@ -45,7 +45,6 @@ export async function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Prom
       sdmFileReadKey: Buffer.from(box.open(chip.sdm_file_read_key_sealed!), 'hex'),
     };
   }
-  if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(cacheKey, keys);
   return keys;
 }
