@@ -129,7 +129,7 @@ async function durableRows(kind: DatabaseKind): Promise<Row> {
     return {
       ...{ id: newTimeOrderedId('vrf', Math.floor(at / 1000)), team_id: teamId, mode: 'production', tag_id: tags[n % CHIPS]!, scanned_at: at },
       ...{ url_hash: randomBytes(32).toString('hex'), client_ip: null, country: null, write_generation: 1, genuine: 1, reason: 'ok' },
-      ...{ read_counter: Math.floor(n / CHIPS) + 1, tamper_permanent: null, tamper_current: null, session_id: newId('ses') },
+      ...{ read_counter: Math.floor(n / CHIPS) + 1, tamper_permanent: null, tamper_current: null, session_id: newId('ses'), signals: null },
     };
   };
   const store = async (count: number) => {

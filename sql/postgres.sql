@@ -8,6 +8,10 @@ select "name" from "settings" limit $1;
 insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
 select "id" from "teams" limit $1;
 
+-- src/db/day-counts.ts findDayCounts
+select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
+select * from "signal_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
+
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
@@ -122,6 +126,12 @@ select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "tag_id" = $1 and "genuine" = 1 and "scanned_at" >= $2 and "scanned_at" <= $3 and "session_id" = $4 order by "scanned_at", "id";
 
+-- src/signals/thresholds.ts changeThresholds
+insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values ($1, $2, $3, $4, $5, $6) on conflict ("team_id", "mode") do update set "counter_gap" = $7, "country_jump_window" = $8, "replay_burst" = $9, "updated_at" = $10;
+
+-- src/signals/thresholds.ts findThresholds
+select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = $1 and "mode" = $2;
+
 -- src/tag-chips/repository.ts chipOwner
 select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
 
@@ -138,13 +148,13 @@ select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "t
 update "emulated_chips" set "counter" = "counter" + $1 where "tag_id" = $2 returning "counter";
 
 -- src/tag-chips/repository.ts insertChips
-insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
 
 -- src/tag-chips/repository.ts insertEmulatedChip
 insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values ($1, $2, $3, $4);
 
 -- src/tag-chips/repository.ts lockPrepared
-/* prepared: tapproof_lock_chips */ SELECT tag_id, write_generation, last_counter, session_id, session_expires_at, (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration FROM chips WHERE chips.tag_id = ANY($1::text[]) ORDER BY chips.tag_id FOR UPDATE;
+/* prepared: tapproof_lock_chips */ SELECT tag_id, write_generation, last_counter, session_id, session_expires_at, last_country, last_genuine_at, tamper_opened, (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration FROM chips WHERE chips.tag_id = ANY($1::text[]) ORDER BY chips.tag_id FOR UPDATE;
 
 -- src/tag-chips/repository.ts setEmulatedTamper
 update "emulated_chips" set "tamper_permanent" = $1, "tamper_current" = $2 where "tag_id" = $3;
@@ -215,11 +225,11 @@ select * from "verifications" where "team_id" = $1 and "mode" = $2 order by "sca
 select * from (select * from "verifications" where "team_id" = $1 and "mode" = $2 and "reason" = $3 and (scanned_at, id) < ($4, $5) order by "scanned_at" desc, "id" desc limit $6) as "v" union all select * from (select * from "verifications" where "team_id" = $7 and "mode" = $8 and "reason" = $9 and (scanned_at, id) < ($10, $11) order by "scanned_at" desc, "id" desc limit $12) as "v" union all select * from (select * from "verifications" where "team_id" = $13 and "mode" = $14 and "reason" = $15 and (scanned_at, id) < ($16, $17) order by "scanned_at" desc, "id" desc limit $18) as "v" union all select * from (select * from "verifications" where "team_id" = $19 and "mode" = $20 and "reason" = $21 and (scanned_at, id) < ($22, $23) order by "scanned_at" desc, "id" desc limit $24) as "v" order by "scanned_at" desc, "id" desc limit $25;
 select * from (select * from "verifications" where "team_id" = $1 and "mode" = $2 and "reason" = $3 order by "scanned_at" desc, "id" desc limit $4) as "v" union all select * from (select * from "verifications" where "team_id" = $5 and "mode" = $6 and "reason" = $7 order by "scanned_at" desc, "id" desc limit $8) as "v" union all select * from (select * from "verifications" where "team_id" = $9 and "mode" = $10 and "reason" = $11 order by "scanned_at" desc, "id" desc limit $12) as "v" union all select * from (select * from "verifications" where "team_id" = $13 and "mode" = $14 and "reason" = $15 order by "scanned_at" desc, "id" desc limit $16) as "v" order by "scanned_at" desc, "id" desc limit $17;
 
--- src/verifications/repository.ts writeOutcomesPrepared
-/* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::integer[], $6::integer[], $7::text[], $8::bigint[], $9::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::integer[], $27::text[], $28::integer[], $29::text[], $30::text[], $31::text[], $32::bigint[], $33::text[], $34::text[], $35::text[], $36::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $37::integer);
+-- src/verifications/repository.ts refusedTimes
+select "scanned_at" from "verifications" where "tag_id" = $1 and "scanned_at" > $2 and "genuine" = 0 order by "scanned_at" desc limit $3;
 
--- src/verifications/scan-counts.ts findScanCounts
-select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
+-- src/verifications/repository.ts writeOutcomesPrepared
+/* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at, last_country = p.last_country, last_genuine_at = p.last_genuine_at, tamper_opened = p.tamper_opened FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::bigint[], $12::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ), signalled AS ( INSERT INTO signal_counts ("team_id", "mode", "day", "signal", "count") SELECT * FROM unnest($25::text[], $26::text[], $27::text[], $28::text[], $29::bigint[]) ON CONFLICT (team_id, mode, day, signal) DO UPDATE SET count = signal_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "signals") SELECT * FROM unnest($30::text[], $31::text[], $32::text[], $33::text[], $34::integer[], $35::text[], $36::integer[], $37::text[], $38::text[], $39::text[], $40::bigint[], $41::text[], $42::text[], $43::text[], $44::integer[], $45::text[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $46::integer);
 
 -- src/webhooks/outbox.ts recordEvents
 insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
@@ -309,6 +319,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" 
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
+--   src/db/day-counts.ts addDayCounts
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/sessions/repository.ts insertSessions
@@ -324,7 +335,6 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
---   src/verifications/scan-counts.ts addScanCounts
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents

@@ -8,6 +8,13 @@ select "name" from "settings" limit ?;
 insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
 select "id" from "teams" limit ?;
 
+-- src/db/day-counts.ts addDayCounts
+insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = "scan_counts".count + excluded.count;
+
+-- src/db/day-counts.ts findDayCounts
+select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
+select * from "signal_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
+
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = ? and "team_id" = ? and "mode" = ?;
 
@@ -122,6 +129,12 @@ insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "tag_id" = ? and "genuine" = 1 and "scanned_at" >= ? and "scanned_at" <= ? and "session_id" = ? order by "scanned_at", "id";
 
+-- src/signals/thresholds.ts changeThresholds
+insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode") do update set "counter_gap" = ?, "country_jump_window" = ?, "replay_burst" = ?, "updated_at" = ?;
+
+-- src/signals/thresholds.ts findThresholds
+select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = ? and "mode" = ?;
+
 -- src/tag-chips/repository.ts chipOwner
 select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
 
@@ -138,16 +151,16 @@ select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "t
 update "emulated_chips" set "counter" = "counter" + ? where "tag_id" = ? returning "counter";
 
 -- src/tag-chips/repository.ts insertChips
-insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/tag-chips/repository.ts insertEmulatedChip
 insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values (?, ?, ?, ?);
 
 -- src/tag-chips/repository.ts lockChips
-select "tag_id", "write_generation", "last_counter", "session_id", "session_expires_at", (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id";
+select "tag_id", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "write_generation", (select "tags"."session_duration" from "tags" where "tags"."id" = "chips"."tag_id") as "session_duration" from "chips" where "tag_id" in (…) order by "tag_id";
 
 -- src/tag-chips/repository.ts saveChipProgress
-update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4 from (values (?, ?, ?, ?)) as p where chips.tag_id = p.column1;
+update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4, last_country = p.column5, last_genuine_at = p.column6, tamper_opened = p.column7 from (values (?, ?, ?, ?, ?, ?, ?)) as p where chips.tag_id = p.column1;
 
 -- src/tag-chips/repository.ts setEmulatedTamper
 update "emulated_chips" set "tamper_permanent" = ?, "tamper_current" = ? where "tag_id" = ?;
@@ -207,7 +220,7 @@ select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "sca
 select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
 
 -- src/verifications/repository.ts insertVerifications
-insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "signals") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/verifications/repository.ts listVerifications
 select * from "verifications" where "tag_id" = ? and +"team_id" = ? and +"mode" = ? and +"reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc limit ?;
@@ -218,11 +231,8 @@ select * from "verifications" where "team_id" = ? and "mode" = ? order by "scann
 select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? and (scanned_at, id) < (?, ?) order by "scanned_at" desc, "id" desc) as "v" order by "scanned_at" desc, "id" desc limit ?;
 select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" union all select * from (select * from "verifications" where "team_id" = ? and "mode" = ? and "reason" = ? order by "scanned_at" desc, "id" desc) as "v" order by "scanned_at" desc, "id" desc limit ?;
 
--- src/verifications/scan-counts.ts addScanCounts
-insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = scan_counts.count + excluded.count;
-
--- src/verifications/scan-counts.ts findScanCounts
-select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
+-- src/verifications/repository.ts refusedTimes
+select "scanned_at" from "verifications" where "tag_id" = ? and "scanned_at" > ? and "genuine" = 0 order by "scanned_at" desc limit ?;
 
 -- src/webhooks/outbox.ts recordEvents
 insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values (?, ?, ?, ?, ?, ?, ?);

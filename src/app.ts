@@ -18,6 +18,7 @@ import { extensionApi } from './extension/routes/index.js';
 import { CLAIM_QUERY_MAX } from './extension/documents.js';
 import { EXT_ANSWER_HEADERS } from './extension/http.js';
 import { webhookOperations } from './webhooks/openapi.js';
+import { VerificationFlaggedEvent } from './verifications/schemas.js';
 import { platformRoutes } from './platform-routes.js';
 import { installHttpMetrics, metricsRoute } from './metrics.js';
 
@@ -101,7 +102,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   // Outside the API prefix and the limiter: a scraper polling every few seconds must never be refused.
   metricsRoute(app, metrics, config.metricsToken);
-  await installOpenApi(app, config.apiPrefix, config.extPrefix, { webhooks: webhookOperations() });
+  await installOpenApi(app, config.apiPrefix, config.extPrefix, { webhooks: webhookOperations({ 'verification.flagged': VerificationFlaggedEvent }) });
   // The operator console's static files and pages (docs/console.md); it reads the API like any client.
   await installConsole(app);
 

@@ -13,6 +13,7 @@ import type { KeysState } from './keys/context.js';
 import { createKeys } from './keys/feature.js';
 import { MasterKeys, type MastersState } from './master-keys/masters.js';
 import { systemClock, type Clock } from './time.js';
+import { createSignals, type SignalsState } from './signals/feature.js';
 import type { VerificationsState } from './verifications/context.js';
 import { createVerifications } from './verifications/feature.js';
 import { WRITE_KINDS, createWriteKinds } from './write-kinds.js';
@@ -21,6 +22,7 @@ export type AppContext = Kernel &
   KeysState &
   MastersState &
   VerificationsState &
+  SignalsState &
   ExtensionState & {
     /** The country of a scan's client address (src/geoip/countries.ts). */
     countries: CountryLookup;
@@ -38,6 +40,7 @@ export function createContext(db: Db, config: Config, clock: Clock = systemClock
     ...createKeys(kernel),
     masters: new MasterKeys(kernel),
     ...createVerifications(),
+    ...createSignals(kernel),
     ...createExtension(kernel),
     countries,
   };

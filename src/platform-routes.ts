@@ -15,6 +15,7 @@ import updateTag from './tags/routes/update-tag.js';
 import updateTags from './tags/routes/update-tags.js';
 import getTeam from './teams/routes/get-team.js';
 import getCurrentTeam from './teams/routes/get-current-team.js';
+import updateCurrentTeam from './teams/routes/update-current-team.js';
 import getKey from './keys/routes/get-key.js';
 import listKeys from './keys/routes/list-keys.js';
 import createWebhook from './webhooks/routes/create-webhook.js';
@@ -47,6 +48,7 @@ export const platformRoutes: readonly RouteModule[] = [
   deleteTag,
   deleteTags,
   getCurrentTeam,
+  updateCurrentTeam,
   getTeam,
   listKeys,
   getKey,

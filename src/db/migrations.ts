@@ -21,6 +21,7 @@ import * as keyLastUsed from './migrations/0017_key_last_used.js';
 import * as tagWrites from './migrations/0018_tag_writes.js';
 import * as oneTagIndex from './migrations/0019_one_tag_index.js';
 import * as reasonTimeIndex from './migrations/0020_reason_time_index.js';
+import * as signals from './migrations/0021_signals.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -44,6 +45,7 @@ const steps: Record<string, Step> = {
   '0018_tag_writes': tagWrites,
   '0019_one_tag_index': oneTagIndex,
   '0020_reason_time_index': reasonTimeIndex,
+  '0021_signals': signals,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -140,6 +140,11 @@ export interface ChipsTable {
   /** The tag's latest session, and when it stops accepting a second scan. */
   session_id: string | null;
   session_expires_at: number | null;
+  /** The tag's previous genuine scan, as the counterfeit signals compare the next one with it. */
+  last_country: string | null;
+  last_genuine_at: number | null;
+  /** 1 once a genuine scan has reported the TagTamper loop open. */
+  tamper_opened: number;
   created_at: number;
 }
 
@@ -168,6 +173,8 @@ export interface VerificationsTable {
   client_ip: string | null;
   country: string | null;
   write_generation: number;
+  /** Counterfeit signals, comma-separated in src/signals/names.ts's order; NULL when none. */
+  signals: string | null;
 }
 
 export interface SessionsTable {
@@ -354,3 +361,28 @@ export interface ScanCountsTables {
   scan_counts: ScanCountsTable;
 }
 export interface Database extends ScanCountsTables {}
+
+/** A world's signal thresholds (src/signals/thresholds.ts); no row: the defaults. */
+export interface SignalThresholdsTable {
+  team_id: string;
+  mode: Mode;
+  counter_gap: number;
+  country_jump_window: number;
+  replay_burst: number;
+  updated_at: number;
+}
+
+/** Flagged verifications counted per world, UTC day and signal ('flagged': those with any signal). */
+export interface SignalCountsTable {
+  team_id: string;
+  mode: Mode;
+  day: string;
+  signal: string;
+  count: number;
+}
+
+export interface SignalsTables {
+  signal_thresholds: SignalThresholdsTable;
+  signal_counts: SignalCountsTable;
+}
+export interface Database extends SignalsTables {}

@@ -9,8 +9,10 @@ import type { ChipLayout } from '../chips/url-layout.js';
 
 export type ChipRow = ChipsTable;
 /** What the group commit reads of a chip under its lock, and writes back (the counter and session pointer). */
-export type LockedChip = Pick<ChipRow, 'tag_id' | 'write_generation' | 'last_counter' | 'session_id' | 'session_expires_at'> & { session_duration: number };
-export type ChipProgress = Pick<ChipRow, 'tag_id' | 'last_counter' | 'session_id' | 'session_expires_at'>;
+/** What a genuine scan advances: the counter, the session pointer and what the counterfeit signals remember. */
+const PROGRESS = ['tag_id', 'last_counter', 'session_id', 'session_expires_at', 'last_country', 'last_genuine_at', 'tamper_opened'] as const;
+export type ChipProgress = Pick<ChipRow, (typeof PROGRESS)[number]>;
+export type LockedChip = ChipProgress & Pick<ChipRow, 'write_generation'> & { session_duration: number };
 export type EmulatedChipRow = EmulatedChipsTable;
 
 /** What differs between the ways a chip gets bound to its tag (import, the writer, the emulator). */
@@ -46,6 +48,9 @@ export function chipRow(world: World, tag: { id: string; protocol: string }, chi
     last_counter: chip.lastCounter ?? null,
     session_id: null,
     session_expires_at: null,
+    last_country: null,
+    last_genuine_at: null,
+    tamper_opened: 0,
     created_at: at,
   };
 }
@@ -104,7 +109,7 @@ export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedC
   const build = (d: Executor, ids: { id: string }[]) =>
     d
       .selectFrom('chips')
-      .select(['tag_id', 'write_generation', 'last_counter', 'session_id', 'session_expires_at'])
+      .select([...PROGRESS, 'write_generation'])
       // The tag's current session_duration (PATCH may change it).
       .select((eb) =>
         eb.selectFrom('tags').select('tags.session_duration').whereRef('tags.id', '=', 'chips.tag_id').$asScalar().$notNull().as('session_duration'),
@@ -125,15 +130,16 @@ export async function lockChips(db: Executor, tagIds: string[]): Promise<LockedC
 
 /**
  * SQLite: writes back the counters and session pointers of locked chips, one statement for many
- * (UPDATE … FROM VALUES: only the three columns, where an upsert would rebuild every column of the row).
+ * (UPDATE … FROM VALUES: only the progress columns, where an upsert would rebuild every column of the row).
  * PostgreSQL does it in the group commit's own statement (writeOutcomes, src/verifications/repository.ts).
  */
 export async function saveChipProgress(db: Executor, rows: ChipProgress[]): Promise<void> {
-  const progress = rows.map(({ tag_id, last_counter, session_id, session_expires_at }) => ({ tag_id, last_counter, session_id, session_expires_at }));
+  const progress = rows.map((row) => Object.fromEntries(PROGRESS.map((name) => [name, row[name]])) as ChipProgress);
   await inChunks(progress, (part) =>
     executeShaped(db, 'saveChipProgress', part, (d, shaped) => {
-      const values = sql.join(shaped.map((p) => sql`(${p.tag_id}, ${p.last_counter}, ${p.session_id}, ${p.session_expires_at})`));
-      const update = sql`update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4
+      const values = sql.join(shaped.map((p) => sql`(${sql.join(PROGRESS.map((name) => p[name]))})`));
+      const update = sql`update chips set last_counter = p.column2, session_id = p.column3, session_expires_at = p.column4,
+          last_country = p.column5, last_genuine_at = p.column6, tamper_opened = p.column7
         from (values ${values}) as p where chips.tag_id = p.column1`;
       return { compile: () => update.compile(d) };
     }),
@@ -190,7 +196,7 @@ async function lockPrepared(db: Executor, tagIds: string[]): Promise<LockedChip[
   // statement whose result columns change (a later migration adding one while older servers run) would fail
   // with "cached plan must not change result type".
   const { rows } = await sql<LockedChip>`/* prepared: tapproof_lock_chips */
-    SELECT tag_id, write_generation, last_counter, session_id, session_expires_at,
+    SELECT tag_id, write_generation, last_counter, session_id, session_expires_at, last_country, last_genuine_at, tamper_opened,
            (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) AS session_duration
     FROM chips WHERE chips.tag_id = ANY(${tagIds}::text[]) ORDER BY chips.tag_id FOR UPDATE`.execute(db);
   return rows;

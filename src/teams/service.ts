@@ -1,5 +1,10 @@
 import type { Executor } from '../db/database.js';
-import { refusal } from '../errors.js';
+import { DomainError, problem, refusal, validationFailed } from '../errors.js';
+import { isObject } from '../json.js';
+import type { SignalsState } from '../signals/feature.js';
+import { changeThresholds, findThresholds, type Thresholds } from '../signals/thresholds.js';
+import type { Kernel } from '../kernel.js';
+import type { World } from '../world.js';
 import { textProblem } from '../http/text-rules.js';
 import { newId } from '../ids.js';
 import type { Clock } from '../time.js';
@@ -13,4 +18,30 @@ export async function createTeam(db: Executor, name: string, parentId: string | 
   const id = newId('team');
   await teamsRepo.insertTeam(db, { id, name, parent_id: parentId, created_at: clock.nowMicros() });
   return { id };
+}
+
+/** The key's team and its world's signal thresholds. */
+export async function currentTeam(db: Executor, world: World): Promise<{ team: teamsRepo.TeamRow; thresholds: Thresholds }> {
+  const team = await teamsRepo.findTeam(db, world.teamId);
+  // A valid key's team exists (keys are never moved); a missing one is not the client's fault.
+  if (!team) throw new DomainError('Internal');
+  return { team, thresholds: await findThresholds(db, world) };
+}
+
+const READ_ONLY = ['name', 'parent_id', 'created_at'];
+
+/** PATCH /teams/current: the document's attributes, of which only signal_thresholds can change (400 shape, 422 values). */
+export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: World, body: unknown) {
+  if (!isObject(body) || !isObject(body.data) || body.data.type !== 'teams' || !isObject(body.data.attributes)) throw new DomainError('MalformedBody');
+  if ('id' in body.data && body.data.id !== world.teamId) throw new DomainError('IdMismatch');
+  const attributes = body.data.attributes;
+  const refused = Object.keys(attributes).filter((name) => name !== 'signal_thresholds');
+  if (refused.length > 0)
+    throw validationFailed(
+      refused.map((name) => problem(name, READ_ONLY.includes(name) ? `${name} cannot be changed by this operation` : `${name} is not a team attribute`)),
+    );
+  if (!('signal_thresholds' in attributes)) return currentTeam(ctx.db.kysely, world);
+  const thresholds = await changeThresholds(ctx.db.kysely, world, attributes.signal_thresholds as Partial<Thresholds>, ctx.clock.nowMicros());
+  ctx.signalThresholds.set(world, thresholds);
+  return currentTeam(ctx.db.kysely, world);
 }

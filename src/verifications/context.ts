@@ -2,6 +2,7 @@ import type { BoundedCache } from '../bounded-cache.js';
 import type { CountryLookup } from '../geoip/countries.js';
 import type { Kernel } from '../kernel.js';
 import type { MastersState } from '../master-keys/masters.js';
+import type { SignalsState } from '../signals/feature.js';
 import type { TagWithChip } from '../tag-chips/repository.js';
 import type { ArrivalOrder } from './arrival-order.js';
 
@@ -13,5 +14,5 @@ export interface VerificationsState {
   arrival: ArrivalOrder;
 }
 
-/** What verifying a scan needs: the kernel, the chips' master keys, the country of an address, and its own state. */
-export type VerifyContext = Kernel & MastersState & VerificationsState & { countries: CountryLookup };
+/** What verifying a scan needs: the kernel, the chips' master keys, the country of an address, the signal thresholds, and its own state. */
+export type VerifyContext = Kernel & MastersState & VerificationsState & SignalsState & { countries: CountryLookup };

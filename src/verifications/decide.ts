@@ -4,7 +4,11 @@
 // replay, which needs the stored verifications (src/verifications/scan-commit.ts).
 // A repeat of the newest accepted URL within the tag's session_duration is a page
 // reload and answers the original; an older URL, once a newer counter has been
-// accepted, is a replay whatever the time (docs/api.md, verifications).
+// accepted, is a replay whatever the time (docs/api.md, verifications). A genuine scan's
+// counterfeit signals are decided here too, against the same chip (src/signals/detect.ts).
+import { afterGenuine, genuineSignals } from '../signals/detect.js';
+import { storedSignals, type Signal } from '../signals/names.js';
+import type { Thresholds } from '../signals/thresholds.js';
 import { placeGenuineScan } from '../sessions/placement.js';
 import type { SessionRow } from '../sessions/repository.js';
 import type { LockedChip } from '../tag-chips/repository.js';
@@ -18,21 +22,25 @@ import type { ChipAdvance, VerificationRow } from './repository.js';
 export interface AuthenticScan {
   kind: 'authentic';
   row: VerificationRow & { read_counter: number };
+  /** The world's signal thresholds when the scan arrived. */
+  limits: Thresholds;
 }
 
-/** A scan already judged (bad_cmac, bad_picc_data, uid_mismatch): stored as is. */
+/** A scan already judged (bad_cmac, bad_picc_data, uid_mismatch): stored as is but for its signals. */
 export interface FailedScan {
   kind: 'failed';
   row: VerificationRow;
+  limits: Thresholds;
 }
 
 export type Scan = AuthenticScan | FailedScan;
 
-export const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: string | null): VerificationRow => ({
+export const decided = (scan: AuthenticScan, reason: 'ok' | 'replayed', sessionId: string | null, signals: string | null = null): VerificationRow => ({
   ...scan.row,
   genuine: reason === 'ok' ? 1 : 0,
   reason,
   session_id: sessionId,
+  signals,
 });
 
 /**
@@ -68,11 +76,13 @@ export function decide(scans: Scan[], chips: Map<string, LockedChip>): Decision 
       return;
     }
     if (!before.has(chip)) before.set(chip, { ...chip });
+    const signals: Signal[] = genuineSignals(chip, row, scan.limits);
+    Object.assign(chip, afterGenuine(chip, row));
     chip.last_counter = row.read_counter;
     const world = { teamId: row.team_id, mode: row.mode };
     const { sessionId, opened } = placeGenuineScan(world, { id: row.tag_id, session_duration: chip.session_duration }, chip, row.scanned_at);
     if (opened) d.sessions.push(opened);
-    const accepted = decided(scan, 'ok', sessionId);
+    const accepted = decided(scan, 'ok', sessionId, storedSignals(signals));
     d.results[i] = accepted;
     d.inserts.push(accepted);
     d.acceptedHere.set(`${row.tag_id} ${row.url_hash}`, accepted);

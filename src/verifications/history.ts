@@ -7,6 +7,8 @@ import { DAY_MICROS, type VerificationListing } from './list-query.js';
 import * as verificationsRepo from './repository.js';
 import * as scanCountsRepo from './scan-counts.js';
 import { REASONS } from './schemas.js';
+import { SIGNALS, type Signal } from '../signals/names.js';
+import * as signalCountsRepo from '../signals/counts.js';
 
 type Reason = (typeof REASONS)[number];
 
@@ -29,11 +31,19 @@ export async function listVerifications(ctx: Kernel, world: World, listing: Veri
 
 export interface Counts {
   count: number;
+  flagged: number;
   by_reason: Record<Reason, number>;
+  by_signal: Record<Signal, number>;
   by_country: { country: string | null; count: number }[];
 }
 
-function tally(rows: readonly scanCountsRepo.ScanCountRow[]): Counts {
+function tally(rows: readonly scanCountsRepo.ScanCountRow[], signalRows: readonly signalCountsRepo.SignalCountRow[]): Counts {
+  const bySignal = Object.fromEntries(SIGNALS.map((s) => [s, 0])) as Record<Signal, number>;
+  let flagged = 0;
+  for (const row of signalRows) {
+    if (row.signal === signalCountsRepo.FLAGGED) flagged += row.count;
+    else if (row.signal in bySignal) bySignal[row.signal as Signal] += row.count;
+  }
   const byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<Reason, number>;
   const byCountry = new Map<string, number>();
   let count = 0;
@@ -44,20 +54,29 @@ function tally(rows: readonly scanCountsRepo.ScanCountRow[]): Counts {
     byCountry.set(row.country, (byCountry.get(row.country) ?? 0) + row.count);
   }
   const countries = [...byCountry.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([c, n]) => ({ country: c === '' ? null : c, count: n }));
-  return { count, by_reason: byReason, by_country: countries };
+  return { count, flagged, by_reason: byReason, by_signal: bySignal, by_country: countries };
 }
 
 /** Counts per UTC day (every day of the window, zeros included) and over the window. */
 export async function verificationStats(ctx: Kernel, world: World, window: { since: number; until: number }) {
   const since = scanCountsRepo.utcDay(window.since);
   const until = scanCountsRepo.utcDay(window.until);
-  const rows = await scanCountsRepo.findScanCounts(ctx.db.kysely, world, since, until);
-  const byDay = new Map<string, scanCountsRepo.ScanCountRow[]>();
-  for (const row of rows) byDay.set(row.day, [...(byDay.get(row.day) ?? []), row]);
+  const [rows, signalRows] = await Promise.all([
+    scanCountsRepo.findScanCounts(ctx.db.kysely, world, since, until),
+    signalCountsRepo.findSignalCounts(ctx.db.kysely, world, since, until),
+  ]);
+  const byDay = groupBy(rows, (row) => row.day);
+  const signalsByDay = groupBy(signalRows, (row) => row.day);
   const days = [];
   for (let at = window.since; at <= window.until; at += DAY_MICROS) {
     const day = scanCountsRepo.utcDay(at);
-    days.push({ day, ...tally(byDay.get(day) ?? []) });
+    days.push({ day, ...tally(byDay.get(day) ?? [], signalsByDay.get(day) ?? []) });
   }
-  return { since, until, totals: tally(rows), days };
+  return { since, until, totals: tally(rows, signalRows), days };
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
+  return groups;
 }

@@ -5,6 +5,7 @@ import { isId } from '../ids.js';
 import type { ListCursors } from '../http/cursor.js';
 import { enumOf, KeysetQuery, badParameter, checkWindow, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../http/query.js';
 import { REASONS } from './schemas.js';
+import { SIGNALS, type Signal } from '../signals/names.js';
 
 const ISO = 'ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z)';
 
@@ -12,6 +13,8 @@ export const ListVerificationsQuery = Type.Object({
   tag_id: Type.Optional(Type.String({ description: "Only this tag's verifications (a tag of another world lists none)" })),
   genuine: Type.Optional(enumOf(['true', 'false'] as const)),
   reason: Type.Optional(enumOf(REASONS)),
+  signal: Type.Optional(enumOf(SIGNALS)),
+  flagged: Type.Optional(enumOf(['true', 'false'] as const)),
   since: Type.Optional(Type.String({ description: `Scanned at or after; ${ISO}` })),
   until: Type.Optional(Type.String({ description: `Scanned before; ${ISO}` })),
   ...KeysetQuery,
@@ -22,6 +25,8 @@ export interface VerificationListing {
   tagId?: string;
   genuine?: boolean;
   reason?: (typeof REASONS)[number];
+  signal?: Signal;
+  flagged?: boolean;
   since?: number;
   until?: number;
   before?: readonly [number, string];
@@ -42,7 +47,21 @@ export async function readListVerificationsQuery(query: Query, cursors: ListCurs
   checkWindow(since, until);
   const size = pageSize(query);
   const reason = oneOf(query, 'reason', REASONS);
-  return { tagId, genuine: genuine === undefined ? undefined : genuine === 'true', reason, since, until, size, before: await cursors.read(isKey) };
+  const signal = oneOf(query, 'signal', SIGNALS);
+  const flagged = oneOf(query, 'flagged', ['true', 'false'] as const);
+  if (signal !== undefined && flagged === 'false')
+    throw badParameter('flagged', 'flagged=false lists scans without signals: it cannot be combined with signal');
+  return {
+    tagId,
+    genuine: genuine === undefined ? undefined : genuine === 'true',
+    reason,
+    signal,
+    flagged: flagged === undefined ? undefined : flagged === 'true',
+    since,
+    until,
+    size,
+    before: await cursors.read(isKey),
+  };
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

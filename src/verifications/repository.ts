@@ -12,6 +12,8 @@ import type { SessionRow } from '../sessions/repository.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 import type { ChipProgress, LockedChip } from '../tag-chips/repository.js';
 import { addScanCounts, foldScanCounts, type ScanCountRow } from './scan-counts.js';
+import { addSignalCounts, foldSignalCounts, type SignalCountRow } from '../signals/counts.js';
+import { signalPattern, type Signal } from '../signals/names.js';
 import { isId } from '../ids.js';
 import { executeCompiledOnce, executeShaped } from '../db/precompiled.js';
 import type { Database, VerificationsTable } from '../db/schema.js';
@@ -48,6 +50,23 @@ export async function findGenuineByUrlHashes(db: Executor, tagIds: string[], url
   return genuineByUrlHashes(db, tagIds, urlHashes, since).execute();
 }
 
+/**
+ * The times of a tag's refused scans after `after`, newest first, at most `limit` (replay_burst counts
+ * them, src/signals/detect.ts). The per-tag index (tag_id, scanned_at, id) serves it; genuineness is read from the rows.
+ */
+export async function refusedTimes(db: Executor, tagId: string, after: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('verifications')
+    .select('scanned_at')
+    .where('tag_id', '=', tagId)
+    .where('scanned_at', '>', after)
+    .where('genuine', '=', sql.lit(0))
+    .orderBy('scanned_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.scanned_at);
+}
+
 /** A chip a batch advances: as the batch read it, and its new counter and session pointer. */
 export interface ChipAdvance {
   before: LockedChip;
@@ -73,6 +92,7 @@ export async function writeOutcomes(db: Executor, chips: ChipAdvance[], sessions
   await sessionsRepo.insertSessions(db, sessions);
   await insertVerifications(db, verifications);
   await addScanCounts(db, foldScanCounts(verifications));
+  await addSignalCounts(db, foldSignalCounts(verifications));
 }
 
 /** Columns and their PostgreSQL types: each becomes one array parameter, unnested into rows. */
@@ -101,6 +121,9 @@ const CHIP_ADVANCES: Columns<ChipAdvanceRow> = [
   ['last_counter', 'integer'],
   ['session_id', 'text'],
   ['session_expires_at', 'bigint'],
+  ['last_country', 'text'],
+  ['last_genuine_at', 'bigint'],
+  ['tamper_opened', 'integer'],
   ['was_generation', 'integer'],
   ['was_counter', 'integer'],
   ['was_session_id', 'text'],
@@ -131,6 +154,13 @@ const SCAN_COUNTS: Columns<ScanCountRow> = [
   ['country', 'text'],
   ['count', 'bigint'],
 ];
+const SIGNAL_COUNTS: Columns<SignalCountRow> = [
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['day', 'text'],
+  ['signal', 'text'],
+  ['count', 'bigint'],
+];
 const VERIFICATIONS: Columns<VerificationRow> = [
   ['id', 'text'],
   ['team_id', 'text'],
@@ -147,6 +177,7 @@ const VERIFICATIONS: Columns<VerificationRow> = [
   ['client_ip', 'text'],
   ['country', 'text'],
   ['write_generation', 'integer'],
+  ['signals', 'text'],
 ];
 
 /**
@@ -154,15 +185,16 @@ const VERIFICATIONS: Columns<VerificationRow> = [
  * only if it is as the batch read it; the guard, evaluated once every update has been counted, aborts the
  * whole statement (and its implicit transaction) unless all were.
  */
-const OUTCOME_TABLES = [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, VERIFICATIONS] as const;
+const OUTCOME_TABLES = [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, SIGNAL_COUNTS, VERIFICATIONS] as const;
 
 /** The outcome statement over its values: each table's column arrays, in OUTCOME_TABLES' order, then the chip count. */
 function outcomeStatement(values: unknown[]) {
   let at = 0;
-  const [p, o, c, i] = OUTCOME_TABLES.map((columns) => unnested(values.slice(at, (at += columns.length)) as unknown[][], columns));
+  const [p, o, c, f, i] = OUTCOME_TABLES.map((columns) => unnested(values.slice(at, (at += columns.length)) as unknown[][], columns));
   return sql`/* prepared: tapproof_scan_outcomes_guarded */
     WITH progress AS (
-      UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at
+      UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at,
+        last_country = p.last_country, last_genuine_at = p.last_genuine_at, tamper_opened = p.tamper_opened
       FROM ${p!.values} AS p(${p!.names})
       WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation
         AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id
@@ -174,6 +206,9 @@ function outcomeStatement(values: unknown[]) {
     ), counted AS (
       INSERT INTO scan_counts (${c!.names}) SELECT * FROM ${c!.values}
       ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count
+    ), signalled AS (
+      INSERT INTO signal_counts (${f!.names}) SELECT * FROM ${f!.values}
+      ON CONFLICT (team_id, mode, day, signal) DO UPDATE SET count = signal_counts.count + excluded.count
     )
     INSERT INTO verifications (${i!.names}) SELECT * FROM ${i!.values}
     WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), ${values[at]}::integer)`;
@@ -185,6 +220,7 @@ async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], session
     ...columnArrays(chips.map(advanceRow), CHIP_ADVANCES),
     ...columnArrays(sessions, SESSIONS),
     ...columnArrays(foldScanCounts(verifications), SCAN_COUNTS),
+    ...columnArrays(foldSignalCounts(verifications), SIGNAL_COUNTS),
     ...columnArrays(verifications, VERIFICATIONS),
     chips.length,
   ];
@@ -195,6 +231,10 @@ export interface VerificationFilter {
   tagId?: string;
   /** Only these reasons (at least one); all of them when absent. */
   reasons?: readonly string[];
+  /** true: only scans with a signal; false: only those without. */
+  flagged?: boolean;
+  /** Only scans carrying this signal (implies flagged). */
+  signal?: Signal;
   /** Inclusive lower and exclusive upper bound of scanned_at. */
   since?: number;
   until?: number;
@@ -207,21 +247,25 @@ export interface VerificationFilter {
 /**
  * A world's verifications, newest first, keyset-paged on (scanned_at, id), never an OFFSET; each
  * walk follows an index in its own order (docs/read-api.md): a tag's verifications_tag_time with
- * the rest of the filter read from its rows, a world's verifications_world_time, one reason's
+ * the rest of the filter read from its rows, the flagged ones verifications_flagged (migration 0021)
+ * with the reasons read from its rows, a world's verifications_world_time, one reason's
  * verifications_reason_time (migration 0020), and several reasons (genuine=false) a merge of
  * their ranges, each read only as far as the page needs.
  */
 export const worldVerifications = (db: Executor, world: World, filter: VerificationFilter) => {
   const { tagId, reasons } = filter;
   const postgres = onPostgres(db);
+  const flaggedWalk = filter.signal !== undefined || filter.flagged === true;
   // SQLite has no statistics to weigh a tag's index against a world's: on a tag's walk the world and
   // the reasons are `+column`, read from the row, never through an index (sqlite.org/optoverview.html,
   // "Disqualifying WHERE clause terms using unary-+"). PostgreSQL weighs them with its statistics.
-  if (tagId !== undefined || reasons === undefined || reasons.length < 2) return walk(db, world, filter, tagId !== undefined && !postgres).limit(filter.limit);
+  if (tagId !== undefined) return walk(db, world, filter, postgres ? NONE : ROW_ONLY).limit(filter.limit);
+  if (flaggedWalk) return walk(db, world, filter, postgres ? NONE : REASONS_FROM_ROW).limit(filter.limit);
+  if (reasons === undefined || reasons.length < 2) return walk(db, world, filter, NONE).limit(filter.limit);
   // SQLite merges the reasons' walks lazily, as the page asks; PostgreSQL costs each walk of a merge as
   // if read whole and would sort a frequent reason's whole range instead, unless each has the page's limit.
   const [first, ...others] = reasons.map((reason) => (eb: Source) => {
-    const one = walk(eb, world, { ...filter, reasons: [reason] }, false);
+    const one = walk(eb, world, { ...filter, reasons: [reason] }, NONE);
     return (postgres ? one.limit(filter.limit) : one).as('v');
   });
   return others
@@ -232,15 +276,23 @@ export const worldVerifications = (db: Executor, world: World, filter: Verificat
 };
 
 type Source = Pick<ExpressionBuilder<Database, never>, 'selectFrom'>;
+type Filtered = 'team_id' | 'mode' | 'reason' | 'signals';
+/** The columns of a walk read from its rows rather than through an index (SQLite's unary +; PostgreSQL has no such operator on text). */
+const NONE: ReadonlySet<Filtered> = new Set();
+const ROW_ONLY: ReadonlySet<Filtered> = new Set(['team_id', 'mode', 'reason', 'signals']);
+const REASONS_FROM_ROW: ReadonlySet<Filtered> = new Set(['reason']);
 
-/** One walk in its index's order, without its limit; `fromRow`: the world and the reasons are read from the rows. */
-function walk(source: Source, world: World, filter: VerificationFilter, fromRow: boolean) {
-  const column = (name: 'team_id' | 'mode' | 'reason') => (fromRow ? sql<string>`+${sql.ref(name)}` : sql.ref<string>(name));
+/** One walk in its index's order, without its limit; the columns in `fromRow` are read from the rows. */
+function walk(source: Source, world: World, filter: VerificationFilter, fromRow: ReadonlySet<Filtered>) {
+  const column = (name: Filtered) => (fromRow.has(name) ? sql<string>`+${sql.ref(name)}` : sql.ref<string>(name));
   let query = source.selectFrom('verifications').selectAll();
   if (filter.tagId !== undefined) query = query.where('tag_id', '=', filter.tagId);
   query = query.where(column('team_id'), '=', world.teamId).where(column('mode'), '=', world.mode);
   if (filter.reasons?.length === 1) query = query.where(column('reason'), '=', filter.reasons[0]!);
   else if (filter.reasons !== undefined) query = query.where(column('reason'), 'in', filter.reasons);
+  if (filter.signal !== undefined || filter.flagged === true) query = query.where(column('signals'), 'is not', null);
+  else if (filter.flagged === false) query = query.where(column('signals'), 'is', null);
+  if (filter.signal !== undefined) query = query.where(sql<string>`',' || ${sql.ref('signals')} || ','`, 'like', signalPattern(filter.signal));
   if (filter.since !== undefined) query = query.where('scanned_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('scanned_at', '<', filter.until);
   if (filter.before !== undefined) query = query.where(sql<boolean>`(scanned_at, id) < (${filter.before[0]}, ${filter.before[1]})`);

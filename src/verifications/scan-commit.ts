@@ -2,8 +2,13 @@
 // verification must be durable before it is answered (a lost accepted counter
 // would let its URL be accepted again). Inside a batch, scans are decided in
 // arrival order against the chip rows locked for the batch, which makes the
-// counter check-and-advance atomic across requests, batches and processes.
+// counter check-and-advance atomic across requests, batches and processes. Refused scans lock their
+// chip too, so that a tag's refused scans are counted in one order however many processes take them
+// (replay_burst); they and flagged scans are rare, and take the locking path on PostgreSQL.
 import type { Dialect, Executor } from '../db/database.js';
+import { BURST_WINDOW_MICROS, isBurst } from '../signals/detect.js';
+import { signalsOf, storedSignals } from '../signals/names.js';
+import { announceFlagged } from './flagged-events.js';
 import type { WriteKind } from '../db/group-commit.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 import type { LockedChip } from '../tag-chips/repository.js';
@@ -11,8 +16,31 @@ import { decide, decided, type AuthenticScan, type Scan } from './decide.js';
 import * as verificationsRepo from './repository.js';
 import type { VerificationRow } from './repository.js';
 
-/** The tags whose chips a batch reads, each once. */
-const tagsOf = (scans: Scan[]): string[] => [...new Set(scans.flatMap((scan) => (scan.kind === 'authentic' ? [scan.row.tag_id] : [])))];
+/** The tags whose chips a batch reads or locks, each once. */
+const tagsOf = (scans: Scan[]): string[] => [...new Set(scans.map((scan) => scan.row.tag_id))];
+
+/** The verifications a batch stores anew (not a reload's original), with their scan, in arrival order. */
+const storedAnew = (scans: Scan[], results: (VerificationRow | undefined)[]) =>
+  scans.flatMap((scan, i) => (results[i] !== undefined && results[i].id === scan.row.id ? [{ scan, row: results[i] }] : []));
+
+/** Adds replay_burst to the batch's refused scans that make one, against the tag's stored refused scans. */
+async function markBursts(trx: Executor, stored: { scan: Scan; row: VerificationRow }[]): Promise<void> {
+  const refused = stored.filter(({ row }) => row.genuine === 0);
+  if (refused.length === 0) return;
+  const earlier = new Map<string, number[]>();
+  for (const { row } of refused) {
+    if (earlier.has(row.tag_id)) continue;
+    const ofTag = refused.filter((r) => r.row.tag_id === row.tag_id);
+    const after = Math.min(...ofTag.map((r) => r.row.scanned_at)) - BURST_WINDOW_MICROS;
+    // The newest ones are those that can still be in a window: at most the threshold of them can matter.
+    earlier.set(row.tag_id, await verificationsRepo.refusedTimes(trx, row.tag_id, after, Math.max(...ofTag.map((r) => r.scan.limits.replay_burst))));
+  }
+  for (const { row, scan } of refused) {
+    const times = earlier.get(row.tag_id)!;
+    if (isBurst(row.scanned_at, times, scan.limits)) row.signals = storedSignals([...signalsOf(row.signals), 'replay_burst']);
+    times.push(row.scanned_at);
+  }
+}
 
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
 export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips): Promise<VerificationRow[]> {
@@ -49,7 +77,13 @@ export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips)
     }
   }
 
+  const stored = storedAnew(scans, results);
+  await markBursts(trx, stored);
   await verificationsRepo.writeOutcomes(trx, advances, sessions, inserts);
+  await announceFlagged(
+    trx,
+    stored.flatMap(({ row }) => (row.signals === null ? [] : [row])),
+  );
   // Recorded before COMMIT: should it fail, the next batch's guard finds the chips changed and locks them.
   seen?.record(chips.values());
   return results as VerificationRow[];
@@ -97,8 +131,9 @@ export async function writeBatchAsSeen(db: Executor, scans: Scan[], seen: SeenCh
   const chips = seen.take(tagIds);
   if (!chips) return null;
   const { results, inserts, sessions, advances, losers } = decide(scans, chips);
-  // A reload or a replay needs the stored verifications: left to the locking path.
-  if (losers.length > 0) return null;
+  // A reload or a replay needs the stored verifications, a refused scan the tag's other refused ones, and a
+  // flagged scan's event the transaction: each is left to the locking path.
+  if (losers.length > 0 || inserts.some((row) => row.genuine === 0 || row.signals !== null)) return null;
   try {
     await verificationsRepo.writeOutcomes(db, advances, sessions, inserts);
   } catch (error) {
@@ -115,17 +150,19 @@ export function scanWrites(dialect: Dialect): WriteKind<Scan, VerificationRow> {
   const seen = dialect === 'postgres' ? new SeenChips() : undefined;
   return {
     kinds: ['authentic', 'failed'],
-    lockKey: (scan) => (scan.kind === 'authentic' ? scan.row.tag_id : null),
+    lockKey: (scan) => scan.row.tag_id,
     write: (trx, scans) => writeBatch(trx, scans, seen),
     ...(seen ? { writeUnlocked: (db: Executor, scans: Scan[]) => writeBatchAsSeen(db, scans, seen) } : {}),
-    // A scan's own verification crosses back as what the batch decided (nothing for a failed scan: it is
-    // stored as it came); a reload's original crosses whole.
-    carry: (scan, row) => (row.id !== scan.row.id ? row : scan.kind === 'failed' ? null : [row.reason, row.session_id]),
+    // A scan's own verification crosses back as what the batch decided (a failed scan is stored as it came
+    // but for its signals); a reload's original crosses whole.
+    carry: (scan, row) =>
+      row.id !== scan.row.id ? row : scan.kind === 'failed' ? (row.signals === null ? null : row.signals) : [row.reason, row.session_id, row.signals],
     restore: (scan, carried) => {
       if (carried === null) return scan.row;
+      if (typeof carried === 'string') return { ...scan.row, signals: carried };
       if (!Array.isArray(carried)) return carried as VerificationRow;
-      const [reason, sessionId] = carried as ['ok' | 'replayed', string | null];
-      return decided(scan as AuthenticScan, reason, sessionId);
+      const [reason, sessionId, signals] = carried as ['ok' | 'replayed', string | null, string | null];
+      return decided(scan as AuthenticScan, reason, sessionId, signals);
     },
   };
 }

@@ -1,18 +1,15 @@
 // Scan statistics kept as counts per world, UTC day, reason and country (table scan_counts,
 // docs/read-api.md): folded from each batch of stored verifications and added in the
 // transaction that stores them, so a statistics request reads counts, never verifications.
-import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { addDayCounts, findDayCounts, utcDay } from '../db/day-counts.js';
 import type { ScanCountsTable, VerificationsTable } from '../db/schema.js';
-import { inChunks } from '../db/chunked.js';
-import { executeShaped } from '../db/precompiled.js';
 import type { World } from '../world.js';
+
+export { utcDay };
 
 export type ScanCountRow = ScanCountsTable;
 type Counted = Pick<VerificationsTable, 'team_id' | 'mode' | 'scanned_at' | 'reason' | 'country'>;
-
-/** The UTC calendar day (YYYY-MM-DD) of a time in microseconds. */
-export const utcDay = (micros: number) => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
 
 const MICROS_PER_DAY = 86_400_000_000;
 
@@ -30,27 +27,9 @@ export function foldScanCounts(rows: readonly Counted[]): ScanCountRow[] {
   return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-/** Adds each row's count to its stored count (one upsert per chunk; rows must have distinct keys, as foldScanCounts gives). */
-export async function addScanCounts(db: Executor, rows: readonly ScanCountRow[]): Promise<void> {
-  // Compiled once per shape, like the batch's other inserts: this runs in every commit of scans.
-  await inChunks([...rows], (part) =>
-    executeShaped(db, 'addScanCounts', part, (d, p) =>
-      d
-        .insertInto('scan_counts')
-        .values(p)
-        .onConflict((oc) => oc.columns(['team_id', 'mode', 'day', 'reason', 'country']).doUpdateSet({ count: sql`scan_counts.count + excluded.count` })),
-    ),
-  );
-}
+/** Adds each row's count to its stored count (rows must have distinct keys, as foldScanCounts gives). */
+export const addScanCounts = (db: Executor, rows: readonly ScanCountRow[]) =>
+  addDayCounts(db, 'scan_counts', ['team_id', 'mode', 'day', 'reason', 'country'], rows);
 
-/** The counts of a world's days from `since` to `until` (both YYYY-MM-DD, inclusive), read off the primary key. */
-export async function findScanCounts(db: Executor, world: World, since: string, until: string): Promise<ScanCountRow[]> {
-  return db
-    .selectFrom('scan_counts')
-    .selectAll()
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .where('day', '>=', since)
-    .where('day', '<=', until)
-    .execute();
-}
+/** The counts of a world's days from `since` to `until` (both YYYY-MM-DD, inclusive). */
+export const findScanCounts = (db: Executor, world: World, since: string, until: string) => findDayCounts(db, 'scan_counts', world, since, until);

@@ -2,12 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { Timestamp, resourceOf } from '../http/schemas.js';
 import { Links } from '../http/query.js';
 import { ATTRIBUTES } from './rules.js';
+import { SIGNALS } from '../signals/names.js';
 
 export const REASONS = ['ok', 'replayed', 'bad_cmac', 'bad_picc_data', 'uid_mismatch'] as const;
 
 const TamperState = Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('not_enabled')]);
 /** A TagTamper chip's status in a scan (also on the extension API's verification). */
 export const TamperStatus = Type.Object({ permanent: TamperState, current: TamperState });
+
+const Signal = Type.Union(SIGNALS.map((s) => Type.Literal(s)));
+const Signals = Type.Array(Signal, {
+  description: 'What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason.',
+});
 
 const Verification = resourceOf(
   'verifications',
@@ -25,6 +31,7 @@ const Verification = resourceOf(
         'ISO 3166-1 alpha-2 country of client_ip (or of the request address behind a trusted proxy); null for private, reserved and unknown addresses',
     }),
     client_ip: Type.Union([Type.String(), Type.Null()], { description: 'The client_ip the scan was verified with; null when none was given' }),
+    signals: Signals,
   }),
   'Prefix vrf_',
 );
@@ -43,7 +50,16 @@ const ByReason = Type.Object(Object.fromEntries(REASONS.map((r) => [r, Type.Inte
 const ByCountry = Type.Array(Type.Object({ country: Type.Union([Type.String(), Type.Null()], { description: 'null: unknown' }), count: Type.Integer() }), {
   description: 'Most scans first',
 });
-const Counts = Type.Object({ count: Type.Integer(), by_reason: ByReason, by_country: ByCountry });
+const BySignal = Type.Object(Object.fromEntries(SIGNALS.map((s) => [s, Type.Integer()])) as Record<(typeof SIGNALS)[number], ReturnType<typeof Type.Integer>>, {
+  description: 'Scans carrying each signal',
+});
+const Counts = Type.Object({
+  count: Type.Integer(),
+  flagged: Type.Integer({ description: 'Scans carrying at least one signal' }),
+  by_reason: ByReason,
+  by_signal: BySignal,
+  by_country: ByCountry,
+});
 
 export const VerificationStatsDocument = Type.Object({
   meta: Type.Object({
@@ -63,3 +79,15 @@ export const CreateVerificationBody = Type.Object({
     attributes: Type.Object({ url: ATTRIBUTES.url.schema, client_ip: Type.Optional(ATTRIBUTES.client_ip.schema) }),
   }),
 });
+
+/** The body of a verification.flagged delivery (src/verifications/flagged-events.ts). */
+export const VerificationFlaggedEvent = Type.Object(
+  {
+    type: Type.Literal('verification.flagged'),
+    timestamp: Timestamp,
+    data: Verification,
+    tag: Type.Unsafe({ $ref: '#/components/schemas/Tag' }),
+    signals: Type.Array(Signal, { minItems: 1 }),
+  },
+  { title: 'verification.flagged' },
+);

@@ -3,6 +3,7 @@ import type { ResourceObject } from '../http/jsonapi.js';
 import { isoMicros } from '../time.js';
 import { publicVerificationId } from '../extension/verification-ids.js';
 import type { VerificationRow } from './repository.js';
+import { signalsOf, type Signal } from '../signals/names.js';
 
 export interface VerificationAttributes {
   genuine: boolean;
@@ -15,6 +16,7 @@ export interface VerificationAttributes {
   scanned_at: string;
   country: string | null;
   client_ip: string | null;
+  signals: Signal[];
 }
 
 export function renderVerification(row: VerificationRow): ResourceObject<VerificationAttributes> {
@@ -32,6 +34,7 @@ export function renderVerification(row: VerificationRow): ResourceObject<Verific
       scanned_at: isoMicros(row.scanned_at),
       country: row.country,
       client_ip: row.client_ip,
+      signals: signalsOf(row.signals),
     },
   };
 }

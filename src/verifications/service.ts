@@ -134,6 +134,7 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
   const urlHash = createHash('sha256').update(scanned).digest('hex');
   // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
   const country = address === null ? null : await ctx.countries.lookup(address);
+  const limits = await ctx.signalThresholds.get(world);
   const judged = <C extends number | null>(reason: Reason, counter: C, tamper: Tamper): VerificationRow & { read_counter: C } => ({
     id: newTimeOrderedId('vrf', Math.floor(at / 1000)),
     team_id: world.teamId,
@@ -150,15 +151,16 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
     tamper_permanent: tamper?.permanent ?? null,
     tamper_current: tamper?.current ?? null,
     session_id: null,
+    signals: null,
   });
   const scan: Scan =
     // The UID bound at the write must be the one the chip mirrored.
     verdict.uid !== undefined && verdict.uid !== chip.uid
-      ? { kind: 'failed', row: judged('uid_mismatch', null, null) }
+      ? { kind: 'failed', row: judged('uid_mismatch', null, null), limits }
       : !verdict.ok
-        ? { kind: 'failed', row: judged(verdict.reason, null, null) }
-        : // Its reason and session are decided by the group commit.
-          { kind: 'authentic', row: judged('ok', verdict.counter, verdict.tamper) };
+        ? { kind: 'failed', row: judged(verdict.reason, null, null), limits }
+        : // Its reason, session and signals are decided by the group commit.
+          { kind: 'authentic', row: judged('ok', verdict.counter, verdict.tamper), limits };
   const decided = await sequence(() => {
     // Timed at its turn, so that one tag's scans carry rising times in the order they are decided.
     scan.row.scanned_at = ctx.clock.nowMicros();

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 `webhooks` section: what the platform POSTs to a registered
 // webhook, one entry per event type. The payload is the outbox row as written by
 // src/webhooks/outbox.ts; the signature headers are Standard Webhooks v1 (signature.ts).
-import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES, type EventType } from './event-types.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { EVENT_TYPES, TAG_EVENT_TYPES, type EventType } from './event-types.js';
 import { Timestamp } from '../http/schemas.js';
 
 const EMITTED: Record<EventType, string> = {
@@ -10,12 +10,16 @@ const EMITTED: Record<EventType, string> = {
   'tag.configured': 'A tag was written to a chip and is ready to scan.',
   'tag.configuration_failed': 'A write of the tag to a chip failed; `reason` says why.',
   'tag.deleted': 'A tag was deleted (one or many); `data` is its last state.',
+  'verification.flagged':
+    'A verification carries a counterfeit signal (docs/signals.md); `data` is the verification, `tag` its tag, `signals` its signals. Opt-in: sent only to webhooks that list it.',
 };
 
 const FailureReason = Type.Object({ code: Type.String({ description: 'timeout, aborted, tag_deleted, uid_bound_to_another_tag, …' }), detail: Type.String() });
 
-/** The JSON body of one delivery of `type`. */
-export const eventPayload = (type: EventType) =>
+type TagEventType = (typeof TAG_EVENT_TYPES)[number];
+
+/** The JSON body of one delivery of a tag event. */
+export const eventPayload = (type: TagEventType) =>
   Type.Object(
     {
       type: Type.Literal(type),
@@ -48,8 +52,13 @@ const ANSWERS = {
 
 const operationName = (type: string) => type.replace(/[._](\w)/g, (_m, c: string) => c.toUpperCase());
 
-/** `webhooks` of the OpenAPI document: a POST per event type, signed per Standard Webhooks. */
-export function webhookOperations(): Record<string, unknown> {
+/**
+ * `webhooks` of the OpenAPI document: a POST per event type, signed per Standard Webhooks. The features
+ * that announce the other events give their bodies.
+ */
+export function webhookOperations(bodies: Record<Exclude<EventType, TagEventType>, TSchema>): Record<string, unknown> {
+  const bodyOf = (type: EventType): TSchema =>
+    (TAG_EVENT_TYPES as readonly string[]).includes(type) ? eventPayload(type as TagEventType) : bodies[type as keyof typeof bodies];
   return Object.fromEntries(
     EVENT_TYPES.map((type) => [
       type,
@@ -61,7 +70,7 @@ export function webhookOperations(): Record<string, unknown> {
           tags: ['webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: eventPayload(type) } } },
+          requestBody: { required: true, content: { 'application/json': { schema: bodyOf(type) } } },
           responses: ANSWERS,
         },
       },

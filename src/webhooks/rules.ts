@@ -77,7 +77,7 @@ export const ATTRIBUTES = {
     schema: Type.Array(Type.Union(EVENT_TYPES.map((k) => Type.Literal(k))), {
       minItems: 1,
       uniqueItems: true,
-      description: 'Event kinds to receive; all four when omitted at creation',
+      description: 'Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed)',
     }),
     explain: explainEvents,
   },

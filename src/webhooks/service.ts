@@ -1,6 +1,6 @@
 // The rules of the webhook resource (docs/decisions.md §6).
 import type { Kernel } from '../kernel.js';
-import { EVENT_TYPES } from './event-types.js';
+import { TAG_EVENT_TYPES } from './event-types.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
 import { modeMaster, type MastersState } from '../master-keys/masters.js';
@@ -47,7 +47,7 @@ export async function createWebhook(ctx: Kernel & MastersState, world: World, at
     team_id: world.teamId,
     mode: world.mode,
     url: attributes.url as string,
-    events: JSON.stringify((attributes.events as string[] | undefined) ?? EVENT_TYPES),
+    events: JSON.stringify((attributes.events as string[] | undefined) ?? TAG_EVENT_TYPES),
     enabled: 1,
     disabled_reason: null,
     secret_sealed: box.seal(secret),

@@ -63,6 +63,13 @@ export const ROUTES: RouteRow[] = [
   { method: 'PATCH', pattern: '/tags/:id', request: (o) => byId('/tags/', '', tagDoc)(o.tag.id), withId: byId('/tags/', '', tagDoc), outsider: 404 },
   { method: 'DELETE', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
   { method: 'GET', pattern: '/teams/current', request: () => ({ path: '/teams/current' }), outsider: 200 },
+  // Acts on the caller's own team and mode only.
+  {
+    method: 'PATCH',
+    pattern: '/teams/current',
+    request: () => ({ path: '/teams/current', body: { data: { type: 'teams', attributes: { signal_thresholds: { replay_burst: 3 } } } } }),
+    outsider: 200,
+  },
   { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404 },
   { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200 },
   { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404 },

@@ -46,7 +46,7 @@ for (const kind of DATABASES) {
         assertJsonApi(response);
         assert.equal(response.body.data.type, 'teams');
         assert.equal(response.body.data.id, sub.teamId);
-        assert.deepEqual(Object.keys(response.body.data.attributes).sort(), ['created_at', 'name', 'parent_id']);
+        assert.deepEqual(Object.keys(response.body.data.attributes).sort(), ['created_at', 'name', 'parent_id', 'signal_thresholds']);
         assert.equal(response.body.data.attributes.name, 'Acme EU');
         assert.equal(response.body.data.attributes.parent_id, parent.teamId);
         assert.match(response.body.data.attributes.created_at, ISO_MICROS);

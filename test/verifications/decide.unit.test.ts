@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isId } from '../../src/ids.js';
 import type { LockedChip } from '../../src/tag-chips/repository.js';
+import { DEFAULT_THRESHOLDS } from '../../src/signals/thresholds.js';
 import { decide, decided, type AuthenticScan, type FailedScan } from '../../src/verifications/decide.js';
 
 const TEAM = 'team_0000000000000000000001';
@@ -14,7 +15,11 @@ const T0 = 1_780_000_000_000_000;
 const SECOND = 1_000_000;
 
 function chip(overrides: Partial<LockedChip> = {}): LockedChip {
-  return { tag_id: TAG, write_generation: 1, last_counter: null, session_id: null, session_expires_at: null, session_duration: 60, ...overrides };
+  return {
+    ...{ tag_id: TAG, write_generation: 1, last_counter: null, session_id: null, session_expires_at: null, session_duration: 60 },
+    ...{ last_country: null, last_genuine_at: null, tamper_opened: 0 },
+    ...overrides,
+  };
 }
 
 const chipsOf = (...list: LockedChip[]) => new Map(list.map((c) => [c.tag_id, c]));
@@ -40,8 +45,10 @@ function authentic(counter: number, at: number, overrides: Partial<AuthenticScan
       client_ip: '192.0.2.1',
       country: 'NL',
       write_generation: 1,
+      signals: null,
       ...overrides,
     },
+    limits: DEFAULT_THRESHOLDS,
   };
 }
 
@@ -64,7 +71,9 @@ function failed(reason: string, at: number): FailedScan {
       client_ip: null,
       country: null,
       write_generation: 1,
+      signals: null,
     },
+    limits: DEFAULT_THRESHOLDS,
   };
 }
 
@@ -87,9 +96,7 @@ describe('decide: counters and write generations', () => {
     assert.equal(c.last_counter, 0);
     assert.deepEqual(d.losers, []);
     assert.deepEqual(d.inserts, [d.results[0]]);
-    assert.deepEqual(d.advances, [
-      { before: { tag_id: TAG, write_generation: 1, last_counter: null, session_id: null, session_expires_at: null, session_duration: 60 }, after: c },
-    ]);
+    assert.deepEqual(d.advances, [{ before: chip(), after: c }]);
     assert.deepEqual([...d.acceptedHere.entries()], [[`${TAG} hash-0`, d.results[0]]]);
   });
 
@@ -154,7 +161,7 @@ describe('decide: counters and write generations', () => {
   test('the same URL twice in a batch: the first is accepted and is what acceptedHere finds, the second loses', () => {
     const c = chip();
     const first = authentic(12, T0);
-    const again: AuthenticScan = { kind: 'authentic', row: { ...first.row, id: 'vrf_again', scanned_at: T0 + SECOND } };
+    const again: AuthenticScan = { ...first, row: { ...first.row, id: 'vrf_again', scanned_at: T0 + SECOND } };
     const d = decide([first, again], chipsOf(c));
     assert.deepEqual(d.losers, [{ index: 1, newest: 12 }]);
     assert.equal(d.acceptedHere.get(`${TAG} hash-12`)!.id, first.row.id);
@@ -271,8 +278,8 @@ describe('decide: sessions', () => {
     assert.equal(d.results[0]!.session_id, 'ses_earlier');
     assert.deepEqual(d.advances, [
       {
-        before: { tag_id: TAG, write_generation: 1, last_counter: 1, session_id: 'ses_earlier', session_expires_at: T0 + 30 * SECOND, session_duration: 60 },
-        after: { tag_id: TAG, write_generation: 1, last_counter: 2, session_id: null, session_expires_at: null, session_duration: 60 },
+        before: chip({ last_counter: 1, session_id: 'ses_earlier', session_expires_at: T0 + 30 * SECOND }),
+        after: chip({ last_counter: 2, last_country: 'NL', last_genuine_at: T0 }),
       },
     ]);
   });

@@ -18,7 +18,15 @@ const DAY = 86_400_000_000;
 /** 2026-01-01T00:00:00Z */
 const START = Date.UTC(2026, 0, 1) * 1000;
 
-function row(world: SeededTeam, mode: Mode, tagId: string, scannedAt: number, reason: (typeof REASONS)[number], country: string | null): VerificationRow {
+function row(
+  world: SeededTeam,
+  mode: Mode,
+  tagId: string,
+  scannedAt: number,
+  reason: (typeof REASONS)[number],
+  country: string | null,
+  signals: string | null = null,
+): VerificationRow {
   return {
     id: newId('vrf'),
     team_id: world.teamId,
@@ -35,6 +43,7 @@ function row(world: SeededTeam, mode: Mode, tagId: string, scannedAt: number, re
     client_ip: null,
     country,
     write_generation: 1,
+    signals,
   };
 }
 
@@ -103,6 +112,7 @@ for (const kind of DATABASES) {
           scanned_at: isoMicros(newest.scanned_at),
           country: newest.country,
           client_ip: newest.client_ip,
+          signals: [],
         },
       });
       assert.match(first.body.links.next, /^\/api\/v1\/verifications\?cursor=[A-Za-z0-9_-]+$/);
@@ -252,6 +262,7 @@ for (const kind of DATABASES) {
     let world: SeededTeam;
     const stats = (query = '', key = world.sandbox.key) => call(server, 'GET', `/verifications/stats${query ? '?' + query : ''}`, { key });
     const zeros = { ok: 0, replayed: 0, bad_cmac: 0, bad_picc_data: 0, uid_mismatch: 0 };
+    const unflagged = { flagged: 0, by_signal: { counter_gap: 0, country_jump: 0, replay_burst: 0, tamper_opened: 0, tamper_open: 0 } };
 
     before(async () => {
       server = await startServer(kind);
@@ -279,6 +290,7 @@ for (const kind of DATABASES) {
           until: '2026-01-04',
           totals: {
             count: 7,
+            ...unflagged,
             by_reason: { ...zeros, ok: 4, replayed: 2, bad_cmac: 1 },
             by_country: [
               { country: 'DE', count: 4 },
@@ -290,23 +302,25 @@ for (const kind of DATABASES) {
             {
               day: '2026-01-01',
               count: 4,
+              ...unflagged,
               by_reason: { ...zeros, ok: 3, bad_cmac: 1 },
               by_country: [
                 { country: 'DE', count: 3 },
                 { country: null, count: 1 },
               ],
             },
-            { day: '2026-01-02', count: 0, by_reason: zeros, by_country: [] },
+            { day: '2026-01-02', count: 0, by_reason: zeros, by_country: [], ...unflagged },
             {
               day: '2026-01-03',
               count: 3,
+              ...unflagged,
               by_reason: { ...zeros, ok: 1, replayed: 2 },
               by_country: [
                 { country: 'FR', count: 2 },
                 { country: 'DE', count: 1 },
               ],
             },
-            { day: '2026-01-04', count: 0, by_reason: zeros, by_country: [] },
+            { day: '2026-01-04', count: 0, by_reason: zeros, by_country: [], ...unflagged },
           ],
         },
       });
@@ -346,7 +360,12 @@ for (const kind of DATABASES) {
     test('the other mode and another team see their own counts only', async () => {
       assert.equal((await stats('since=2026-01-01&until=2026-01-04', world.production.key)).body.meta.totals.count, 1);
       const other = await server.seedTeam();
-      assert.deepEqual((await stats('since=2026-01-01&until=2026-01-04', other.sandbox.key)).body.meta.totals, { count: 0, by_reason: zeros, by_country: [] });
+      assert.deepEqual((await stats('since=2026-01-01&until=2026-01-04', other.sandbox.key)).body.meta.totals, {
+        count: 0,
+        by_reason: zeros,
+        by_country: [],
+        ...unflagged,
+      });
     });
   });
 
@@ -470,6 +489,34 @@ for (const kind of DATABASES) {
         assert.deepEqual(indexes(text), ['verifications_reason_time'], text);
         assert.doesNotMatch(text, SORT);
       }
+    });
+
+    test('flagged=true and signal=… walk the flagged index, reasons read from its rows, without a sort; a busy world too', async () => {
+      const flaggedOnly = (text: string) => {
+        assert.match(text, /verifications_flagged/, text);
+        assert.doesNotMatch(text, /verifications_\w+_time/, text);
+        assert.doesNotMatch(text, SORT, text);
+      };
+      const refused = REASONS.filter((r) => r !== 'ok');
+      for (const filter of [
+        { limit: 26, flagged: true },
+        { limit: 26, signal: 'counter_gap' as const },
+        { limit: 26, flagged: true, reasons: ['ok'] },
+        { limit: 26, flagged: true, reasons: refused },
+        { limit: 26, flagged: true, before: older, since: START - DAY },
+      ])
+        flaggedOnly(await plan(worldVerifications(server.ctx.db.kysely, world, filter)));
+      const busy = { teamId: 'team_flaggedbusy', sandbox: { id: '', key: '' }, production: { id: '', key: '' } };
+      await store(
+        server,
+        Array.from({ length: 3000 }, (_, i) => row(busy, 'sandbox', `tag_fb${i % 50}`, START + i * 1000, 'ok', null, i % 100 === 0 ? 'counter_gap' : null)),
+      );
+      if (kind === 'postgres') await sql`analyze verifications`.execute(server.ctx.db.kysely);
+      for (const filter of [
+        { limit: 26, flagged: true },
+        { limit: 26, signal: 'country_jump' as const },
+      ])
+        flaggedOnly(await plan(worldVerifications(server.ctx.db.kysely, { teamId: busy.teamId, mode: 'sandbox' }, filter), true));
     });
 
     test("a tag's walk keeps to the tag's index whatever its filters", async () => {

@@ -157,6 +157,7 @@ for (const kind of DATABASES) {
           tamper_permanent: null,
           tamper_current: null,
           session_id: null,
+          signals: null,
         });
         const snapshot = async () => ({
           chips: [await read(a.id), await read(b.id)],
@@ -166,10 +167,10 @@ for (const kind of DATABASES) {
         const was = await snapshot();
         // A is as read; B's counter is not (another host moved it): neither may move, no row may appear.
         const advances = [
-          { before: chipA, after: { tag_id: a.id, last_counter: chipA.last_counter! + 5, session_id: null, session_expires_at: null } },
+          { before: chipA, after: { ...chipA, last_counter: chipA.last_counter! + 5, session_id: null, session_expires_at: null } },
           {
             before: { ...chipB, last_counter: chipB.last_counter! - 1 },
-            after: { tag_id: b.id, last_counter: chipB.last_counter! + 5, session_id: null, session_expires_at: null },
+            after: { ...chipB, last_counter: chipB.last_counter! + 5, session_id: null, session_expires_at: null },
           },
         ];
         const opened = [{ id: newId('ses'), team_id: world.teamId, mode: 'sandbox' as const, tag_id: a.id, opened_at: 1, expires_at: 2 }];

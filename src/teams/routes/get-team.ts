@@ -3,9 +3,9 @@ import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
-import * as teamsRepo from '../repository.js';
 import { TeamDocument } from '../schemas.js';
 import { renderTeam } from '../serializer.js';
+import { currentTeam } from '../service.js';
 
 export default function getTeamRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/teams/:id', {
@@ -18,9 +18,9 @@ export default function getTeamRoute(app: RouteApp, { db }: Kernel): void {
     },
     handler: async (request, reply) => {
       // A key sees its own team only: parents and subteams are other teams (404).
-      const team = request.params.id === request.principal.teamId ? await teamsRepo.findTeam(db.kysely, request.params.id) : undefined;
-      if (!team) throw new DomainError('NotFound');
-      return sendDocument(reply, 200, { data: renderTeam(team) });
+      if (request.params.id !== request.principal.teamId) throw new DomainError('NotFound');
+      const { team, thresholds } = await currentTeam(db.kysely, request.principal);
+      return sendDocument(reply, 200, { data: renderTeam(team, thresholds) });
     },
   });
 }

@@ -1,0 +1,33 @@
+// Flagged scans counted per world, UTC day and signal (table signal_counts, src/db/day-counts.ts),
+// folded from each batch of stored verifications like scan_counts. The row of signal 'flagged'
+// counts the scans with any signal.
+import type { Executor } from '../db/database.js';
+import { addDayCounts, findDayCounts, utcDay } from '../db/day-counts.js';
+import type { SignalCountsTable, VerificationsTable } from '../db/schema.js';
+import type { World } from '../world.js';
+
+export type SignalCountRow = SignalCountsTable;
+type Counted = Pick<VerificationsTable, 'team_id' | 'mode' | 'scanned_at' | 'signals'>;
+
+export const FLAGGED = 'flagged';
+
+/** One row per (world, day, signal) of a batch's flagged scans, in key order (PostgreSQL upserts then lock rows in one order). */
+export function foldSignalCounts(rows: readonly Counted[]): SignalCountRow[] {
+  const counts = new Map<string, SignalCountRow>();
+  for (const row of rows) {
+    if (row.signals === null) continue;
+    const day = utcDay(row.scanned_at);
+    for (const signal of [FLAGGED, ...row.signals.split(',')]) {
+      const key = `${row.team_id}\u0000${row.mode}\u0000${day}\u0000${signal}`;
+      const counted = counts.get(key);
+      if (counted) counted.count += 1;
+      else counts.set(key, { team_id: row.team_id, mode: row.mode, day, signal, count: 1 });
+    }
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/** SQLite: adds the counts (PostgreSQL does it in the outcome statement). */
+export const addSignalCounts = (db: Executor, rows: readonly SignalCountRow[]) => addDayCounts(db, 'signal_counts', ['team_id', 'mode', 'day', 'signal'], rows);
+
+export const findSignalCounts = (db: Executor, world: World, since: string, until: string) => findDayCounts(db, 'signal_counts', world, since, until);

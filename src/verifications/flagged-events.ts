@@ -1,0 +1,29 @@
+// The opt-in webhook event verification.flagged: a verification that carries a counterfeit signal,
+// written to the outbox in the commit that stores it (src/webhooks/outbox.ts), with the tag as the
+// API shows it then and the signals.
+import type { Executor } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
+import { signalsOf } from '../signals/names.js';
+import * as tagsRepo from '../tags/repository.js';
+import { renderTag } from '../tags/serializer.js';
+import { recordEvents } from '../webhooks/outbox.js';
+import type { VerificationRow } from './repository.js';
+import { renderVerification } from './serializer.js';
+
+export async function announceFlagged(db: Executor, rows: VerificationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const worlds = new Map<string, VerificationRow[]>();
+  for (const row of rows) worlds.set(`${row.team_id} ${row.mode}`, [...(worlds.get(`${row.team_id} ${row.mode}`) ?? []), row]);
+  for (const flagged of worlds.values()) {
+    const world = { teamId: flagged[0]!.team_id, mode: flagged[0]!.mode as Mode };
+    const tags = new Map((await tagsRepo.findTags(db, world, [...new Set(flagged.map((row) => row.tag_id))])).map((tag) => [tag.id, tag]));
+    const events = flagged.map((row) => ({
+      teamId: row.team_id,
+      mode: row.mode as Mode,
+      tagId: row.tag_id,
+      data: renderVerification(row),
+      extra: { tag: renderTag(tags.get(row.tag_id)!), signals: signalsOf(row.signals) },
+    }));
+    await recordEvents(db, 'verification.flagged', events, flagged.at(-1)!.scanned_at);
+  }
+}
