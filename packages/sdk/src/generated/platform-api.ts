@@ -93,7 +93,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the signal thresholds of the key's team and mode */
+        patch: operations["updateCurrentTeam"];
         trace?: never;
     };
     "/teams/{id}": {
@@ -613,6 +614,26 @@ export interface webhooks {
          * @description A tag was deleted (one or many); `data` is its last state. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to tag.deleted.
          */
         post: operations["tagDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verification.flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * verification.flagged
+         * @description A verification carries a counterfeit signal (docs/signals.md); `data` is the verification, `tag` its tag, `signals` its signals. Opt-in: sent only to webhooks that list it. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to verification.flagged.
+         */
+        post: operations["verificationFlagged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1489,7 +1510,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The team of the key. */
+            /** @description The team of the key, with the signal thresholds of its mode. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1509,6 +1530,15 @@ export interface operations {
                                  * @example 2026-01-02T03:04:05.123456Z
                                  */
                                 created_at: string;
+                                /** @description The counterfeit signals' thresholds of the key's mode (docs/signals.md); the defaults until changed */
+                                signal_thresholds: {
+                                    /** @description Unverified reads between two genuine scans before counter_gap (default 5) */
+                                    counter_gap: number;
+                                    /** @description Seconds after a genuine scan within which another country is a country_jump; 0 turns it off (default 21600) */
+                                    country_jump_window: number;
+                                    /** @description Refused scans of a tag within an hour, the scan's own included, that make a replay_burst (default 3) */
+                                    replay_burst: number;
+                                };
                             };
                         };
                     };
@@ -1534,6 +1564,135 @@ export interface operations {
             };
             /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    updateCurrentTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "teams";
+                        id?: string;
+                        attributes: {
+                            /** @description Any of the thresholds to change; the others keep their values */
+                            signal_thresholds?: {
+                                /** @description Unverified reads between two genuine scans before counter_gap (default 5) */
+                                counter_gap?: number;
+                                /** @description Seconds after a genuine scan within which another country is a country_jump; 0 turns it off (default 21600) */
+                                country_jump_window?: number;
+                                /** @description Refused scans of a tag within an hour, the scan's own included, that make a replay_burst (default 3) */
+                                replay_burst?: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The team, with the thresholds now in force (this server at once, every other within 5 seconds). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "teams";
+                            /** @description team_… */
+                            id: string;
+                            attributes: {
+                                name: string;
+                                parent_id: string | null;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                /** @description The counterfeit signals' thresholds of the key's mode (docs/signals.md); the defaults until changed */
+                                signal_thresholds: {
+                                    /** @description Unverified reads between two genuine scans before counter_gap (default 5) */
+                                    counter_gap: number;
+                                    /** @description Seconds after a genuine scan within which another country is a country_jump; 0 turns it off (default 21600) */
+                                    country_jump_window: number;
+                                    /** @description Refused scans of a tag within an hour, the scan's own included, that make a replay_burst (default 3) */
+                                    replay_burst: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1583,6 +1742,15 @@ export interface operations {
                                  * @example 2026-01-02T03:04:05.123456Z
                                  */
                                 created_at: string;
+                                /** @description The counterfeit signals' thresholds of the key's mode (docs/signals.md); the defaults until changed */
+                                signal_thresholds: {
+                                    /** @description Unverified reads between two genuine scans before counter_gap (default 5) */
+                                    counter_gap: number;
+                                    /** @description Seconds after a genuine scan within which another country is a country_jump; 0 turns it off (default 21600) */
+                                    country_jump_window: number;
+                                    /** @description Refused scans of a tag within an hour, the scan's own included, that make a replay_burst (default 3) */
+                                    replay_burst: number;
+                                };
                             };
                         };
                     };
@@ -1805,7 +1973,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -1882,8 +2050,8 @@ export interface operations {
                         attributes: {
                             /** @description https (http only where the operator allows it); private and loopback targets are refused */
                             url: string;
-                            /** @description Event kinds to receive; all four when omitted at creation */
-                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted")[];
+                            /** @description Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed) */
+                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
                         };
                     };
                 };
@@ -1905,7 +2073,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -2019,7 +2187,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -2155,8 +2323,8 @@ export interface operations {
                         attributes: {
                             /** @description https (http only where the operator allows it); private and loopback targets are refused */
                             url?: string;
-                            /** @description Event kinds to receive; all four when omitted at creation */
-                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted")[];
+                            /** @description Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed) */
+                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
                             enabled?: boolean;
                             /** @description true: issue a new secret (returned once); the old one keeps signing for 24 hours */
                             rotate_secret?: boolean;
@@ -2181,7 +2349,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -2308,7 +2476,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted") | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged") | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -2416,7 +2584,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted") | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged") | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -2509,6 +2677,8 @@ export interface operations {
                 tag_id?: string;
                 genuine?: "true" | "false";
                 reason?: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
+                signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
+                flagged?: "true" | "false";
                 /** @description Scanned at or after; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Scanned before; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
@@ -2561,6 +2731,8 @@ export interface operations {
                                 country: string | null;
                                 /** @description The client_ip the scan was verified with; null when none was given */
                                 client_ip: string | null;
+                                /** @description What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason. */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
                             };
                         }[];
                         links: {
@@ -2669,6 +2841,8 @@ export interface operations {
                                 country: string | null;
                                 /** @description The client_ip the scan was verified with; null when none was given */
                                 client_ip: string | null;
+                                /** @description What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason. */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
                             };
                         };
                         meta?: {
@@ -2780,12 +2954,22 @@ export interface operations {
                             until: string;
                             totals: {
                                 count: number;
+                                /** @description Scans carrying at least one signal */
+                                flagged: number;
                                 by_reason: {
                                     ok: number;
                                     replayed: number;
                                     bad_cmac: number;
                                     bad_picc_data: number;
                                     uid_mismatch: number;
+                                };
+                                /** @description Scans carrying each signal */
+                                by_signal: {
+                                    counter_gap: number;
+                                    country_jump: number;
+                                    replay_burst: number;
+                                    tamper_opened: number;
+                                    tamper_open: number;
                                 };
                                 /** @description Most scans first */
                                 by_country: {
@@ -2800,12 +2984,22 @@ export interface operations {
                                 day: string;
                             } & {
                                 count: number;
+                                /** @description Scans carrying at least one signal */
+                                flagged: number;
                                 by_reason: {
                                     ok: number;
                                     replayed: number;
                                     bad_cmac: number;
                                     bad_picc_data: number;
                                     uid_mismatch: number;
+                                };
+                                /** @description Scans carrying each signal */
+                                by_signal: {
+                                    counter_gap: number;
+                                    country_jump: number;
+                                    replay_burst: number;
+                                    tamper_opened: number;
+                                    tamper_open: number;
                                 };
                                 /** @description Most scans first */
                                 by_country: {
@@ -2905,6 +3099,8 @@ export interface operations {
                                 country: string | null;
                                 /** @description The client_ip the scan was verified with; null when none was given */
                                 client_ip: string | null;
+                                /** @description What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason. */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
                             };
                         };
                         meta?: {
@@ -4948,6 +5144,91 @@ export interface operations {
                      */
                     timestamp: string;
                     data: components["schemas"]["Tag"];
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the platform disables this webhook (disabled_reason gone). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within TAPPROOF_WEBHOOK_TIMEOUT_MS (15 s by default), is retried with backoff (docs/decisions.md §6); after 5 days of failures the webhook is disabled (disabled_reason failing). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    verificationFlagged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every retry of the event; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per live secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "verification.flagged";
+                    /**
+                     * @description ISO 8601, microsecond precision, UTC
+                     * @example 2026-01-02T03:04:05.123456Z
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @constant */
+                        type: "verifications";
+                        /** @description Prefix vrf_ */
+                        id: string;
+                        attributes: {
+                            genuine: boolean;
+                            reason: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
+                            /** @description The extension API's id of this verification: VRF_ and the random part of its id (docs/extension.md, Ids) */
+                            verification_id: string;
+                            tag_id: string;
+                            /** @description SDMReadCtr of the scan; null when the message was not authentic */
+                            read_counter: number | null;
+                            /** @description TagTamper status; null for chips without one */
+                            tamper: {
+                                permanent: "closed" | "open" | "not_enabled";
+                                current: "closed" | "open" | "not_enabled";
+                            } | null;
+                            session_id: string | null;
+                            /**
+                             * @description ISO 8601, microsecond precision, UTC
+                             * @example 2026-01-02T03:04:05.123456Z
+                             */
+                            scanned_at: string;
+                            /** @description ISO 3166-1 alpha-2 country of client_ip (or of the request address behind a trusted proxy); null for private, reserved and unknown addresses */
+                            country: string | null;
+                            /** @description The client_ip the scan was verified with; null when none was given */
+                            client_ip: string | null;
+                            /** @description What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason. */
+                            signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                        };
+                    };
+                    tag: components["schemas"]["Tag"];
+                    signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
                 };
             };
         };
