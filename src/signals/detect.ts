@@ -57,11 +57,12 @@ export function afterGenuine(chip: SignalState, scan: GenuineScan): Omit<SignalS
 export const BURST_WINDOW_MICROS = 3600 * MICROS;
 
 /**
- * Whether a refused scan makes a burst: `earlier` are the times of the tag's refused scans before it
- * (any order, any age); it counts itself.
+ * Whether a refused scan makes a burst: `earlier` are the times of the tag's refused scans decided before
+ * it (any order, any age); it counts itself. A scan timed a little later by another process but committed
+ * first is one of them: the count follows the order of decision, which every process agrees on.
  */
 export function isBurst(scannedAt: number, earlier: Iterable<number>, limits: Thresholds): boolean {
   let count = 1;
-  for (const at of earlier) if (at > scannedAt - BURST_WINDOW_MICROS && at <= scannedAt) count += 1;
+  for (const at of earlier) if (at > scannedAt - BURST_WINDOW_MICROS) count += 1;
   return count >= limits.replay_burst;
 }

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { AppContext } from '../../src/context.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { runCli, type ServeProcess } from '../cli/process.js';
-import { DATABASES, type Storage } from '../kit/harness.js';
+import { DATABASES, call, type Storage } from '../kit/harness.js';
 import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
 
 type Running = ServeProcess;
@@ -138,6 +138,54 @@ for (const kind of DATABASES) {
       );
       const chip = await ctx.db.kysely.selectFrom('chips').select('last_counter').where('tag_id', '=', tagId).executeTakeFirstOrThrow();
       assert.equal(chip.last_counter, Math.max(...genuine));
+    });
+
+    test('a burst of refused scans split across the processes is counted in one order: replay_burst from the third on', async () => {
+      const tagId = await newTag();
+      const [older, newer] = [(await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url];
+      assert.equal((await verify(servers[0]!, newer)).body.data.attributes.reason, 'ok');
+      // One at a time, each to the other process.
+      const one = [];
+      for (let i = 0; i < 3; i++) one.push((await verify(servers[i % 2]!, older)).body.data.attributes);
+      assert.deepEqual(
+        one.map((v) => [v.reason, v.signals]),
+        [
+          ['replayed', []],
+          ['replayed', []],
+          ['replayed', ['replay_burst']],
+        ],
+      );
+      // Eight at once on another tag: the two decided first are quiet, the other six are the burst.
+      const other = await newTag();
+      const [stale, fresh] = [(await tap(ctx, other)).url, (await tap(ctx, other)).url];
+      await verify(servers[1]!, fresh);
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => verify(servers[i % 2]!, stale)));
+      const signals = answers.map((a) => JSON.stringify(a.body.data.attributes.signals)).sort();
+      assert.deepEqual(signals, [...Array.from({ length: 6 }, () => '["replay_burst"]'), '[]', '[]']);
+    });
+
+    test('signal thresholds PATCHed through one process are used by the others (within 5 seconds)', async () => {
+      const tagId = await newTag();
+      const [older, newer] = [(await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url];
+      await verify(servers[0]!, newer);
+      // Both processes have read the defaults: a first refusal is quiet everywhere.
+      for (const server of servers) assert.deepEqual((await verify(server, older)).body.data.attributes.signals, []);
+      const patched = await call(servers[1]!, 'PATCH', '/teams/current', {
+        key,
+        body: { data: { type: 'teams', attributes: { signal_thresholds: { replay_burst: 100 } } } },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      // The third refusal would be a burst under the defaults; under 100 it is not, once the cluster has read it.
+      // Every worker of the cluster: three quiet answers in a row.
+      const deadline = Date.now() + 15_000;
+      let quiet = 0;
+      while (quiet < 3 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const { signals } = (await verify(servers[0]!, older)).body.data.attributes;
+        quiet = signals.length === 0 ? quiet + 1 : 0;
+      }
+      assert.equal(quiet, 3);
+      await call(servers[1]!, 'PATCH', '/teams/current', { key, body: { data: { type: 'teams', attributes: { signal_thresholds: { replay_burst: 3 } } } } });
     });
   });
 }
