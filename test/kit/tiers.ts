@@ -3,7 +3,7 @@
 // process compiles); every other `*.test.ts` is an integration test. The unit and integration
 // tiers run their files in a few processes rather than one each: the suite's time on a 2-core
 // machine was mostly start-up (tsx and the modules a test imports, paid again by every file).
-import { readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -22,9 +22,30 @@ export async function runFiles(files: string[]): Promise<void> {
   for (const file of files) await import(pathToFileURL(join(ROOT, file)).href);
 }
 
-/** The integration files of one shard (test/shards/N.ts, N of SHARDS), dealt in name order. */
+/**
+ * The integration files of one shard (test/shards/N.ts, N of SHARDS). Files are dealt longest first, each
+ * to the shard with the least time so far, by the durations test/kit/durations.ts recorded; a file not
+ * recorded yet counts as the median. Balanced shards end together: the suite's time is its CPU time
+ * over the cores, not that plus one long shard running alone at the end.
+ */
 export function shardOf(shardFile: string): string[] {
   const index = Number(basename(shardFile, '.ts'));
   const count = readdirSync(join(ROOT, 'shards')).filter((f) => /^\d+\.ts$/.test(f)).length;
-  return testFiles('integration').filter((_, i) => i % count === index - 1);
+  return dealt(testFiles('integration'), count)[index - 1]!;
+}
+
+function dealt(files: string[], count: number): string[][] {
+  const recorded = join(ROOT, 'shards', 'durations.json');
+  const durations: Record<string, number> = existsSync(recorded) ? JSON.parse(readFileSync(recorded, 'utf8')) : {};
+  const known = files.map((f) => durations[f]).filter((d): d is number => d !== undefined).sort((a, b) => a - b);
+  const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
+  const weightOf = (file: string) => durations[file] ?? median;
+  const shards = Array.from({ length: count }, () => ({ files: [] as string[], load: 0 }));
+  // Name order breaks ties, so that every shard process deals the same hand.
+  for (const file of [...files].sort((a, b) => weightOf(b) - weightOf(a) || (a < b ? -1 : 1))) {
+    const lightest = shards.reduce((min, shard) => (shard.load < min.load ? shard : min));
+    lightest.files.push(file);
+    lightest.load += weightOf(file);
+  }
+  return shards.map((shard) => shard.files.sort());
 }

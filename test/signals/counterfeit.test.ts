@@ -7,6 +7,7 @@ import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '
 import { assertError, assertJsonApi, assertValidation } from '../kit/assertions.js';
 import { FAST_WEBHOOKS, startDelivery, type Receiver } from '../webhooks/receiver.js';
 import { emulated, flipHexDigit, tamper, tapUrl, verify } from '../verifications/helpers.js';
+import { backfill } from '../../src/db/migrations/0021_signals.js';
 
 const US = '8.8.8.8';
 const DE = '5.9.0.1';
@@ -350,6 +351,36 @@ for (const kind of DATABASES) {
         stored.map(({ mode, counter_gap, country_jump_window, replay_burst }) => ({ mode, counter_gap, country_jump_window, replay_burst })),
         [{ mode: 'sandbox', ...DEFAULTS }],
       );
+    });
+
+    test("migration 0021 gives existing chips the memory the verify path keeps: the previous genuine scan's country and time, an opened seal", async () => {
+      const world = await team();
+      const plain = await emulated(server, world.teamId, 'ntag_424_dna');
+      const sealed = await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper');
+      const unscanned = await emulated(server, world.teamId, 'ntag_424_dna');
+      await tapAndScan(world, plain.id, US);
+      await tapAndScan(world, plain.id, DE);
+      await scan(world, flipHexDigit(await tapUrl(server, plain.id)), GB); // refused: not the previous genuine scan
+      await tamper(server, sealed.id, 'open');
+      await tapAndScan(world, sealed.id, PRIVATE);
+      await tamper(server, sealed.id, 'closed');
+      await tapAndScan(world, sealed.id);
+      const db = server.ctx.db.kysely;
+      const ids = [plain.id, sealed.id, unscanned.id];
+      const memory = () =>
+        db.selectFrom('chips').select(['tag_id', 'last_country', 'last_genuine_at', 'tamper_opened']).where('tag_id', 'in', ids).orderBy('tag_id').execute();
+      const live = await memory();
+      assert.deepEqual(
+        live.map((c) => [c.tag_id, c.last_country, c.last_genuine_at === null, c.tamper_opened]),
+        [
+          [plain.id, 'DE', false, 0],
+          [sealed.id, null, false, 1],
+          [unscanned.id, null, true, 0],
+        ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+      );
+      await db.updateTable('chips').set({ last_country: null, last_genuine_at: null, tamper_opened: 0 }).where('tag_id', 'in', ids).execute();
+      await backfill(db);
+      assert.deepEqual(await memory(), live);
     });
 
     test("verification.flagged: one event in the scan's commit, delivered only to the webhooks that list it", async () => {

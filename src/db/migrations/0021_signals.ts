@@ -22,14 +22,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .alterTable('chips')
     .addColumn('tamper_opened', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  // What the chips' past genuine scans say (the per-tag genuine index serves each lookup).
-  await sql`update chips set
-      last_genuine_at = (select max(v.scanned_at) from verifications v where v.tag_id = chips.tag_id and v.genuine = 1),
-      tamper_opened = case when exists (select 1 from verifications v where v.tag_id = chips.tag_id and v.genuine = 1
-        and v.tamper_permanent = 'open') then 1 else 0 end`.execute(db);
-  await sql`update chips set last_country = (select v.country from verifications v where v.tag_id = chips.tag_id
-      and v.genuine = 1 and v.scanned_at = chips.last_genuine_at order by v.id desc limit 1)
-    where last_genuine_at is not null`.execute(db);
+  await backfill(db);
   await db.schema
     .createTable('signal_thresholds')
     .addColumn('team_id', text(dialect), (c) => c.notNull())
@@ -50,4 +43,15 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('count', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('signal_counts_pk', ['team_id', 'mode', 'day', 'signal'])
     .execute();
+}
+
+/** What the chips' past genuine scans say, once (the per-tag genuine index serves each lookup). */
+export async function backfill(db: Kysely<any>): Promise<void> {
+  await sql`update chips set
+      last_genuine_at = (select max(v.scanned_at) from verifications v where v.tag_id = chips.tag_id and v.genuine = 1),
+      tamper_opened = case when exists (select 1 from verifications v where v.tag_id = chips.tag_id and v.genuine = 1
+        and v.tamper_permanent = 'open') then 1 else 0 end`.execute(db);
+  await sql`update chips set last_country = (select v.country from verifications v where v.tag_id = chips.tag_id
+      and v.genuine = 1 and v.scanned_at = chips.last_genuine_at order by v.id desc limit 1)
+    where last_genuine_at is not null`.execute(db);
 }

@@ -1,0 +1,27 @@
+// A test reporter that writes how long each integration file's tests took (test/shards/durations.json),
+// which test/kit/tiers.ts deals the shards by. `npm run test:durations` runs the suite with it; run it
+// again when files are added or have grown, and commit the file. Seconds, rounded to one decimal.
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+
+interface Event {
+  type: string;
+  data: { file?: string; nesting: number; details?: { duration_ms?: number } };
+}
+
+export default async function* durations(source: AsyncIterable<Event>): AsyncGenerator<string> {
+  const seconds = new Map<string, number>();
+  for await (const event of source) {
+    const { type, data } = event;
+    // A shard's file-level tests are at nesting 0 and name the test file they come from.
+    if ((type !== 'test:pass' && type !== 'test:fail') || data.nesting !== 0 || !data.file) continue;
+    const file = relative(ROOT, data.file);
+    if (file.startsWith('..') || file.endsWith('.unit.test.ts') || file.endsWith('.solo.test.ts')) continue;
+    seconds.set(file, (seconds.get(file) ?? 0) + (data.details?.duration_ms ?? 0) / 1000);
+  }
+  const sorted = Object.fromEntries([...seconds.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, s]) => [file, Math.round(s * 10) / 10]));
+  writeFileSync(join(ROOT, 'shards', 'durations.json'), JSON.stringify(sorted, null, 2) + '\n');
+  yield `durations of ${seconds.size} files written to test/shards/durations.json\n`;
+}
