@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp, resourceOf } from '../http/schemas.js';
-import { Links } from '../http/query.js';
+import { Links, enumOf } from '../http/query.js';
 import { ATTRIBUTES } from './rules.js';
 import { SIGNALS } from '../signals/names.js';
 
@@ -10,7 +10,7 @@ const TamperState = Type.Union([Type.Literal('closed'), Type.Literal('open'), Ty
 /** A TagTamper chip's status in a scan (also on the extension API's verification). */
 export const TamperStatus = Type.Object({ permanent: TamperState, current: TamperState });
 
-const Signal = Type.Union(SIGNALS.map((s) => Type.Literal(s)));
+const Signal = enumOf(SIGNALS);
 const Signals = Type.Array(Signal, {
   description: 'What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason.',
 });

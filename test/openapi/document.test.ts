@@ -56,7 +56,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 40);
+      assert.equal(all.length, 41);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -65,7 +65,7 @@ for (const kind of DATABASES)
       const webhooks = Object.entries<any>(document.webhooks).map(([name, item]) => ({ where: `webhook ${name}`, op: item.post }));
       const all = [...operations(document), ...webhooks];
       const ids = all.map(({ where, op }) => {
-        assert.match(op.operationId ?? '', /^(create|get|list|update|delete|tag)[A-Z][A-Za-z]*$/, where);
+        assert.match(op.operationId ?? '', /^(create|get|list|update|delete|tag|verification)[A-Z][A-Za-z]*$/, where);
         for (const [status, response] of Object.entries<any>(op.responses)) {
           assert.ok(response.description && response.description !== 'Default Response', `${where} ${status}: ${response.description}`);
         }
@@ -104,7 +104,7 @@ for (const kind of DATABASES)
     });
 
     test('webhooks: one signed POST per event type, with its payload', () => {
-      assert.deepEqual(Object.keys(document.webhooks), ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted']);
+      assert.deepEqual(Object.keys(document.webhooks), ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted', 'verification.flagged']);
       for (const [type, item] of Object.entries<any>(document.webhooks)) {
         assert.deepEqual(
           item.post.parameters.map((p: any) => [p.in, p.name, p.required]),
@@ -117,6 +117,15 @@ for (const kind of DATABASES)
         );
         const schema = item.post.requestBody.content['application/json'].schema;
         assert.deepEqual(schema.properties.type, { const: type, type: 'string' }, type);
+        if (type === 'verification.flagged') {
+          // The verification, its tag and its signals; listed by a webhook only when it asks for them.
+          assert.equal(schema.properties.data.properties.type.const, 'verifications');
+          assert.deepEqual(schema.properties.tag, { $ref: '#/components/schemas/Tag' });
+          assert.deepEqual(schema.properties.signals.items.enum, ['counter_gap', 'country_jump', 'replay_burst', 'tamper_opened', 'tamper_open']);
+          assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'tag', 'signals']);
+          assert.match(item.post.description, /Opt-in/);
+          continue;
+        }
         assert.deepEqual(schema.properties.data, { $ref: '#/components/schemas/Tag' }, type);
         assert.deepEqual(schema.required, ['type', 'timestamp', 'data'], type);
         assert.equal('reason' in schema.properties, type === 'tag.configuration_failed', type);
