@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
-import { EVENT_TYPES } from '../../src/webhooks/event-types.js';
+import { EVENT_TYPES, TAG_EVENT_TYPES } from '../../src/webhooks/event-types.js';
 import { PROTOCOLS } from '../../src/tags/rules.js';
 import { ROUTES } from './routes.js';
 import { DATABASES, JSON_API, call, sharedServer, type ApiResponse, type SeededTeam } from '../kit/harness.js';
@@ -422,7 +422,7 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         route: fc.constantFrom(...READS),
         id: fc.oneof(shapedId('vrf'), shapedId('whk'), junkId),
         event: fc.oneof(shapedId('evt'), junkId),
-        name: fc.constantFrom('page_size', 'cursor', 'since', 'until', 'genuine', 'reason', 'tag_id', 'status', 'unknown'),
+        name: fc.constantFrom('page_size', 'cursor', 'since', 'until', 'genuine', 'reason', 'signal', 'flagged', 'tag_id', 'status', 'unknown'),
         value: fc.oneof(fc.string(), fc.integer().map(String)),
       });
       await property(t, READS, RUNS.ids, arbitrary, async (c) => {
@@ -433,6 +433,43 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         const query = `?${encodeURIComponent(c.name)}=${encodeURIComponent(c.value)}`;
         const r = await call(s(), c.route.startsWith('POST') ? 'POST' : 'GET', path + query, { key: suite.world.sandbox.key });
         judge(tally, c.route, r);
+      });
+    });
+
+    test('PATCH /teams/current: any thresholds; GET /teams/current then shows exactly the ones accepted', async (t) => {
+      const THRESHOLDS = { counter_gap: [1, 16_777_215], country_jump_window: [0, 2_592_000], replay_burst: [1, 10_000] } as const;
+      const value = (name: keyof typeof THRESHOLDS) => {
+        const [min, max] = THRESHOLDS[name];
+        return fc.oneof(
+          { weight: 6, arbitrary: fc.integer({ min, max }) },
+          { weight: 2, arbitrary: fc.constantFrom(min - 1, max + 1, min, max) },
+          { weight: 1, arbitrary: fc.oneof(fc.double(), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.nat(), { maxLength: 2 })) },
+        );
+      };
+      const thresholds = fc.record(
+        { counter_gap: value('counter_gap'), country_jump_window: value('country_jump_window'), replay_burst: value('replay_burst') },
+        { requiredKeys: [] },
+      );
+      const arbitrary = fc.record({
+        thresholds: fc.oneof({ weight: 8, arbitrary: thresholds }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.nat(), fc.constant(null)) }),
+        other: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('name', 'parent_id', 'junk') }),
+        stray: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }),
+        junk: maybeJunk,
+      });
+      let current = (await call(s(), 'GET', '/teams/current', { key: key() })).body.data.attributes.signal_thresholds;
+      await property(t, ['PATCH /teams/current'], RUNS.cheap, arbitrary, async (c) => {
+        const attributes: Record<string, unknown> = { signal_thresholds: c.thresholds };
+        if (c.other !== undefined) attributes[c.other] = 'x';
+        if (c.stray !== undefined && typeof c.thresholds === 'object' && c.thresholds !== null) (c.thresholds as Record<string, unknown>).stray = c.stray;
+        const r = await call(s(), 'PATCH', '/teams/current', { key: key(), body: c.junk ?? { data: { type: 'teams', attributes } } });
+        judge(tally, 'PATCH /teams/current', r);
+        if (r.status === 200) {
+          assert.deepEqual(r.body.data.attributes.signal_thresholds, { ...current, ...(c.thresholds as object) });
+          current = r.body.data.attributes.signal_thresholds;
+        } else assert.ok(r.status === 400 || r.status === 422, r.text);
+        const read = await call(s(), 'GET', '/teams/current', { key: key() });
+        judge(tally, 'GET /teams/current', read);
+        assert.deepEqual(read.body.data.attributes.signal_thresholds, current);
       });
     });
 
@@ -546,7 +583,7 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         if (r.status !== 201) return;
         const a = r.body.data.attributes;
         assert.equal(a.url, attributes.url);
-        assert.deepEqual(a.events, attributes.events ?? [...EVENT_TYPES]);
+        assert.deepEqual(a.events, attributes.events ?? [...TAG_EVENT_TYPES]);
         assert.match(a.secret, /^whsec_/);
         hooks.push(r.body.data.id);
         await readsBack('GET /webhooks/:id', `/webhooks/${r.body.data.id}`, withoutSecret(r.body.data), team.production.key);
