@@ -12,6 +12,7 @@ export class Metrics {
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route'>;
   readonly verifications: Counter<'reason'>;
+  readonly signals: Counter<'signal'>;
   readonly deliveryAttempts: Counter<'outcome'>;
   readonly rateLimited: Counter;
   readonly scanBatchSize: Histogram;
@@ -38,6 +39,12 @@ export class Metrics {
       name: 'tapproof_verifications_total',
       help: 'Scans decided, by verdict reason (ok, replay, bad_cmac, ...).',
       labelNames: ['reason'],
+      registers,
+    });
+    this.signals = new Counter({
+      name: 'tapproof_verification_signals_total',
+      help: 'Counterfeit signals raised on the scans this process decided, by signal (docs/signals.md).',
+      labelNames: ['signal'],
       registers,
     });
     this.deliveryAttempts = new Counter({

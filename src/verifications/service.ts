@@ -20,6 +20,7 @@ import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES } from './rules.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
 import type { Scan } from './decide.js';
+import { signalsOf } from '../signals/names.js';
 
 export type Reason = 'ok' | 'replayed' | 'bad_cmac' | 'bad_picc_data' | 'uid_mismatch';
 
@@ -169,7 +170,10 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
   // Counted here, after the group commit: only then is an authentic scan's reason (ok or replayed) final.
   // A reload within the session answers the original verification (another id): nothing new to count.
   const repeat = decided.id !== scan.row.id;
-  if (!repeat) ctx.metrics.verifications.inc({ reason: decided.reason });
+  if (!repeat) {
+    ctx.metrics.verifications.inc({ reason: decided.reason });
+    for (const signal of signalsOf(decided.signals)) ctx.metrics.signals.inc({ signal });
+  }
   return { verification: decided, repeat };
 }
 

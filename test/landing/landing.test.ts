@@ -4,13 +4,16 @@
 // ownership with an injected wallet that signs for real (CIP-8 COSE_Sign1 on the sandbox base with a
 // Cardano token, EIP-191 on the production base with an ERC-721 on anvil). A stranger's wallet is refused,
 // a declined signature is said so, the token's next holder takes the ownership over after a real
-// transfer, and an older tap's URL is shown as not genuine.
+// transfer, and an older tap's URL is shown as not genuine. A page that asks for the seal notice shows it
+// exactly when the tap's signals say the seal has been opened.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import { Tapproof } from '@tapproof/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -21,7 +24,7 @@ import { CARDANO_TOKEN, ext, holdings, productionTag } from '../extension/helper
 import { cardanoWallet, type CardanoWallet } from '../extension/wallets.js';
 import { launchBrowser, pageErrors, seriousViolations } from '../kit/browser.js';
 import { DATABASES, sharedServer } from '../kit/harness.js';
-import { cli, emulated, tapUrl } from '../verifications/helpers.js';
+import { cli, emulated, tamper, tapUrl } from '../verifications/helpers.js';
 import { startBrand, type BrandServer } from './brand.js';
 import { CARDANO_WALLET_NAME, injectCardano, injectEthereum, type WalletOptions } from './wallets.js';
 
@@ -261,6 +264,97 @@ for (const kind of DATABASES) {
       assert.equal(await page.locator('tapproof-verification').innerText(), 'The item could not be checked right now. Reload the page to try again.');
       assert.deepEqual(errors, []);
       await context.close();
+    });
+
+    test('the seal notice: shown when the page asks for it and the tap carries tamper_opened or tamper_open, never otherwise', async () => {
+      const { server, world } = suite;
+      const sdk = new Tapproof({ baseUrl: server.origin, key: world.sandbox.key });
+      const api = `${server.origin}${server.ctx.config.extPrefix}/sandbox`;
+      const bundle = readFileSync(createRequire(import.meta.url).resolve('@tapproof/landing/bundle'));
+      // A brand's page whose element has the attributes of the query (names and values as they are written).
+      const brand = createServer((req, res) => {
+        const url = new URL(req.url ?? '/', 'http://brand.invalid');
+        if (url.pathname === '/tapproof-landing.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+        const attributes = [...url.searchParams].map(([name, value]) => ` ${name}="${value.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}"`).join('');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Check your item</title><script type="module" src="/tapproof-landing.js"></script></head>
+<body><main><h1>Check your item</h1><tapproof-verification api="${api}"${attributes}></tapproof-verification></main></body></html>`);
+      });
+      await new Promise<void>((resolve) => brand.listen(0, '127.0.0.1', resolve));
+      const origin = `http://127.0.0.1:${(brand.address() as AddressInfo).port}`;
+      const context = await browser.newContext({ bypassCSP: true });
+      const errors: Error[][] = [];
+
+      /** The page with the element's `attributes`, once it shows its verdict. */
+      async function open(attributes: Record<string, string>, verdict = 'Genuine') {
+        const page = await context.newPage();
+        errors.push(pageErrors(page));
+        await page.goto(`${origin}/p/item?${new URLSearchParams(attributes)}`);
+        await shows(page, 'heading', verdict);
+        return page;
+      }
+      const notices = (page: Page) => page.getByRole('note').allInnerTexts();
+      const NOTICE = 'This item’s seal has been opened. Its tag has reported the seal broken. If it was sold to you sealed, ask the seller.';
+
+      /** What the brand's server passes on: the tap's verification id and signals, as the SDK gave them. */
+      async function verified(tagId: string) {
+        const { attributes } = await sdk.verifications.verify(await tapUrl(server, tagId));
+        assert.equal(attributes.genuine, true);
+        return { id: attributes.verification_id, signals: attributes.signals };
+      }
+      const seal = async (page: Page) => (await genuinePage(page)).rows.find(([term]) => term === 'Seal')?.[1];
+
+      try {
+        const sealed = (await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper')).id;
+        // The seal intact: asked for, no notice.
+        const intact = await verified(sealed);
+        assert.deepEqual(intact.signals, []);
+        const quiet = await open({ 'verification-id': intact.id, signals: '', 'seal-notice': '' });
+        assert.equal(await seal(quiet), 'Intact');
+        assert.deepEqual(await notices(quiet), []);
+
+        // The first tap that finds the loop open: tamper_opened. The notice when asked for, named by its sentence.
+        await tamper(server, sealed, 'open');
+        const opened = await verified(sealed);
+        assert.deepEqual(opened.signals, ['tamper_opened']);
+        const asked = await open({ 'verification-id': opened.id, signals: opened.signals.join(' '), 'seal-notice': '' });
+        assert.deepEqual(await notices(asked), [NOTICE]);
+        assert.equal(await asked.getByRole('note', { name: 'This item’s seal has been opened.', exact: true }).count(), 1);
+        assert.equal(await seal(asked), 'Open');
+        assert.deepEqual(await seriousViolations(asked), []);
+        // Not asked for: the seal row says it, no notice.
+        const unasked = await open({ 'verification-id': opened.id, signals: opened.signals.join(' ') });
+        assert.equal(await seal(unasked), 'Open');
+        assert.deepEqual(await notices(unasked), []);
+        // Asked for later: a change of the attribute reloads the element.
+        await unasked.locator('tapproof-verification').evaluate((element) => element.setAttribute('seal-notice', ''));
+        await unasked.getByRole('note', { name: 'This item’s seal has been opened.' }).waitFor();
+        assert.deepEqual(await notices(unasked), [NOTICE]);
+
+        // Every later genuine tap: tamper_open, though the loop is closed again; the signals comma-separated too.
+        await tamper(server, sealed, 'closed');
+        const later = await verified(sealed);
+        assert.deepEqual(later.signals, ['tamper_open']);
+        const again = await open({ 'verification-id': later.id, signals: `counter_gap,${later.signals.join(',')}`, 'seal-notice': '' });
+        assert.equal(await seal(again), 'Opened before, closed now');
+        assert.deepEqual(await notices(again), [NOTICE]);
+
+        // Another signal is no opened seal.
+        const plain = (await emulated(server, world.teamId, 'ntag_424_dna')).id;
+        await verified(plain);
+        for (let i = 0; i < 6; i++) await tapUrl(server, plain);
+        const gap = await verified(plain);
+        assert.deepEqual(gap.signals, ['counter_gap']);
+        assert.deepEqual(await notices(await open({ 'verification-id': gap.id, signals: gap.signals.join(' '), 'seal-notice': '' })), []);
+
+        // A tap that is not genuine shows no notice, whatever the page passes.
+        const forged = await open({ 'verification-id': '', signals: 'tamper_open', 'seal-notice': '' }, 'Not genuine');
+        assert.deepEqual(await notices(forged), []);
+        assert.deepEqual(errors.flat(), []);
+      } finally {
+        await context.close();
+        await new Promise((resolve) => brand.close(resolve));
+      }
     });
 
     test('Cardano on the sandbox base: emulator tap → genuine → claim → CIP-30 proof → stranger refused → resale → replay', async () => {

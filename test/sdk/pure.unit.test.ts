@@ -1,12 +1,15 @@
 // @tapproof/sdk's parts that need no server (packages/sdk/src): the retry policy and server hints, the
-// error mapping, page walking and chunking over a fake transport, and requests over a fake fetch.
+// error mapping, page walking, chunking, list filters and the thresholds update over a fake transport,
+// and requests over a fake fetch.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TapproofBatchError, TapproofError, WebhookVerificationError } from '../../packages/sdk/src/errors.js';
 import { keyset, paginate } from '../../packages/sdk/src/pages.js';
 import { MIN_DELAY_MS, RetryPolicy, serverWaitMs } from '../../packages/sdk/src/retry.js';
+import { Teams } from '../../packages/sdk/src/resources.js';
 import { CHUNK, Tags } from '../../packages/sdk/src/tags.js';
 import { apiBase, resourcePath, Transport, type RequestOptions } from '../../packages/sdk/src/transport.js';
+import { Verifications } from '../../packages/sdk/src/verifications.js';
 
 describe('RetryPolicy', () => {
   test('defaults: 6 retries, 3 attempts, 5 minutes for the rate limit; waits of 1, 2, 4, 8, 16 s then 30 s', () => {
@@ -324,6 +327,38 @@ describe('tags in chunks of 500', () => {
     const ids = Array.from({ length: 502 }, (_, i) => (i % 250 === 0 ? `tag_${i}k` : `tag_${i}`));
     const outcome = await new Tags(transport).delete(ids);
     assert.deepEqual([outcome.deleted.length, outcome.kept], [499, ['tag_0k', 'tag_250k', 'tag_500k']]);
+  });
+});
+
+describe('verifications.list filters and teams.updateThresholds', () => {
+  const emptyPage = () => ({ data: [], links: { next: null } });
+
+  test('genuine and flagged are booleans sent as "true"/"false"; signal as it is; Dates as ISO 8601; unset ones left out', async () => {
+    const { transport, calls } = fakeTransport(emptyPage);
+    const verifications = new Verifications(transport);
+    await collect(verifications.list({ flagged: true, signal: 'counter_gap' }));
+    await collect(verifications.list({ flagged: false, genuine: true, since: new Date('2026-01-31T12:00:00Z') }));
+    await collect(verifications.list({ signal: 'tamper_open', tag_id: 'tag_1' }));
+    const sent = (query: RequestOptions['query']) => Object.fromEntries(Object.entries(query!).filter(([, v]) => v !== undefined));
+    assert.deepEqual(
+      calls.map((c) => [c.method, c.path, sent(c.options.query), c.options.idempotent]),
+      [
+        ['GET', '/verifications', { flagged: 'true', signal: 'counter_gap' }, true],
+        ['GET', '/verifications', { flagged: 'false', genuine: 'true', since: '2026-01-31T12:00:00.000Z' }, true],
+        ['GET', '/verifications', { signal: 'tamper_open', tag_id: 'tag_1' }, true],
+      ],
+    );
+  });
+
+  test('updateThresholds PATCHes /teams/current with a teams document of the changed thresholds only, resent after a lost answer', async () => {
+    const team = { type: 'teams', id: 'team_1', attributes: { signal_thresholds: { counter_gap: 9, country_jump_window: 21_600, replay_burst: 3 } } };
+    const { transport, calls } = fakeTransport(() => ({ data: team }));
+    const signal = new AbortController().signal;
+    assert.deepEqual(await new Teams(transport).updateThresholds({ counter_gap: 9 }, { signal }), team);
+    assert.deepEqual(
+      calls.map((c) => [c.method, c.path, c.options.body, c.options.idempotent, c.options.call]),
+      [['PATCH', '/teams/current', { data: { type: 'teams', attributes: { signal_thresholds: { counter_gap: 9 } } } }, true, { signal }]],
+    );
   });
 });
 

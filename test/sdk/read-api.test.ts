@@ -1,12 +1,13 @@
 // The read API through @tapproof/sdk, against the real server and delivery worker on both engines:
-// verifications walked by keyset page with every filter, their daily counts, webhooks and their
-// deliveries (a redelivery included), keys and the caller's team; refusals as TapproofError; and
-// another team's key sees none of it.
+// verifications walked by keyset page with every filter, their daily counts, counterfeit signals (the
+// flagged and signal filters, their counts, the team's thresholds, the verification.flagged event),
+// webhooks and their deliveries (a redelivery included), keys and the caller's team; refusals as
+// TapproofError; and another team's key sees none of it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Tapproof, TapproofError, type Delivery, type Verification } from '@tapproof/sdk';
+import { Tapproof, TapproofError, verifyWebhook, type Delivery, type Verification, type VerificationSignal } from '@tapproof/sdk';
 import { DATABASES, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
-import { emulated, flipHexDigit, tapUrl } from '../verifications/helpers.js';
+import { emulated, flipHexDigit, tamper, tapUrl } from '../verifications/helpers.js';
 import { FAST_WEBHOOKS, startDelivery, type Receiver } from '../webhooks/receiver.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
 
@@ -27,6 +28,10 @@ async function refusal(work: Promise<unknown> | AsyncIterable<unknown>): Promise
 }
 
 const fields = (e: TapproofError) => ({ status: e.status, code: e.code, title: e.title, pointer: e.pointer, parameter: e.parameter });
+
+const DEFAULT_THRESHOLDS = { counter_gap: 5, country_jump_window: 21_600, replay_burst: 3 };
+const US = '8.8.8.8';
+const DE = '5.9.0.1';
 
 for (const kind of DATABASES) {
   describe(`@tapproof/sdk read API (${kind})`, () => {
@@ -205,6 +210,167 @@ for (const kind of DATABASES) {
       });
     });
 
+    describe('counterfeit signals', () => {
+      /** A team of its own: its thresholds change, and its counts are only these scans'. */
+      let flaggedTeam: SeededTeam;
+      const sdk = () => client(flaggedTeam.sandbox.key);
+      /** In the order verified, with the signals each must carry. */
+      const made: Verification[] = [];
+      let sealed: string;
+      let plain: string;
+      let hookSecret: string;
+      before(async () => {
+        flaggedTeam = await server.seedTeam({ name: 'flagged' });
+        hookSecret = (await sdk().webhooks.create({ url: receiver.url(`/flagged-${kind}`), events: ['verification.flagged'] })).attributes.secret!;
+        sealed = (await emulated(server, flaggedTeam.teamId, 'ntag_424_dna_tag_tamper')).id;
+        plain = (await emulated(server, flaggedTeam.teamId, 'ntag_424_dna')).id;
+        const verify = async (tagId: string, clientIp?: string) => made.push(await sdk().verifications.verify(await tapUrl(server, tagId), { clientIp }));
+        await verify(sealed, US);
+        for (let i = 0; i < 6; i++) await tapUrl(server, sealed); // read and never sent
+        await verify(sealed, DE);
+        await tamper(server, sealed, 'open');
+        await verify(sealed, DE);
+        await verify(sealed, DE);
+        await verify(plain, US);
+        const stale = await tapUrl(server, plain);
+        await verify(plain, US);
+        for (let i = 0; i < 3; i++) made.push(await sdk().verifications.verify(stale));
+        assert.deepEqual(
+          made.map((v) => [v.attributes.reason, v.attributes.signals]),
+          [
+            ['ok', []],
+            ['ok', ['counter_gap', 'country_jump']],
+            ['ok', ['tamper_opened']],
+            ['ok', ['tamper_open']],
+            ['ok', []],
+            ['ok', []],
+            ['replayed', []],
+            ['replayed', []],
+            ['replayed', ['replay_burst']],
+          ],
+        );
+      });
+      const newestFirst = (pick: (v: Verification) => boolean) =>
+        made
+          .filter(pick)
+          .reverse()
+          .map((v) => v.id);
+      const ids = async (items: AsyncIterable<Verification>) => (await all(items)).map((v) => v.id);
+      const carries = (signal: VerificationSignal) => (v: Verification) => v.attributes.signals.includes(signal);
+
+      test('list: flagged (a boolean), signal, and either combined with the other filters', async () => {
+        requests.length = 0;
+        const flagged = await all(sdk().verifications.list({ flagged: true, page_size: 2 }));
+        assert.deepEqual(
+          flagged.map((v) => v.id),
+          newestFirst((v) => v.attributes.signals.length > 0),
+        );
+        // 4 flagged scans at 2 a page: 2 requests.
+        assert.equal(requests.length, 2);
+        assert.equal(requests[0], '/verifications?page_size=2&flagged=true');
+        // The listing shows each verification, its signals included, as the verify answer did.
+        assert.deepEqual(flagged, made.filter((v) => v.attributes.signals.length > 0).reverse());
+        requests.length = 0;
+        assert.deepEqual(
+          await ids(sdk().verifications.list({ flagged: false })),
+          newestFirst((v) => v.attributes.signals.length === 0),
+        );
+        assert.deepEqual(requests, ['/verifications?flagged=false']);
+        for (const signal of ['counter_gap', 'country_jump', 'replay_burst', 'tamper_opened', 'tamper_open'] as const)
+          assert.deepEqual(await ids(sdk().verifications.list({ signal })), newestFirst(carries(signal)), signal);
+        assert.deepEqual(await ids(sdk().verifications.list({ signal: 'tamper_open', tag_id: plain })), []);
+        assert.deepEqual(await ids(sdk().verifications.list({ flagged: true, tag_id: plain })), [made[8]!.id]);
+        assert.deepEqual(await ids(sdk().verifications.list({ flagged: true, genuine: true })), [made[3]!.id, made[2]!.id, made[1]!.id]);
+        assert.deepEqual(await ids(sdk().verifications.list({ flagged: true, reason: 'replayed' })), [made[8]!.id]);
+        assert.deepEqual(await ids(sdk().verifications.list({ signal: 'counter_gap', since: made[2]!.attributes.scanned_at })), []);
+        // Another team's key and the other mode's see none of them.
+        assert.deepEqual(await all(client(world.sandbox.key).verifications.list({ flagged: true })), []);
+        assert.deepEqual(await all(client(flaggedTeam.production.key).verifications.list({ signal: 'counter_gap' })), []);
+      });
+
+      test('list refusals name the parameter: an unknown signal, flagged=false with a signal', async () => {
+        const unknown = await refusal(sdk().verifications.list({ signal: 'counterfeit' as VerificationSignal }));
+        assert.deepEqual([unknown.status, unknown.code, unknown.parameter], [400, 'bad_request', 'signal']);
+        const both = await refusal(sdk().verifications.list({ flagged: false, signal: 'counter_gap' }));
+        assert.deepEqual([both.status, both.code, both.parameter], [400, 'bad_request', 'flagged']);
+      });
+
+      test('stats: flagged and by_signal in the totals and the day', async () => {
+        const day = made[0]!.attributes.scanned_at.slice(0, 10);
+        const stats = await sdk().verifications.stats({ since: day, until: day });
+        // 5 signals on 4 scans: the counter_gap is a country_jump too.
+        const expected = { flagged: 4, by_signal: { counter_gap: 1, country_jump: 1, replay_burst: 1, tamper_opened: 1, tamper_open: 1 } };
+        assert.deepEqual({ count: stats.totals.count, flagged: stats.totals.flagged, by_signal: stats.totals.by_signal }, { count: 9, ...expected });
+        assert.deepEqual(
+          stats.days.map(({ day, count, flagged, by_signal }) => ({ day, count, flagged, by_signal })),
+          [{ day, count: 9, ...expected }],
+        );
+        const none = (await client(flaggedTeam.production.key).verifications.stats()).totals;
+        assert.deepEqual([none.flagged, none.by_signal], [0, { counter_gap: 0, country_jump: 0, replay_burst: 0, tamper_opened: 0, tamper_open: 0 }]);
+      });
+
+      test('verification.flagged: each flagged scan is delivered to the webhook that lists it, and verifyWebhook types it', async () => {
+        const path = `/flagged-${kind}`;
+        await receiver.until((r) => r.filter((x) => x.path === path).length >= 4);
+        const events = [];
+        for (const delivery of receiver.on(path)) {
+          const now = Number(delivery.headers['webhook-timestamp']) * 1000;
+          const event = await verifyWebhook({ secret: hookSecret, headers: delivery.headers, body: delivery.body, now });
+          assert.equal(event.type, 'verification.flagged');
+          if (event.type !== 'verification.flagged') continue;
+          assert.deepEqual(event.signals, event.data.attributes.signals);
+          assert.equal(event.tag.id, event.data.attributes.tag_id);
+          events.push(event);
+        }
+        // Delivered one by one, in any order: each flagged verification once, as the API shows it.
+        assert.deepEqual(
+          events.map((e) => e.data).sort((a, b) => (a.id < b.id ? -1 : 1)),
+          made.filter((v) => v.attributes.signals.length > 0).sort((a, b) => (a.id < b.id ? -1 : 1)),
+        );
+      });
+
+      test('teams.updateThresholds changes any of them for the key’s team and mode; teams.current shows them', async () => {
+        assert.deepEqual((await sdk().teams.current()).attributes.signal_thresholds, DEFAULT_THRESHOLDS);
+        const changed = await sdk().teams.updateThresholds({ counter_gap: 10 });
+        assert.deepEqual([changed.type, changed.id, changed.attributes.name], ['teams', flaggedTeam.teamId, 'flagged']);
+        assert.deepEqual(changed.attributes.signal_thresholds, { counter_gap: 10, country_jump_window: 21_600, replay_burst: 3 });
+        const both = await sdk().teams.updateThresholds({ replay_burst: 7, country_jump_window: 60 });
+        assert.deepEqual(both.attributes.signal_thresholds, { counter_gap: 10, country_jump_window: 60, replay_burst: 7 });
+        assert.deepEqual(await sdk().teams.current(), both);
+        assert.deepEqual((await sdk().teams.updateThresholds({})).attributes.signal_thresholds, { counter_gap: 10, country_jump_window: 60, replay_burst: 7 });
+        // The other mode and another team keep the defaults.
+        assert.deepEqual((await client(flaggedTeam.production.key).teams.current()).attributes.signal_thresholds, DEFAULT_THRESHOLDS);
+        assert.deepEqual((await client(other.sandbox.key).teams.current()).attributes.signal_thresholds, DEFAULT_THRESHOLDS);
+
+        // A refusal is a 422 at the threshold's pointer, and changes nothing.
+        const refused = await refusal(sdk().teams.updateThresholds({ counter_gap: 0, replay_burst: 10_001 }));
+        assert.deepEqual(fields(refused), {
+          status: 422,
+          code: 'validation_failed',
+          title: 'Validation failed',
+          pointer: '/data/attributes/signal_thresholds/counter_gap',
+          parameter: undefined,
+        });
+        assert.deepEqual(
+          refused.errors.map((e) => [e.source?.pointer, e.detail]),
+          [
+            ['/data/attributes/signal_thresholds/counter_gap', 'counter_gap must be an integer from 1 to 16777215'],
+            ['/data/attributes/signal_thresholds/replay_burst', 'replay_burst must be an integer from 1 to 10000'],
+          ],
+        );
+        assert.deepEqual((await sdk().teams.current()).attributes.signal_thresholds, { counter_gap: 10, country_jump_window: 60, replay_burst: 7 });
+
+        // This server applies a change at once: two unverified reads are a gap above a threshold of 1.
+        await sdk().teams.updateThresholds({ counter_gap: 1 });
+        await tapUrl(server, plain);
+        await tapUrl(server, plain);
+        const gap = await sdk().verifications.verify(await tapUrl(server, plain));
+        assert.deepEqual([gap.attributes.genuine, gap.attributes.signals], [true, ['counter_gap']]);
+        await sdk().teams.updateThresholds(DEFAULT_THRESHOLDS);
+        assert.deepEqual((await sdk().teams.current()).attributes.signal_thresholds, DEFAULT_THRESHOLDS);
+      });
+    });
+
     describe('webhooks and deliveries', () => {
       let webhookId: string;
       let tags: string[];
@@ -360,7 +526,7 @@ for (const kind of DATABASES) {
           {
             type: 'teams',
             id: world.teamId,
-            attributes: { name: 'reader', parent_id: null, created_at: undefined },
+            attributes: { name: 'reader', parent_id: null, created_at: undefined, signal_thresholds: DEFAULT_THRESHOLDS },
           },
         );
         assert.equal((await client(world.production.key).teams.current()).id, world.teamId);

@@ -84,6 +84,9 @@ for (const kind of DATABASES) {
         { flagged: stats.body.meta.totals.flagged, ...stats.body.meta.totals.by_signal },
         { flagged: 5, counter_gap: 1, country_jump: 3, replay_burst: 2, tamper_opened: 0, tamper_open: 0 },
       );
+      // And what the process counted for Prometheus.
+      const counted = (await server.ctx.metrics.signals.get()).values.map((v) => [v.labels.signal, v.value]);
+      assert.deepEqual(Object.fromEntries(counted), { counter_gap: 1, country_jump: 3, replay_burst: 2 });
     });
   });
 }

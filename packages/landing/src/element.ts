@@ -1,7 +1,8 @@
 // <tapproof-verification verification-id="VRF_…" api="https://tapproof.example/ext/sandbox">: the verdict
 // of a tap, the item's product, token, seal and owner, the page's claims, and two actions: claim the item
-// on this page, prove ownership with the wallet present. Light DOM (the brand's CSS applies), built with
-// text nodes only: nothing the API returns is parsed as HTML.
+// on this page, prove ownership with the wallet present. With `seal-notice`, a notice that the item's seal
+// has been opened when the `signals` the brand's server passes say so. Light DOM (the brand's CSS applies),
+// built with text nodes only: nothing the API returns is parsed as HTML.
 import { ExtensionClient, ExtensionError, type ExtVerification, type Ownership } from './api.js';
 import { TEXT, refusalText, sealText, timeText, tokenText, walletHint } from './messages.js';
 import { findProver } from './wallets/index.js';
@@ -19,11 +20,14 @@ function h(tag: string, attributes: Record<string, string | EventListener> = {},
   return element;
 }
 
+/** The counterfeit signals of a genuine tap of a TagTamper chip whose loop has been seen open (docs/signals.md). */
+const SEAL_SIGNALS = ['tamper_opened', 'tamper_open'];
+
 let ids = 0;
 const uniqueId = () => `tapproof-${++ids}`;
 
 export class TapproofVerification extends HTMLElement {
-  static observedAttributes = ['verification-id', 'api', 'resource-url', 'wallet'];
+  static observedAttributes = ['verification-id', 'api', 'resource-url', 'wallet', 'signals', 'seal-notice'];
   private loads = 0;
   private scheduled = false;
   private status = h('p', { role: 'status' });
@@ -45,6 +49,16 @@ export class TapproofVerification extends HTMLElement {
   /** The page whose claims are listed and made: `resource-url`, else this page without its query (the tap's SUN message). */
   get resourceUrl(): string {
     return this.getAttribute('resource-url') || location.origin + location.pathname;
+  }
+
+  /**
+   * Whether to say that the item's seal has been opened: the page asked for it (`seal-notice`) and the
+   * platform's verification of this tap carries tamper_opened or tamper_open (`signals`, as the brand's
+   * server got them: separated by spaces or commas).
+   */
+  get sealNotice(): boolean {
+    const signals = (this.getAttribute('signals') ?? '').split(/[\s,]+/);
+    return this.hasAttribute('seal-notice') && SEAL_SIGNALS.some((signal) => signals.includes(signal));
   }
 
   private get client() {
@@ -110,9 +124,11 @@ export class TapproofVerification extends HTMLElement {
       ' ',
       h('button', { type: 'submit' }, TEXT.claim),
     );
+    const notice = uniqueId();
     return this.section(
       TEXT.genuine,
       TEXT.genuineDetail,
+      this.sealNotice && h('p', { role: 'note', 'aria-labelledby': notice }, h('strong', { id: notice }, TEXT.sealOpened), ' ', TEXT.sealOpenedDetail),
       image && /^https?:\/\//.test(image) && h('img', { src: image, alt: v.product!.name }),
       h(
         'dl',

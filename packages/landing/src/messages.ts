@@ -19,6 +19,8 @@ export const TEXT = {
   claimed: 'Claimed on this page.',
   claimsHeading: 'Claims on this page',
   noClaims: 'No claims yet.',
+  sealOpened: 'This item’s seal has been opened.',
+  sealOpenedDetail: 'Its tag has reported the seal broken. If it was sold to you sealed, ask the seller.',
 };
 
 const CHAINS: Record<string, string> = { cardano: 'Cardano', ethereum: 'Ethereum' };

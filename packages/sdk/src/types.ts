@@ -29,13 +29,20 @@ type Time = Date | string;
 
 export type Verification = DataOf<Ok<'createVerification', 201>>;
 export type VerificationReason = Verification['attributes']['reason'];
-/** The filters of `verifications.list`; `since` is inclusive, `until` exclusive. The cursor is the SDK's business. */
-export type VerificationListParams = Omit<Query<'listVerifications'>, 'genuine' | 'since' | 'until' | 'cursor'> & {
+/** A counterfeit signal a verification can carry (`attributes.signals`, docs/signals.md). */
+export type VerificationSignal = Verification['attributes']['signals'][number];
+/**
+ * The filters of `verifications.list`; `since` is inclusive, `until` exclusive. `flagged`: only the scans with
+ * (true) or without (false) a signal; `signal`: only those carrying it (not with `flagged: false`). The cursor
+ * is the SDK's business.
+ */
+export type VerificationListParams = Omit<Query<'listVerifications'>, 'genuine' | 'flagged' | 'since' | 'until' | 'cursor'> & {
   genuine?: boolean;
+  flagged?: boolean;
   since?: Time;
   until?: Time;
 };
-/** Counts per UTC day of a window, by reason and by country, with totals (`verifications.stats`). */
+/** Counts per UTC day of a window, by reason, by signal (and `flagged`) and by country, with totals (`verifications.stats`). */
 export type VerificationStats = Ok<'getVerificationStats', 200>['meta'];
 /** First and last UTC day of the window, both included: `YYYY-MM-DD`, or a Date (its UTC day). */
 export type VerificationStatsParams = { since?: Time; until?: Time };
@@ -49,9 +56,20 @@ export type DeliveryStatus = Delivery['attributes']['status'];
 export type DeliveryListParams = Omit<Query<'listDeliveries'>, 'cursor'>;
 /** An API key without its text: id, team, mode, created, revoked. */
 export type Key = DataOf<Ok<'getKey', 200>>;
+/** The key's team; `signal_thresholds` are those of the key's mode. */
 export type Team = DataOf<Ok<'getCurrentTeam', 200>>;
+/** What counts as suspicious for `counter_gap`, `country_jump` and `replay_burst` (docs/signals.md). */
+export type SignalThresholds = Team['attributes']['signal_thresholds'];
+/** Any of the thresholds to change (`teams.updateThresholds`); the others keep their values. */
+export type SignalThresholdsUpdate = NonNullable<DataOf<Body<'updateCurrentTeam'>>['attributes']['signal_thresholds']>;
 
 type DeliveryBody<Op extends keyof operations> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-/** The body of a webhook delivery, one member per event type. */
-export type WebhookEvent = DeliveryBody<'tagCreated'> | DeliveryBody<'tagConfigured'> | DeliveryBody<'tagConfigurationFailed'> | DeliveryBody<'tagDeleted'>;
+/** A delivery of the opt-in `verification.flagged`: the verification (`data`), its tag and its signals. */
+export type VerificationFlaggedEvent = DeliveryBody<'verificationFlagged'>;
+/**
+ * The body of a webhook delivery, one member per event type: the four tag events, and `verification.flagged`
+ * for a webhook that lists it in its `events`.
+ */
+export type WebhookEvent =
+  DeliveryBody<'tagCreated'> | DeliveryBody<'tagConfigured'> | DeliveryBody<'tagConfigurationFailed'> | DeliveryBody<'tagDeleted'> | VerificationFlaggedEvent;
 export type WebhookEventType = WebhookEvent['type'];

@@ -6,6 +6,7 @@ import type { Verification, VerificationListParams, VerificationStats, Verificat
 
 const isoTime = (time: Date | string | undefined) => (time instanceof Date ? time.toISOString() : time);
 const isoDay = (time: Date | string | undefined) => (time instanceof Date ? time.toISOString().slice(0, 10) : time);
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
 
 export class Verifications {
   constructor(private readonly transport: Transport) {}
@@ -32,14 +33,18 @@ export class Verifications {
   /**
    * Every verification of the key's world matching the filters, newest first, fetched a page
    * (`page_size`, default 25, at most 100) at a time: `for await (const v of tp.verifications.list({ tag_id }))`.
+   * `{ flagged: true }` or `{ signal: 'counter_gap' }` walks the flagged scans only (docs/signals.md).
    */
   list(params: VerificationListParams = {}, call?: CallOptions): AsyncGenerator<Verification> {
-    const { genuine, since, until, ...rest } = params;
-    const query = { ...rest, genuine: genuine === undefined ? undefined : String(genuine), since: isoTime(since), until: isoTime(until) };
+    const { genuine, flagged, since, until, ...rest } = params;
+    const query = { ...rest, genuine: flag(genuine), flagged: flag(flagged), since: isoTime(since), until: isoTime(until) };
     return keyset<Verification>(this.transport, '/verifications', query, call);
   }
 
-  /** Counts per UTC day from `since` to `until`, both included (default: the 30 days up to today). */
+  /**
+   * Counts per UTC day from `since` to `until`, both included (default: the 30 days up to today): by reason,
+   * by country, `flagged` (scans with any signal) and `by_signal`.
+   */
   async stats(params: VerificationStatsParams = {}, call?: CallOptions): Promise<VerificationStats> {
     const query = { since: isoDay(params.since), until: isoDay(params.until) };
     return (await this.transport.request<{ meta: VerificationStats }>('GET', '/verifications/stats', { query, idempotent: true, call })).meta;

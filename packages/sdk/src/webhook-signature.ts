@@ -60,7 +60,10 @@ async function hmac(keyBytes: Uint8Array<ArrayBuffer>, message: Uint8Array<Array
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, message));
 }
 
-/** Verifies a delivery and returns its event; throws WebhookVerificationError otherwise. */
+/**
+ * Verifies a delivery and returns its event, typed by `type` (a tag event, or `verification.flagged` with the
+ * verification, its tag and its signals); throws WebhookVerificationError otherwise.
+ */
 export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookEvent> {
   // A misconfigured secret is refused on every delivery, not only on those that look well formed.
   const secrets: readonly unknown[] = Array.isArray(input.secret) ? input.secret : [input.secret];

@@ -7,7 +7,10 @@ import type { Delivery, DeliveryListParams, Webhook, WebhookInput, WebhookUpdate
 export class Webhooks {
   constructor(private readonly transport: Transport) {}
 
-  /** The answer holds the signing secret (`attributes.secret`), shown only this once. */
+  /**
+   * The answer holds the signing secret (`attributes.secret`), shown only this once. Without `events` the webhook
+   * gets the four tag events; `verification.flagged` (a scan with a counterfeit signal) only when listed.
+   */
   async create(attributes: WebhookInput, call?: CallOptions): Promise<Webhook> {
     const body = { data: { type: 'webhooks', attributes } };
     return (await this.transport.request<{ data: Webhook }>('POST', '/webhooks', { body, idempotent: false, call })).data;
