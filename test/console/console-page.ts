@@ -40,7 +40,7 @@ export async function signIn(page: Page, key: string): Promise<void> {
 }
 
 /** Follows a link of the main navigation and waits for the page's heading. */
-export async function go(page: Page, link: 'Overview' | 'Tags' | 'Scans' | 'Webhooks' | 'Keys'): Promise<void> {
+export async function go(page: Page, link: 'Overview' | 'Tags' | 'Scans' | 'Alerts' | 'Webhooks' | 'Keys'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: link }).waitFor();
 }
@@ -78,4 +78,75 @@ export async function tableRows(page: Page, label: string): Promise<string[][]> 
   const region = page.locator(`.table-region[aria-label="${label}"]`);
   await region.waitFor();
   return region.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())));
+}
+
+export interface ScanRow {
+  /** The scan's id, from the link of its Scanned cell. */
+  id: string;
+  /** The Outcome cell's text and the class of its badge (ok, warn, bad). */
+  outcome: string;
+  tone: string;
+  /** The accessible names of the signal badges, in order. */
+  badges: string[];
+  cells: string[];
+}
+
+/** The rows of a scan table (the shared ScanTable) in the region named `label`; cells as shown, badges by their accessible names. */
+export async function scanRows(page: Page, label: string): Promise<ScanRow[]> {
+  const region = page.locator(`.table-region[aria-label="${label}"]`);
+  await region.waitFor();
+  return region.locator('tbody tr').evaluateAll((rows) =>
+    rows.map((row) => {
+      const badge = row.querySelector('td:nth-child(2) .badge')!;
+      return {
+        id: row
+          .querySelector('a')!
+          .getAttribute('href')!
+          .replace(/^.*\/scans\//, ''),
+        outcome: (badge as HTMLElement).innerText.trim(),
+        tone: [...badge.classList].filter((c) => c !== 'badge').join(' '),
+        badges: [...row.querySelectorAll('[role="img"]')].map((b) => b.getAttribute('aria-label') ?? ''),
+        cells: [...row.children].map((cell) => (cell as HTMLElement).innerText.trim()),
+      };
+    }),
+  );
+}
+
+/** The items of an alert list (Alerts, a tag's signal history) named `label`: cells are the scan's parts, then its signals' notes. */
+export async function alertRows(page: Page, label: string): Promise<ScanRow[]> {
+  const list = page.locator(`ol.alerts[aria-label="${label}"]`);
+  await list.waitFor();
+  return list.locator(':scope > li').evaluateAll((items) =>
+    items.map((item) => {
+      const scan = item.querySelector('.alert-scan')!;
+      const badge = scan.querySelector('.badge')!;
+      return {
+        id: scan
+          .querySelector('a')!
+          .getAttribute('href')!
+          .replace(/^.*\/scans\//, ''),
+        outcome: (badge as HTMLElement).innerText.trim(),
+        tone: [...badge.classList].filter((c) => c !== 'badge').join(' '),
+        badges: [...item.querySelectorAll('[role="img"]')].map((b) => b.getAttribute('aria-label') ?? ''),
+        cells: [
+          ...[...scan.children].map((part) => (part as HTMLElement).innerText.trim()),
+          (item.querySelector('.signal-notes') as HTMLElement).innerText.trim(),
+        ],
+      };
+    }),
+  );
+}
+
+/**
+ * The rows once `read` gives what `want` expects: a filter or a page changes the URL before the list
+ * reloads, so the old rows can still be on screen for a moment. The last reading after `ms` otherwise,
+ * for the caller's assertion to show.
+ */
+export async function rowsOnceSettled<T>(read: () => Promise<T>, want: unknown, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const rows = await read();
+    if (JSON.stringify(rows) === JSON.stringify(want) || Date.now() > until) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

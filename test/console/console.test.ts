@@ -1,19 +1,48 @@
 // The operator console end to end in Chromium against the real server, on both engines: sign-in
 // (refused keys too), tags from CSV, a tag written on a software chip and tapped, its scans under
-// Scans and their filters, a webhook's delivery and redelivery, another team's key seeing none of it;
-// every page checked with axe-core and at 375 px, and no uncaught page error anywhere.
+// Scans and their filters, a webhook's delivery and redelivery, flagged scans under Alerts (and their
+// badges, a tag's signal history, the thresholds), another team's key seeing none of it; every page
+// checked with axe-core and at 375 px, and no uncaught page error anywhere.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { revoke } from '../../src/keys/service.js';
 import { launchBrowser } from '../kit/browser.js';
 import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
-import { flipHexDigit } from '../verifications/helpers.js';
+import { emulated, flipHexDigit, tamper, tapUrl, verify } from '../verifications/helpers.js';
 import { newCard, writeTag } from '../writer/helpers.js';
 import { FAST_WEBHOOKS, startDelivery, type Receiver } from '../webhooks/receiver.js';
-import { assertAccessible, assertFitsWidth, consoleTab, go, message, signIn, tableRows, type ConsoleTab } from './console-page.js';
+import { SIGNAL_ACTIONS, SIGNAL_LABELS, SIGNAL_MEANINGS, SIGNALS, type Signal } from '../../packages/console/src/signals.js';
+import {
+  alertRows,
+  assertAccessible,
+  assertFitsWidth,
+  consoleTab,
+  go,
+  message,
+  rowsOnceSettled,
+  scanRows,
+  signIn,
+  tableRows,
+  type ConsoleTab,
+  type ScanRow,
+} from './console-page.js';
 
 const REFUSED = 'That API key was refused: it is wrong or has been revoked.';
+const US = '8.8.8.8';
+const DE = '5.9.0.1';
+const DEFAULT_THRESHOLDS = { counter_gap: 5, country_jump_window: 21_600, replay_burst: 3 };
+
+interface Scan {
+  id: string;
+  attributes: { genuine: boolean; reason: string; signals: Signal[]; tag_id: string; read_counter: number | null; country: string | null; scanned_at: string };
+}
+
+/** A Signals cell on Alerts and in a signal history: each signal's badge, what it means and what to do, a line each. */
+const notes = (signals: Signal[]) => signals.map((s) => `${SIGNAL_LABELS[s]} ${SIGNAL_MEANINGS[s]} What to do: ${SIGNAL_ACTIONS[s]}`).join('\n');
+const badgeNames = (signals: Signal[]) => signals.map((s) => `Signal: ${SIGNAL_LABELS[s]}`);
+/** The console's time of a scan: to the second, UTC. */
+const shown = (v: Scan) => `${v.attributes.scanned_at.slice(0, 19).replace('T', ' ')} UTC`;
 
 for (const kind of DATABASES) {
   describe(`operator console (${kind})`, () => {
@@ -26,6 +55,7 @@ for (const kind of DATABASES) {
     let tab: ConsoleTab;
     const tags: Record<string, string> = {};
     let webhookId = '';
+    let sealTagId = '';
 
     before(async () => {
       server = await startServer(kind, FAST_WEBHOOKS);
@@ -64,7 +94,7 @@ for (const kind of DATABASES) {
       await signIn(page, world.sandbox.key);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
-      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Webhooks', 'Keys']);
+      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys']);
       assert.equal(await page.getByText('Acme · sandbox').count(), 1);
       assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('tapproof.console.key'), localStorage.length]), [world.sandbox.key, 0]);
       // A reload keeps the session (the key is checked again).
@@ -166,8 +196,8 @@ for (const kind of DATABASES) {
       assert.deepEqual(
         all.map((row) => row.slice(1)),
         [
-          ['not genuine: bad_cmac', tagId, '—', '—'],
-          ['genuine', tagId, '1', '—'],
+          ['not genuine: bad_cmac', tagId, '—', '—', '—'],
+          ['genuine', tagId, '1', '—', '—'],
         ],
       );
       await page.getByRole('combobox', { name: 'Outcome' }).selectOption('false');
@@ -223,7 +253,7 @@ for (const kind of DATABASES) {
 
       await go(page, 'Overview');
       const totals = await page.locator('.totals').innerText();
-      assert.match(totals, /^2\s+scans\s+1\s+genuine\s+1\s+not genuine$/);
+      assert.match(totals, /^2\s+scans\s+1\s+genuine\s+1\s+not genuine\s+0\s+flagged scans$/);
       assert.equal((await tableRows(page, 'Last scans')).length, 2);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [['Unknown', '2']]);
       await assertAccessible(page, 'overview');
@@ -264,6 +294,293 @@ for (const kind of DATABASES) {
       await assertAccessible(page, 'webhook');
     });
 
+    test('flagged scans: Alerts explains each signal and filters by it, badges in every list, the tag’s history, the Overview’s count; an opened seal never reads plain genuine', async () => {
+      const { page } = tab;
+      const key = world.sandbox.key;
+      const scan = async (url: string, clientIp?: string): Promise<Scan> => {
+        const response = await verify(server, key, url, clientIp === undefined ? {} : { client_ip: clientIp });
+        assert.equal(response.status, 201, response.text);
+        return response.body.data;
+      };
+      const tapAndScan = async (tagId: string, clientIp?: string) => scan(await tapUrl(server, tagId), clientIp);
+      /** Reads of the chip whose URLs are never sent (a harvest). */
+      const harvest = async (tagId: string, count: number) => {
+        for (let i = 0; i < count; i++) await tapUrl(server, tagId);
+      };
+
+      // Harvested: six reads never verified, then a genuine scan (counter_gap); a harvested URL older than
+      // the last genuine scan replayed three times (the third a replay_burst).
+      const gap = await emulated(server, world.teamId, 'ntag_424_dna');
+      const g1 = await tapAndScan(gap.id);
+      await harvest(gap.id, 6);
+      const g2 = await tapAndScan(gap.id);
+      const stale = await tapUrl(server, gap.id);
+      const g3 = await tapAndScan(gap.id);
+      const r1 = await scan(stale);
+      const r2 = await scan(stale);
+      const r3 = await scan(stale);
+      // A sealed item opened, with a harvest in between (counter_gap and tamper_opened), and scanned again (tamper_open).
+      const seal = await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper');
+      sealTagId = seal.id;
+      const s1 = await tapAndScan(seal.id);
+      await tamper(server, seal.id, 'open');
+      await harvest(seal.id, 6);
+      const s2 = await tapAndScan(seal.id);
+      const s3 = await tapAndScan(seal.id);
+      // The US, then Germany a moment later (country_jump).
+      const abroad = await emulated(server, world.teamId, 'ntag_424_dna');
+      const a1 = await tapAndScan(abroad.id, US);
+      const a2 = await tapAndScan(abroad.id, DE);
+      const mine = [g1, g2, g3, r1, r2, r3, s1, s2, s3, a1, a2];
+      assert.deepEqual(
+        mine.map((v) => [v.attributes.reason, v.attributes.signals]),
+        [
+          ['ok', []],
+          ['ok', ['counter_gap']],
+          ['ok', []],
+          ['replayed', []],
+          ['replayed', []],
+          ['replayed', ['replay_burst']],
+          ['ok', []],
+          ['ok', ['counter_gap', 'tamper_opened']],
+          ['ok', ['tamper_open']],
+          ['ok', []],
+          ['ok', ['country_jump']],
+        ],
+      );
+      assert.deepEqual([a1.attributes.country, a2.attributes.country], ['US', 'DE']);
+      const sealOpened = new Set([s2.id, s3.id]);
+      const verdict = (v: Scan) =>
+        !v.attributes.genuine ? ['not genuine: replayed', 'bad'] : sealOpened.has(v.id) ? ['genuine — seal opened', 'warn'] : ['genuine', 'ok'];
+      /** A scan as the console must show it: in a list of alerts (Alerts, a tag's signal history) each signal explained, in a table as badges. */
+      const row = (v: Scan, options: { showTag: boolean; explained: boolean }): ScanRow => {
+        const [outcome, tone] = verdict(v);
+        const { signals, tag_id, read_counter, country } = v.attributes;
+        const cells = options.explained
+          ? [shown(v), outcome, ...(options.showTag ? [`Tag ${tag_id}`] : []), `Counter ${read_counter ?? '—'}`, `Country ${country ?? '—'}`, notes(signals)]
+          : [
+              shown(v),
+              outcome,
+              ...(options.showTag ? [tag_id] : []),
+              String(read_counter ?? '—'),
+              country ?? '—',
+              signals.map((s) => SIGNAL_LABELS[s]).join('\n') || '—',
+            ];
+        return { id: v.id, outcome, tone, badges: badgeNames(signals), cells };
+      };
+      const alerts = () => alertRows(page, 'Alerts');
+      const ids = async (read: () => Promise<{ id: string }[]>, want: Scan[]) => {
+        const expected = want.map((v) => v.id);
+        assert.deepEqual(await rowsOnceSettled(async () => (await read()).map((r) => r.id), expected), expected);
+      };
+
+      // Alerts: exactly the five flagged scans, newest first, each signal explained.
+      await go(page, 'Alerts');
+      assert.deepEqual(
+        await alerts(),
+        [a2, s3, s2, r3, g2].map((v) => row(v, { showTag: true, explained: true })),
+      );
+      const list = page.getByRole('list', { name: 'Alerts', exact: true });
+      const perSignal = { counter_gap: 2, country_jump: 1, replay_burst: 1, tamper_opened: 1, tamper_open: 1 };
+      for (const signal of SIGNALS)
+        assert.equal(await list.getByRole('img', { name: `Signal: ${SIGNAL_LABELS[signal]}`, exact: true }).count(), perSignal[signal], signal);
+      await assertAccessible(page, 'alerts');
+
+      // The filter by signal narrows to exactly that signal's scans (tamper_open is not tamper_opened), with a tag too.
+      const bySignal: Record<Signal, Scan[]> = { counter_gap: [s2, g2], country_jump: [a2], replay_burst: [r3], tamper_opened: [s2], tamper_open: [s3] };
+      const signalBox = page.getByRole('combobox', { name: 'Signal' });
+      assert.deepEqual(await signalBox.locator('option').allInnerTexts(), [
+        'Any signal',
+        'Counter gap',
+        'Country jump',
+        'Replay burst',
+        'Seal opened',
+        'Seal open',
+      ]);
+      for (const signal of SIGNALS) {
+        await signalBox.selectOption(signal);
+        await page.getByRole('button', { name: 'Apply filters' }).click();
+        await page.waitForURL(new RegExp(`/console/alerts\\?signal=${signal}$`));
+        await ids(alerts, bySignal[signal]);
+      }
+      await signalBox.selectOption('counter_gap');
+      await page.getByRole('textbox', { name: 'Tag id' }).fill(seal.id);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/tag_id=/);
+      await ids(alerts, [s2]);
+      assert.deepEqual((await alerts())[0], row(s2, { showTag: true, explained: true }));
+      await assertAccessible(page, 'alerts filtered');
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await page.waitForURL(/\/console\/alerts$/);
+      await ids(alerts, [a2, s3, s2, r3, g2]);
+      assert.equal(await signalBox.inputValue(), '');
+
+      // Scans: every scan with its badges, the opened seal never plain genuine.
+      await go(page, 'Scans');
+      const listed = await scanRows(page, 'Scans');
+      assert.equal(listed.length, 13);
+      assert.deepEqual(listed.slice(0, 11), mine.map((v) => row(v, { showTag: true, explained: false })).reverse());
+      assert.deepEqual(
+        listed.slice(11).map((r) => [r.outcome, r.tone, r.badges, r.cells[5]]),
+        [
+          ['not genuine: bad_cmac', 'bad', [], '—'],
+          ['genuine', 'ok', [], '—'],
+        ],
+      );
+      assert.equal(await page.getByRole('region', { name: 'Scans', exact: true }).getByRole('img', { name: 'Signal: Seal opened', exact: true }).count(), 1);
+
+      // The tag pages: the signal history (its flagged scans, explained), and its scans with badges.
+      await tab.open(`/tags/${seal.id}`);
+      await page.getByRole('heading', { level: 2, name: 'Signal history' }).waitFor();
+      assert.deepEqual(
+        await alertRows(page, `Signals of ${seal.id}`),
+        [s3, s2].map((v) => row(v, { showTag: false, explained: true })),
+      );
+      assert.deepEqual(
+        await scanRows(page, `Scans of ${seal.id}`),
+        [s3, s2, s1].map((v) => row(v, { showTag: false, explained: false })),
+      );
+      await assertAccessible(page, 'tag with signals');
+      await tab.open(`/tags/${gap.id}`);
+      await ids(() => alertRows(page, `Signals of ${gap.id}`), [r3, g2]);
+      assert.equal((await scanRows(page, `Scans of ${gap.id}`)).length, 6);
+      await tab.open(`/tags/${abroad.id}`);
+      await ids(() => alertRows(page, `Signals of ${abroad.id}`), [a2]);
+      await tab.open(`/tags/${tags['first bottle']}`);
+      await page.getByText('No signals: no scan of this tag was flagged.').waitFor();
+
+      // A scan's page: the verdict in the warning colour, each signal explained; none for an unflagged one.
+      await tab.open(`/scans/${s2.id}`);
+      const facts = page.locator('dl.facts');
+      await facts.waitFor();
+      const text = await facts.innerText();
+      assert.match(text, /Outcome\s+genuine — seal opened\s+Reason\s+ok \(Genuine\)\s+Signals\s+/);
+      assert.ok(text.includes(notes(['counter_gap', 'tamper_opened'])), text);
+      assert.match(text, /Tamper\s+permanent open, current open/);
+      assert.deepEqual(await facts.locator('.badge.warn:not([role])').allInnerTexts(), ['genuine — seal opened']);
+      assert.deepEqual(
+        await facts.getByRole('img').evaluateAll((badges) => badges.map((b) => b.getAttribute('aria-label'))),
+        badgeNames(['counter_gap', 'tamper_opened']),
+      );
+      await assertAccessible(page, 'scan with signals');
+      await tab.open(`/scans/${s1.id}`);
+      assert.match(await facts.innerText(), /Outcome\s+genuine\s+Reason\s+ok \(Genuine\)\s+Signals\s+none\s+/);
+      assert.match(await facts.innerText(), /Tamper\s+permanent closed, current closed/);
+
+      // The Overview: 13 scans (2 from before), 5 flagged, by signal; its link opens Alerts.
+      await go(page, 'Overview');
+      assert.match(await page.locator('.totals').innerText(), /^13\s+scans\s+9\s+genuine\s+4\s+not genuine\s+5\s+flagged scans$/);
+      assert.deepEqual(await tableRows(page, 'Scans by signal'), [
+        ['Counter gap', '2'],
+        ['Country jump', '1'],
+        ['Replay burst', '1'],
+        ['Seal opened', '1'],
+        ['Seal open', '1'],
+      ]);
+      await page.getByText('Scans per day as a table').click();
+      const daily = await tableRows(page, 'Scans per day');
+      assert.equal(
+        daily.reduce((sum, day) => sum + Number(day[7]), 0),
+        5,
+        'the Flagged column adds up to the flagged scans',
+      );
+      assert.deepEqual(
+        await scanRows(page, 'Last scans'),
+        mine
+          .slice(1)
+          .map((v) => row(v, { showTag: true, explained: false }))
+          .reverse(),
+      );
+      await assertAccessible(page, 'overview with flagged scans');
+      await page.getByRole('link', { name: '5 flagged scans' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+      await ids(alerts, [a2, s3, s2, r3, g2]);
+    });
+
+    test('the thresholds form shows the team’s thresholds, names each refused field, and saves; alerts page through by cursor', async () => {
+      const { page } = tab;
+      const key = world.sandbox.key;
+      const thresholds = async () => (await call(server, 'GET', '/teams/current', { key })).body.data.attributes.signal_thresholds;
+      await tab.open('/alerts');
+      const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+      /** A field's value, whether it is marked invalid, and its description (hint, then error). */
+      const state = (name: string) =>
+        field(name).evaluate((input: HTMLInputElement) => [
+          input.value,
+          input.getAttribute('aria-invalid'),
+          (input.getAttribute('aria-describedby') ?? '')
+            .split(' ')
+            .map((id) => document.getElementById(id)!.innerText)
+            .join(' | '),
+        ]);
+      const HINTS = {
+        counter_gap: 'More unverified reads than this between two genuine scans of a tag make a counter gap.',
+        country_jump_window: 'A genuine scan from another country less than this after the previous one is a country jump; 0 turns it off.',
+        replay_burst: 'This many refused scans of a tag within an hour make a replay burst.',
+      };
+      await field('Counter gap').waitFor();
+      assert.deepEqual(
+        [await state('Counter gap'), await state('Country jump window (seconds)'), await state('Replay burst')],
+        [
+          ['5', null, HINTS.counter_gap],
+          ['21600', null, HINTS.country_jump_window],
+          ['3', null, HINTS.replay_burst],
+        ],
+      );
+
+      await field('Counter gap').fill('0');
+      await field('Replay burst').fill('many');
+      await page.getByRole('button', { name: 'Save thresholds' }).click();
+      assert.equal(await message(page, 'alert', 'refused'), 'The thresholds were refused: see the fields marked above.');
+      assert.deepEqual(
+        [await state('Counter gap'), await state('Country jump window (seconds)'), await state('Replay burst')],
+        [
+          ['0', 'true', `${HINTS.counter_gap} | counter_gap must be an integer from 1 to 16777215`],
+          ['21600', null, HINTS.country_jump_window],
+          ['many', 'true', `${HINTS.replay_burst} | replay_burst must be an integer from 1 to 10000`],
+        ],
+      );
+      assert.deepEqual(await thresholds(), DEFAULT_THRESHOLDS, 'a refused change changes nothing');
+      await assertAccessible(page, 'thresholds refused');
+
+      await field('Counter gap').fill('5');
+      await field('Replay burst').fill('1');
+      await page.getByRole('button', { name: 'Save thresholds' }).click();
+      assert.equal(await message(page, 'status', 'Saved'), 'Saved the thresholds.');
+      assert.equal(await page.getByRole('alert').count(), 0);
+      assert.deepEqual(await state('Replay burst'), ['1', null, HINTS.replay_burst]);
+      assert.deepEqual(await thresholds(), { ...DEFAULT_THRESHOLDS, replay_burst: 1 });
+
+      // From now on every refusal is a burst: 25 more flagged scans make two pages of Alerts.
+      const burst = await emulated(server, world.teamId, 'ntag_424_dna');
+      const stale = await tapUrl(server, burst.id);
+      const genuine = await verify(server, key, await tapUrl(server, burst.id));
+      assert.deepEqual([genuine.body.data.attributes.reason, genuine.body.data.attributes.signals], ['ok', []], genuine.text);
+      const replays: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        const replay = await verify(server, key, stale);
+        assert.deepEqual([replay.body.data.attributes.reason, replay.body.data.attributes.signals], ['replayed', ['replay_burst']], replay.text);
+        replays.push(replay.body.data.id);
+      }
+      const before = (await call(server, 'GET', '/verifications?flagged=true&page_size=100', { key })).body.data.map((v: { id: string }) => v.id);
+      assert.equal(before.length, 30, 'the five of the test before, and the 25 replays');
+      assert.deepEqual(before.slice(0, 25), replays.reverse());
+      await tab.open('/alerts');
+      const pageIds = async () => (await alertRows(page, 'Alerts')).map((r) => r.id);
+      const pager = page.getByRole('navigation', { name: 'Alert pages' });
+      assert.deepEqual(await rowsOnceSettled(pageIds, before.slice(0, 25)), before.slice(0, 25));
+      assert.equal(await pager.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
+      await pager.getByRole('button', { name: 'Next page' }).click();
+      await page.waitForURL(/cursor=/);
+      assert.deepEqual(await rowsOnceSettled(pageIds, before.slice(25)), before.slice(25));
+      assert.equal(await pager.getByRole('button', { name: 'Next page' }).isDisabled(), true);
+      await pager.getByRole('button', { name: 'Previous page' }).click();
+      await page.waitForURL(/\/console\/alerts$/);
+      assert.deepEqual(await rowsOnceSettled(pageIds, before.slice(0, 25)), before.slice(0, 25));
+      assert.equal(await pager.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
+      await assertAccessible(page, 'alerts, a full page');
+    });
+
     test('a key of another team sees none of it', async () => {
       const other = await consoleTab(browser, server);
       try {
@@ -276,6 +593,8 @@ for (const kind of DATABASES) {
         assert.equal(await message(page, 'status', 'tags'), '0 tags');
         await go(page, 'Scans');
         await page.getByText('No scans.').waitFor();
+        await go(page, 'Alerts');
+        await page.getByText('No flagged scans.').waitFor();
         await go(page, 'Webhooks');
         await page.getByText('No webhooks yet.').waitFor();
         await go(page, 'Keys');
@@ -302,13 +621,13 @@ for (const kind of DATABASES) {
         await signIn(page, world.sandbox.key);
         await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         await page.locator('.totals').waitFor();
-        for (const link of ['Overview', 'Tags', 'Scans', 'Webhooks', 'Keys'] as const) {
+        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys'] as const) {
           await go(page, link);
           await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
           await assertFitsWidth(page, link);
           await assertAccessible(page, `${link} at 375 px`);
         }
-        for (const path of [`/tags/${tags['first bottle']}`, `/webhooks/${webhookId}`]) {
+        for (const path of [`/tags/${tags['first bottle']}`, `/tags/${sealTagId}`, `/webhooks/${webhookId}`]) {
           await phone.open(path);
           await page.locator('dl.facts').first().waitFor();
           await assertFitsWidth(page, path);

@@ -1,11 +1,14 @@
 // The console's parts that run without a browser: CSV import parsing, path routing, the API error line
-// and the reasons list (packages/console/src). Pages and hooks need a DOM and are tested in Chromium instead.
+// and its errors per field, the reasons list, the signals' texts and how a verdict reads
+// (packages/console/src). Pages and hooks need a DOM and are tested in Chromium instead.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { describeProblem, modeOfKey, must, ProblemError, problemOf } from '../../packages/console/src/api.js';
+import { describeProblem, modeOfKey, must, ProblemError, problemOf, problemsAt } from '../../packages/console/src/api.js';
 import { parseTagCsv, TAG_COLUMNS } from '../../packages/console/src/csv.js';
 import { REASON_COLORS, REASON_LABELS, REASONS } from '../../packages/console/src/reasons.js';
 import { BASE, href, match, navigate, queryOf } from '../../packages/console/src/router.js';
+import { isSignal, SIGNAL_ACTIONS, SIGNAL_LABELS, SIGNAL_MEANINGS, SIGNALS, type Signal } from '../../packages/console/src/signals.js';
+import { sealOpened, verdictOf, type JudgedScan } from '../../packages/console/src/verdict.js';
 
 describe('parseTagCsv', () => {
   test('a url column alone: each row takes the default protocol; lines count from the header as 1', () => {
@@ -199,6 +202,29 @@ describe('api: problems as one line', () => {
     assert.equal(empty.message, '204 No answer', 'a success without data is a problem too');
   });
 
+  test('problemsAt: each error under the prefix by the name after it; the prefix itself, other pointers and no pointer under ""', () => {
+    const prefix = '/data/attributes/signal_thresholds';
+    const problem = {
+      status: 422,
+      errors: [
+        { title: 'Invalid attribute', detail: 'counter_gap must be an integer from 1 to 16777215', source: { pointer: `${prefix}/counter_gap` } },
+        { title: 'Invalid attribute', detail: 'replay_burst must be an integer from 1 to 10000', source: { pointer: `${prefix}/replay_burst` } },
+        { title: 'Invalid attribute', detail: 'second line', source: { pointer: `${prefix}/replay_burst/deeper` } },
+        { title: 'Invalid attribute', detail: 'must be an object', source: { pointer: prefix } },
+        { title: 'Invalid attribute', detail: 'name cannot be changed', source: { pointer: '/data/attributes/name' } },
+        { title: 'Invalid attribute', detail: 'a prefix of the name is not the prefix', source: { pointer: `${prefix}_x/counter_gap` } },
+        { title: 'Bad Request' },
+        { source: { parameter: 'page_size' } },
+      ],
+    };
+    assert.deepEqual(problemsAt(problem, prefix), {
+      counter_gap: ['counter_gap must be an integer from 1 to 16777215'],
+      replay_burst: ['replay_burst must be an integer from 1 to 10000', 'second line'],
+      '': ['must be an object', 'name cannot be changed', 'a prefix of the name is not the prefix', 'Bad Request', 'Refused'],
+    });
+    assert.deepEqual(problemsAt({ status: 422, errors: [] }, prefix), {});
+  });
+
   test('modeOfKey: tp_live_ keys act in production, anything else in the sandbox', () => {
     assert.deepEqual(['tp_live_abc', 'tp_sandbox_abc', 'tp_livex', 'TP_LIVE_abc', ''].map(modeOfKey), [
       'production',
@@ -217,5 +243,83 @@ describe('reasons', () => {
     assert.deepEqual(Object.keys(REASON_COLORS), [...REASONS]);
     assert.equal(new Set(Object.values(REASON_COLORS)).size, REASONS.length, 'no two reasons share a colour');
     assert.equal(REASON_LABELS.ok, 'Genuine');
+  });
+});
+
+describe('signals', () => {
+  test('the five signals in the API’s order, each with a label, a meaning and an action', () => {
+    assert.deepEqual(SIGNALS, ['counter_gap', 'country_jump', 'replay_burst', 'tamper_opened', 'tamper_open']);
+    for (const texts of [SIGNAL_LABELS, SIGNAL_MEANINGS, SIGNAL_ACTIONS]) assert.deepEqual(Object.keys(texts), [...SIGNALS]);
+    assert.deepEqual(Object.values(SIGNAL_LABELS), ['Counter gap', 'Country jump', 'Replay burst', 'Seal opened', 'Seal open']);
+    assert.equal(new Set(Object.values(SIGNAL_LABELS)).size, SIGNALS.length, 'no two badges read alike');
+    assert.equal(new Set(Object.values(SIGNAL_MEANINGS)).size, SIGNALS.length, 'each signal means something of its own');
+  });
+
+  test('each meaning and action is one sentence-like line: a capital, a full stop at the end, no line break', () => {
+    for (const signal of SIGNALS)
+      for (const line of [SIGNAL_MEANINGS[signal], SIGNAL_ACTIONS[signal]]) {
+        assert.match(line, /^[A-Z].*\.$/, `${signal}: ${line}`);
+        assert.doesNotMatch(line, /\n/);
+      }
+  });
+
+  test('each signal says what happened and the step to take', () => {
+    assert.match(SIGNAL_MEANINGS.counter_gap, /harvested/);
+    assert.match(SIGNAL_ACTIONS.counter_gap, /counterfeit/);
+    assert.match(SIGNAL_ACTIONS.counter_gap, /scans of this tag elsewhere/);
+    assert.match(SIGNAL_MEANINGS.country_jump, /another country/);
+    assert.match(SIGNAL_ACTIONS.country_jump, /sold into that region/);
+    assert.match(SIGNAL_MEANINGS.replay_burst, /refused scans/);
+    assert.match(SIGNAL_ACTIONS.replay_burst, /addresses and countries of the refused scans/);
+    assert.match(SIGNAL_MEANINGS.tamper_opened, /seal of this item has been opened/);
+    assert.equal(SIGNAL_ACTIONS.tamper_opened, 'The item is no longer sealed: do not treat it as new.');
+    assert.equal(SIGNAL_ACTIONS.tamper_open, SIGNAL_ACTIONS.tamper_opened);
+  });
+
+  test('isSignal: exactly the five names, case and all', () => {
+    assert.deepEqual(SIGNALS.map(isSignal), [true, true, true, true, true]);
+    assert.deepEqual(['', 'flagged', 'Counter_gap', 'tamper', 'counter_gap ', 'tamper_open,'].map(isSignal), [false, false, false, false, false, false]);
+  });
+});
+
+describe('verdict', () => {
+  const scan = (over: Partial<JudgedScan>): JudgedScan => ({ genuine: true, reason: 'ok', signals: [], tamper: null, ...over });
+  const open = { permanent: 'open', current: 'open' } as const;
+  const closed = { permanent: 'closed', current: 'closed' } as const;
+
+  test('genuine and nothing opened: plain genuine, ok', () => {
+    assert.deepEqual(verdictOf(scan({})), { label: 'genuine', tone: 'ok' });
+    assert.deepEqual(verdictOf(scan({ tamper: closed })), { label: 'genuine', tone: 'ok' });
+    assert.deepEqual(verdictOf(scan({ tamper: { permanent: 'not_enabled', current: 'not_enabled' } })), { label: 'genuine', tone: 'ok' });
+  });
+
+  test('signals other than the seal leave a genuine scan genuine (they are shown beside it)', () => {
+    for (const signals of [['counter_gap'], ['country_jump'], ['counter_gap', 'country_jump']] as Signal[][])
+      assert.deepEqual(verdictOf(scan({ signals })), { label: 'genuine', tone: 'ok' }, signals.join());
+  });
+
+  test('an opened seal, by either signal or by the chip’s permanent status alone, is never plain genuine', () => {
+    const opened: JudgedScan[] = [
+      scan({ signals: ['tamper_opened'], tamper: open }),
+      scan({ signals: ['tamper_open'], tamper: { permanent: 'open', current: 'closed' } }),
+      scan({ signals: ['counter_gap', 'tamper_opened'] }),
+      // A scan stored before signals existed: the chip's own word is enough.
+      scan({ tamper: open }),
+      scan({ tamper: { permanent: 'open', current: 'closed' } }),
+    ];
+    for (const s of opened) {
+      assert.equal(sealOpened(s), true, JSON.stringify(s));
+      assert.deepEqual(verdictOf(s), { label: 'genuine — seal opened', tone: 'warn' }, JSON.stringify(s));
+    }
+    // The current status alone (the loop open now, never latched) is not an opened seal.
+    assert.equal(sealOpened(scan({ tamper: { permanent: 'closed', current: 'open' } })), false);
+  });
+
+  test('not genuine: the reason, bad, whatever the seal says', () => {
+    assert.deepEqual(verdictOf(scan({ genuine: false, reason: 'bad_cmac' })), { label: 'not genuine: bad_cmac', tone: 'bad' });
+    assert.deepEqual(verdictOf(scan({ genuine: false, reason: 'replayed', signals: ['replay_burst'], tamper: open })), {
+      label: 'not genuine: replayed',
+      tone: 'bad',
+    });
   });
 });

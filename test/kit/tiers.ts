@@ -24,7 +24,7 @@ export async function runFiles(files: string[]): Promise<void> {
 
 /**
  * The integration files of one shard (test/shards/N.ts, N of SHARDS). Files are dealt longest first, each
- * to the shard with the least time so far, by the durations test/kit/durations.ts recorded; a file not
+ * to the shard with the least time so far, by the durations test/kit/durations.mjs recorded; a file not
  * recorded yet counts as the median. Balanced shards end together: the suite's time is its CPU time
  * over the cores, not that plus one long shard running alone at the end.
  */

@@ -14,6 +14,7 @@ export type Webhook = Ok<'listWebhooks'>['data'][number];
 export type Delivery = Ok<'listDeliveries'>['data'][number];
 export type Key = Ok<'listKeys'>['data'][number];
 export type Team = Ok<'getCurrentTeam'>['data'];
+export type Thresholds = Team['attributes']['signal_thresholds'];
 
 const KEY_ITEM = 'tapproof.console.key';
 
@@ -61,6 +62,21 @@ export function describeProblem(problem: ApiProblem): string {
   const first = problem.errors[0];
   const text = [first?.title, first?.detail].filter(Boolean).join(': ') || 'Request failed';
   return problem.status ? `${problem.status} ${text}` : text;
+}
+
+/**
+ * The errors of a refused document under `prefix` (a JSON pointer), by the name that follows it:
+ * `/data/attributes/signal_thresholds/counter_gap` under `/data/attributes/signal_thresholds` → `counter_gap`,
+ * so a form can show each next to its field. Errors at the prefix itself or elsewhere are under "".
+ */
+export function problemsAt(problem: ApiProblem, prefix: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const error of problem.errors) {
+    const pointer = error.source?.pointer ?? '';
+    const name = pointer.startsWith(`${prefix}/`) ? pointer.slice(prefix.length + 1).split('/')[0] : '';
+    (out[name] ??= []).push(error.detail ?? error.title ?? 'Refused');
+  }
+  return out;
 }
 
 /** Runs a request and returns its data, or throws an Error whose message describes the problem. */

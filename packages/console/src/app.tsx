@@ -10,6 +10,7 @@ import { TagsPage } from './pages/tags.tsx';
 import { TagPage } from './pages/tag.tsx';
 import { ScansPage } from './pages/scans.tsx';
 import { ScanPage } from './pages/scan.tsx';
+import { AlertsPage } from './pages/alerts.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { WebhookPage } from './pages/webhook.tsx';
 import { KeysPage } from './pages/keys.tsx';
@@ -18,6 +19,7 @@ const NAV = [
   { to: '/', label: 'Overview', section: '' },
   { to: '/tags', label: 'Tags', section: 'tags' },
   { to: '/scans', label: 'Scans', section: 'scans' },
+  { to: '/alerts', label: 'Alerts', section: 'alerts' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks' },
   { to: '/keys', label: 'Keys', section: 'keys' },
 ];
@@ -140,6 +142,7 @@ function Page(props: { path: string; query: URLSearchParams }) {
   if ((params = match('/tags/:id', path))) return <TagPage id={params.id} />;
   if (match('/scans', path)) return <ScansPage query={query} />;
   if ((params = match('/scans/:id', path))) return <ScanPage id={params.id} />;
+  if (match('/alerts', path)) return <AlertsPage query={query} />;
   if (match('/webhooks', path)) return <WebhooksPage />;
   if ((params = match('/webhooks/:id', path))) return <WebhookPage id={params.id} />;
   if (match('/keys', path)) return <KeysPage />;

@@ -1,4 +1,7 @@
+// A list of scans, as every page shows them: when (linking to the scan), the verdict, the tag, the
+// counter, the country and the signals as badges.
 import type { Verification } from '../api.ts';
+import { SignalBadges } from './signal-badges.tsx';
 import { Head, Link, Outcome, TableRegion, When } from './ui.tsx';
 
 export function ScanTable(props: { label: string; scans: Verification[]; showTag?: boolean }) {
@@ -7,7 +10,7 @@ export function ScanTable(props: { label: string; scans: Verification[]; showTag
   return (
     <TableRegion label={props.label}>
       <table>
-        <Head columns={['Scanned', 'Outcome', showTag && 'Tag', 'Counter', 'Country']} />
+        <Head columns={['Scanned', 'Outcome', showTag && 'Tag', 'Counter', 'Country', 'Signals']} />
         <tbody>
           {props.scans.map((scan) => (
             <tr key={scan.id}>
@@ -17,7 +20,7 @@ export function ScanTable(props: { label: string; scans: Verification[]; showTag
                 </Link>
               </td>
               <td>
-                <Outcome genuine={scan.attributes.genuine} reason={scan.attributes.reason} />
+                <Outcome scan={scan.attributes} />
               </td>
               {showTag && (
                 <td>
@@ -26,6 +29,9 @@ export function ScanTable(props: { label: string; scans: Verification[]; showTag
               )}
               <td>{scan.attributes.read_counter ?? '—'}</td>
               <td>{scan.attributes.country ?? '—'}</td>
+              <td>
+                <SignalBadges signals={scan.attributes.signals} />
+              </td>
             </tr>
           ))}
         </tbody>

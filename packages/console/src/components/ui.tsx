@@ -2,6 +2,7 @@
 // region (focusable, so keyboard users can scroll it: axe's scrollable-region-focusable), dates.
 import type { ComponentChildren, JSX } from 'preact';
 import { href, navigate } from '../router.ts';
+import { verdictOf, type JudgedScan } from '../verdict.ts';
 
 export function Link(props: { to: string; children: ComponentChildren } & Omit<JSX.HTMLAttributes<HTMLAnchorElement>, 'href'>) {
   const { to, children, ...rest } = props;
@@ -48,8 +49,10 @@ export function When(props: { iso: string | null | undefined }) {
   return <time dateTime={props.iso}>{props.iso.slice(0, 19).replace('T', ' ')} UTC</time>;
 }
 
-export function Outcome(props: { genuine: boolean; reason: string }) {
-  return <span class={props.genuine ? 'badge ok' : 'badge bad'}>{props.genuine ? 'genuine' : `not genuine: ${props.reason}`}</span>;
+/** A scan's verdict as a badge; a genuine scan of an opened seal reads as such, in the warning colour. */
+export function Outcome(props: { scan: JudgedScan }) {
+  const verdict = verdictOf(props.scan);
+  return <span class={`badge ${verdict.tone}`}>{verdict.label}</span>;
 }
 
 /** A definition list of label → value pairs (a resource's attributes). */

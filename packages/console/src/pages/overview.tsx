@@ -1,13 +1,14 @@
-// Overview: scans per day by outcome over 30 days (chart and table), by country, totals, and the last
-// scans, polled.
+// Overview: scans per day by outcome over 30 days (chart and table), by country, by signal, totals (the
+// flagged ones linking to Alerts), and the last scans, polled.
 import { useMemo } from 'preact/hooks';
 import { must } from '../api.ts';
 import { DailyChart } from '../components/chart.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
-import { ErrorLine, Head, Loading, TableRegion } from '../components/ui.tsx';
+import { ErrorLine, Head, Link, Loading, TableRegion } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { REASONS, REASON_COLORS, REASON_LABELS } from '../reasons.ts';
 import { useSession } from '../session.ts';
+import { SIGNALS, SIGNAL_LABELS } from '../signals.ts';
 
 /** How often the last scans are read again. */
 export const LIVE_POLL_MS = 5000;
@@ -45,6 +46,11 @@ export function Overview() {
               <li>
                 <strong>{meta.totals.count - genuine}</strong> not genuine
               </li>
+              <li>
+                <Link to="/alerts" class={meta.totals.flagged > 0 ? 'flagged' : undefined}>
+                  <strong>{meta.totals.flagged}</strong> flagged scans
+                </Link>
+              </li>
             </ul>
           </section>
           <section aria-labelledby="daily-heading">
@@ -58,7 +64,7 @@ export function Overview() {
               <summary>Scans per day as a table</summary>
               <TableRegion label="Scans per day">
                 <table>
-                  <Head columns={['Day', 'All', ...REASONS.map((r) => REASON_LABELS[r])]} />
+                  <Head columns={['Day', 'All', ...REASONS.map((r) => REASON_LABELS[r]), 'Flagged']} />
                   <tbody>
                     {meta.days.map((day) => (
                       <tr key={day.day}>
@@ -67,6 +73,7 @@ export function Overview() {
                         {REASONS.map((r) => (
                           <td key={r}>{day.by_reason[r]}</td>
                         ))}
+                        <td>{day.flagged}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -84,6 +91,23 @@ export function Overview() {
                       <tr key={r}>
                         <th scope="row">{REASON_LABELS[r]}</th>
                         <td>{meta.totals.by_reason[r]}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableRegion>
+            </section>
+            <section aria-labelledby="signal-heading">
+              <h2 id="signal-heading">By signal</h2>
+              <TableRegion label="Scans by signal">
+                <table>
+                  <tbody>
+                    {SIGNALS.map((signal) => (
+                      <tr key={signal}>
+                        <th scope="row">
+                          <Link to={`/alerts?signal=${signal}`}>{SIGNAL_LABELS[signal]}</Link>
+                        </th>
+                        <td>{meta.totals.by_signal[signal]}</td>
                       </tr>
                     ))}
                   </tbody>

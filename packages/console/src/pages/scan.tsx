@@ -1,6 +1,7 @@
-// One scan: its outcome and what the chip said (counter, tamper loop), its session, where it came from
-// (the client IP the brand's backend passed on, and its country).
+// One scan: its outcome and what the chip said (counter, tamper loop), its signals and what to do about
+// them, its session, where it came from (the client IP the brand's backend passed on, and its country).
 import { must } from '../api.ts';
+import { SignalNotes } from '../components/signal-badges.tsx';
 import { ErrorLine, Facts, Link, Loading, Outcome, When } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { REASON_LABELS, type Reason } from '../reasons.ts';
@@ -21,8 +22,9 @@ export function ScanPage(props: { id: string }) {
       {a && (
         <Facts
           items={[
-            ['Outcome', <Outcome genuine={a.genuine} reason={a.reason} />],
+            ['Outcome', <Outcome scan={a} />],
             ['Reason', `${a.reason} (${REASON_LABELS[a.reason as Reason] ?? a.reason})`],
+            ['Signals', <SignalNotes signals={a.signals} />],
             ['Scanned', <When iso={a.scanned_at} />],
             ['Tag', <Link to={`/tags/${a.tag_id}`}>{a.tag_id}</Link>],
             ['Read counter', a.read_counter ?? null],

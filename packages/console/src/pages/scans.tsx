@@ -2,6 +2,7 @@
 // linked to and reloaded; keyset pages walked forward by links.next and back by the cursors seen.
 import { useState } from 'preact/hooks';
 import { must } from '../api.ts';
+import { Pager, useTrail } from '../components/pager.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
 import { ErrorLine, Loading } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
@@ -16,17 +17,13 @@ function filtersOf(query: URLSearchParams): Filters {
   return Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Filters;
 }
 
-/** The cursor a links.next path carries. */
-function cursorOf(next: string | null): string | null {
-  return next === null ? null : new URL(next, location.origin).searchParams.get('cursor');
-}
-
 export function ScansPage(props: { query: URLSearchParams }) {
   const { api } = useSession();
   const applied = filtersOf(props.query);
   const cursor = props.query.get('cursor') ?? undefined;
   const [draft, setDraft] = useState<Filters>(applied);
-  const [previous, setPrevious] = useState<(string | undefined)[]>([]);
+  const trail = useTrail();
+  const [, setPrevious] = trail;
   const key = props.query.toString();
   const page = useLoad(
     () =>
@@ -48,7 +45,6 @@ export function ScansPage(props: { query: URLSearchParams }) {
     [api, key],
   );
   const set = (name: keyof Filters) => (event: Event) => setDraft({ ...draft, [name]: (event.currentTarget as HTMLInputElement).value });
-  const next = cursorOf(page.data?.links.next ?? null);
   return (
     <>
       <h1>Scans</h1>
@@ -110,31 +106,13 @@ export function ScansPage(props: { query: URLSearchParams }) {
       <ErrorLine error={page.error} />
       <Loading loading={page.loading} />
       {page.data && <ScanTable label="Scans" scans={page.data.data} />}
-      <nav class="pager" aria-label="Scan pages">
-        <button
-          type="button"
-          class="secondary"
-          disabled={previous.length === 0}
-          onClick={() => {
-            const back = previous.slice(0, -1);
-            setPrevious(back);
-            navigate(`/scans${queryOf({ ...applied, cursor: previous[previous.length - 1] })}`);
-          }}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          class="secondary"
-          disabled={next === null}
-          onClick={() => {
-            setPrevious([...previous, cursor]);
-            navigate(`/scans${queryOf({ ...applied, cursor: next ?? undefined })}`);
-          }}
-        >
-          Next page
-        </button>
-      </nav>
+      <Pager
+        label="Scan pages"
+        cursor={cursor}
+        next={page.data?.links.next}
+        trail={trail}
+        open={(at) => navigate(`/scans${queryOf({ ...applied, cursor: at })}`)}
+      />
     </>
   );
 }

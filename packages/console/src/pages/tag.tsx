@@ -1,6 +1,8 @@
-// One tag: its attributes, its chip, writes, product and token, its scans and the sessions they opened, and deleting it.
+// One tag: its attributes, its chip, writes, product and token, its scans, its signal history (its flagged
+// scans), the sessions its scans opened, and deleting it.
 import { useState } from 'preact/hooks';
 import { ProblemError, describeProblem, must, problemOf } from '../api.ts';
+import { AlertList } from '../components/alert-list.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
 import { TagLinks } from '../components/tag-links.tsx';
 import { TagWrites } from '../components/tag-writes.tsx';
@@ -17,6 +19,7 @@ export function TagPage(props: { id: string }) {
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const tag = useLoad(() => must(api.GET('/tags/{id}', { params: { path: { id: props.id } } })), [api, props.id]);
   const scans = useLoad(() => must(api.GET('/verifications', { params: { query: { tag_id: props.id, page_size: 25 } } })), [api, props.id]);
+  const flagged = useLoad(() => must(api.GET('/verifications', { params: { query: { tag_id: props.id, flagged: 'true', page_size: 25 } } })), [api, props.id]);
   const sessions = useLoad(async () => {
     const ids = [...new Set((scans.data?.data ?? []).map((s) => s.attributes.session_id).filter((id): id is string => id !== null))].slice(0, SESSIONS_SHOWN);
     return Promise.all(ids.map((id) => must(api.GET('/sessions/{id}', { params: { path: { id } } })).then((body) => body.data)));
@@ -88,6 +91,14 @@ export function TagPage(props: { id: string }) {
             <ErrorLine error={scans.error} />
             {scans.data && <ScanTable label={`Scans of ${props.id}`} scans={scans.data.data} showTag={false} />}
             {scans.data?.links.next && <Link to={`/scans?tag_id=${encodeURIComponent(props.id)}`}>All scans of this tag</Link>}
+          </section>
+          <section aria-labelledby="signals-heading">
+            <h2 id="signals-heading">Signal history</h2>
+            <ErrorLine error={flagged.error} />
+            {flagged.data && (
+              <AlertList label={`Signals of ${props.id}`} scans={flagged.data.data} showTag={false} empty="No signals: no scan of this tag was flagged." />
+            )}
+            {flagged.data?.links.next && <Link to={`/alerts?tag_id=${encodeURIComponent(props.id)}`}>All alerts of this tag</Link>}
           </section>
           <section aria-labelledby="sessions-heading">
             <h2 id="sessions-heading">Sessions</h2>

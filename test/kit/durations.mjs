@@ -1,20 +1,17 @@
 // A test reporter that writes how long each integration file's tests took (test/shards/durations.json),
 // which test/kit/tiers.ts deals the shards by. `npm run test:durations` runs the suite with it; run it
 // again when files are added or have grown, and commit the file. Seconds, rounded to one decimal.
+// Plain JavaScript: node loads reporters before the tsx hooks that would compile TypeScript.
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 
-interface Event {
-  type: string;
-  data: { file?: string; nesting: number; details?: { duration_ms?: number } };
-}
-
-export default async function* durations(source: AsyncIterable<Event>): AsyncGenerator<string> {
-  const seconds = new Map<string, number>();
-  for await (const event of source) {
-    const { type, data } = event;
+/** @param {AsyncIterable<{ type: string, data: { file?: string, nesting: number, details?: { duration_ms?: number } } }>} source */
+export default async function* durations(source) {
+  /** @type {Map<string, number>} */
+  const seconds = new Map();
+  for await (const { type, data } of source) {
     // A shard's file-level tests are at nesting 0 and name the test file they come from.
     if ((type !== 'test:pass' && type !== 'test:fail') || data.nesting !== 0 || !data.file) continue;
     const file = relative(ROOT, data.file);
