@@ -37,7 +37,10 @@ export function shardOf(shardFile: string): string[] {
 function dealt(files: string[], count: number): string[][] {
   const recorded = join(ROOT, 'shards', 'durations.json');
   const durations: Record<string, number> = existsSync(recorded) ? JSON.parse(readFileSync(recorded, 'utf8')) : {};
-  const known = files.map((f) => durations[f]).filter((d): d is number => d !== undefined).sort((a, b) => a - b);
+  const known = files
+    .map((f) => durations[f])
+    .filter((d): d is number => d !== undefined)
+    .sort((a, b) => a - b);
   const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   const weightOf = (file: string) => durations[file] ?? median;
   const shards = Array.from({ length: count }, () => ({ files: [] as string[], load: 0 }));
