@@ -56,7 +56,12 @@ for (const kind of DATABASES) {
           {
             type: 'teams',
             id: world.teamId,
-            attributes: { name: 'current', parent_id: parent.teamId, created_at: undefined },
+            attributes: {
+              name: 'current',
+              parent_id: parent.teamId,
+              created_at: undefined,
+              signal_thresholds: { counter_gap: 5, country_jump_window: 21_600, replay_burst: 3 },
+            },
           },
         );
         assert.match(response.body.data.attributes.created_at, ISO_MICROS);

@@ -33,10 +33,12 @@ for (const kind of DATABASES) {
         'reason',
         'scanned_at',
         'session_id',
+        'signals',
         'tag_id',
         'tamper',
         'verification_id',
       ]);
+      assert.deepEqual(data.attributes.signals, []);
       // The extension API's name for it (docs/extension.md, Ids).
       assert.equal(data.attributes.verification_id, `VRF_${data.id.slice(4)}`);
       assert.equal(data.attributes.genuine, true);
