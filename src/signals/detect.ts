@@ -25,32 +25,33 @@ export interface GenuineScan {
 
 const MICROS = 1_000_000;
 
-/** A genuine scan's signals against the chip as it was before the scan. */
-export function genuineSignals(chip: SignalState, scan: GenuineScan, limits: Thresholds): Signal[] {
-  const signals: Signal[] = [];
-  // Reads between the last genuine one and this one that nobody verified: URLs taken and not sent.
-  if (chip.last_counter !== null && scan.read_counter - chip.last_counter > limits.counter_gap) signals.push('counter_gap');
-  if (
+const NONE: readonly Signal[] = Object.freeze([]);
+
+/** A genuine scan's signals against the chip as it was before the scan (nearly always none: one shared empty list). */
+export function genuineSignals(chip: SignalState, scan: GenuineScan, limits: Thresholds): readonly Signal[] {
+  const gap = chip.last_counter !== null && scan.read_counter - chip.last_counter > limits.counter_gap;
+  const jump =
     chip.last_genuine_at !== null &&
     chip.last_country !== null &&
     scan.country !== null &&
     scan.country !== chip.last_country &&
-    scan.scanned_at - chip.last_genuine_at < limits.country_jump_window * MICROS
-  )
-    signals.push('country_jump');
+    scan.scanned_at - chip.last_genuine_at < limits.country_jump_window * MICROS;
   // The permanent status latches: once a genuine scan said open, every later genuine scan is of an opened tag.
-  if (chip.tamper_opened === 1) signals.push('tamper_open');
-  else if (scan.tamper_permanent === 'open') signals.push('tamper_opened');
+  const tamper: Signal | null = chip.tamper_opened === 1 ? 'tamper_open' : scan.tamper_permanent === 'open' ? 'tamper_opened' : null;
+  if (!gap && !jump && tamper === null) return NONE;
+  const signals: Signal[] = [];
+  // Reads between the last genuine one and this one that nobody verified: URLs taken and not sent.
+  if (gap) signals.push('counter_gap');
+  if (jump) signals.push('country_jump');
+  if (tamper !== null) signals.push(tamper);
   return signals;
 }
 
-/** The chip's memory after a genuine scan. */
-export function afterGenuine(chip: SignalState, scan: GenuineScan): Omit<SignalState, 'last_counter'> {
-  return {
-    last_country: scan.country,
-    last_genuine_at: scan.scanned_at,
-    tamper_opened: chip.tamper_opened === 1 || scan.tamper_permanent === 'open' ? 1 : 0,
-  };
+/** Advances the chip's memory past a genuine scan (in place: the batch's copy of the locked chip). */
+export function advanceGenuine(chip: SignalState, scan: GenuineScan): void {
+  chip.last_country = scan.country;
+  chip.last_genuine_at = scan.scanned_at;
+  if (scan.tamper_permanent === 'open') chip.tamper_opened = 1;
 }
 
 /** The window replay_burst counts refused scans in: the hour up to and including the scan. */

@@ -102,26 +102,30 @@ export class ThresholdsCache {
 
   constructor(private readonly db: Db) {}
 
-  /** The world's thresholds: cached ones at once (refreshed in the background once REFRESH_MS old), else read. */
-  async get(world: World): Promise<Thresholds> {
+  /**
+   * The world's thresholds as cached, or undefined when this process has not read them yet (then `read`). Not
+   * async: the verify path asks for every scan. An entry REFRESH_MS old is served while one call reads it again.
+   */
+  cached(world: World): Thresholds | undefined {
     const key = `${world.teamId} ${world.mode}`;
     const entry = this.entries.get(key);
-    if (entry === undefined) return this.read(key, world);
+    if (entry === undefined) return undefined;
     if (!entry.refreshing && this.clock() - entry.readAt >= REFRESH_MS) {
       entry.refreshing = true;
-      this.read(key, world).catch(() => (entry.refreshing = false));
+      this.read(world).catch(() => (entry.refreshing = false));
     }
     return entry.thresholds;
+  }
+
+  /** The world's thresholds from the database, cached. */
+  async read(world: World): Promise<Thresholds> {
+    const thresholds = await findThresholds(this.db.kysely, world);
+    this.set(world, thresholds);
+    return thresholds;
   }
 
   /** After a change through this process: its next scan reads the new values. */
   set(world: World, thresholds: Thresholds): void {
     this.entries.set(`${world.teamId} ${world.mode}`, { thresholds, readAt: this.clock(), refreshing: false });
-  }
-
-  private async read(key: string, world: World): Promise<Thresholds> {
-    const thresholds = await findThresholds(this.db.kysely, world);
-    this.entries.set(key, { thresholds, readAt: this.clock(), refreshing: false });
-    return thresholds;
   }
 }

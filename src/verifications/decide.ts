@@ -6,8 +6,8 @@
 // reload and answers the original; an older URL, once a newer counter has been
 // accepted, is a replay whatever the time (docs/api.md, verifications). A genuine scan's
 // counterfeit signals are decided here too, against the same chip (src/signals/detect.ts).
-import { afterGenuine, genuineSignals } from '../signals/detect.js';
-import { storedSignals, type Signal } from '../signals/names.js';
+import { advanceGenuine, genuineSignals } from '../signals/detect.js';
+import { storedSignals } from '../signals/names.js';
 import type { Thresholds } from '../signals/thresholds.js';
 import { placeGenuineScan } from '../sessions/placement.js';
 import type { SessionRow } from '../sessions/repository.js';
@@ -76,8 +76,8 @@ export function decide(scans: Scan[], chips: Map<string, LockedChip>): Decision 
       return;
     }
     if (!before.has(chip)) before.set(chip, { ...chip });
-    const signals: Signal[] = genuineSignals(chip, row, scan.limits);
-    Object.assign(chip, afterGenuine(chip, row));
+    const signals = genuineSignals(chip, row, scan.limits);
+    advanceGenuine(chip, row);
     chip.last_counter = row.read_counter;
     const world = { teamId: row.team_id, mode: row.mode };
     const { sessionId, opened } = placeGenuineScan(world, { id: row.tag_id, session_duration: chip.session_duration }, chip, row.scanned_at);

@@ -185,13 +185,31 @@ const VERIFICATIONS: Columns<VerificationRow> = [
  * only if it is as the batch read it; the guard, evaluated once every update has been counted, aborts the
  * whole statement (and its implicit transaction) unless all were.
  */
-const OUTCOME_TABLES = [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, SIGNAL_COUNTS, VERIFICATIONS] as const;
+const PLAIN_VERIFICATIONS = VERIFICATIONS.filter(([name]) => name !== 'signals');
 
-/** The outcome statement over its values: each table's column arrays, in OUTCOME_TABLES' order, then the chip count. */
-function outcomeStatement(values: unknown[]) {
+/**
+ * The tables of the two outcome statements: a batch without a flagged scan (nearly every one) neither counts
+ * signals nor names the signals column, so that it costs no more than before signals existed.
+ */
+const OUTCOME_TABLES = {
+  plain: [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, null, PLAIN_VERIFICATIONS],
+  flagged: [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, SIGNAL_COUNTS, VERIFICATIONS],
+} as const;
+type Variant = keyof typeof OUTCOME_TABLES;
+
+/** An outcome statement over its values: each table's column arrays, in OUTCOME_TABLES' order, then the chip count. */
+function outcomeStatement(values: unknown[], variant: Variant) {
   let at = 0;
-  const [p, o, c, f, i] = OUTCOME_TABLES.map((columns) => unnested(values.slice(at, (at += columns.length)) as unknown[][], columns));
-  return sql`/* prepared: tapproof_scan_outcomes_guarded */
+  const [p, o, c, f, i] = OUTCOME_TABLES[variant].map((columns) =>
+    columns === null ? null : unnested(values.slice(at, (at += columns.length)) as unknown[][], columns),
+  );
+  const signalled = f
+    ? sql`, signalled AS (
+      INSERT INTO signal_counts (${f.names}) SELECT * FROM ${f.values}
+      ON CONFLICT (team_id, mode, day, signal) DO UPDATE SET count = signal_counts.count + excluded.count
+    )`
+    : sql``;
+  return sql`/* prepared: ${sql.raw(variant === 'plain' ? 'tapproof_scan_outcomes_guarded' : 'tapproof_scan_outcomes_flagged')} */
     WITH progress AS (
       UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at,
         last_country = p.last_country, last_genuine_at = p.last_genuine_at, tamper_opened = p.tamper_opened
@@ -206,25 +224,24 @@ function outcomeStatement(values: unknown[]) {
     ), counted AS (
       INSERT INTO scan_counts (${c!.names}) SELECT * FROM ${c!.values}
       ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count
-    ), signalled AS (
-      INSERT INTO signal_counts (${f!.names}) SELECT * FROM ${f!.values}
-      ON CONFLICT (team_id, mode, day, signal) DO UPDATE SET count = signal_counts.count + excluded.count
-    )
+    )${signalled}
     INSERT INTO verifications (${i!.names}) SELECT * FROM ${i!.values}
     WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), ${values[at]}::integer)`;
 }
 
-// The text is the same for every batch: Kysely builds it once (src/db/precompiled.ts), a batch only fills its values.
+// The text is the same for every batch of a variant: Kysely builds it once (src/db/precompiled.ts), a batch only fills its values.
 async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], sessions: SessionRow[], verifications: VerificationRow[]): Promise<void> {
+  const signalCounts = foldSignalCounts(verifications);
+  const variant: Variant = signalCounts.length === 0 ? 'plain' : 'flagged';
   const values = [
     ...columnArrays(chips.map(advanceRow), CHIP_ADVANCES),
     ...columnArrays(sessions, SESSIONS),
     ...columnArrays(foldScanCounts(verifications), SCAN_COUNTS),
-    ...columnArrays(foldSignalCounts(verifications), SIGNAL_COUNTS),
-    ...columnArrays(verifications, VERIFICATIONS),
+    ...(variant === 'flagged' ? columnArrays(signalCounts, SIGNAL_COUNTS) : []),
+    ...columnArrays(verifications, variant === 'flagged' ? VERIFICATIONS : PLAIN_VERIFICATIONS),
     chips.length,
   ];
-  await executeCompiledOnce(db, 'scanOutcomes', values, (v) => outcomeStatement(v).compile(db));
+  await executeCompiledOnce(db, `scanOutcomes ${variant}`, values, (v) => outcomeStatement(v, variant).compile(db));
 }
 
 export interface VerificationFilter {

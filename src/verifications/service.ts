@@ -135,7 +135,7 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
   const urlHash = createHash('sha256').update(scanned).digest('hex');
   // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
   const country = address === null ? null : await ctx.countries.lookup(address);
-  const limits = await ctx.signalThresholds.get(world);
+  const limits = ctx.signalThresholds.cached(world) ?? (await ctx.signalThresholds.read(world));
   const judged = <C extends number | null>(reason: Reason, counter: C, tamper: Tamper): VerificationRow & { read_counter: C } => ({
     id: newTimeOrderedId('vrf', Math.floor(at / 1000)),
     team_id: world.teamId,

@@ -1,7 +1,7 @@
 // The signal decisions on plain values (src/signals/detect.ts): each at its threshold and one step past it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { afterGenuine, BURST_WINDOW_MICROS, genuineSignals, isBurst, type SignalState } from '../../src/signals/detect.js';
+import { advanceGenuine, BURST_WINDOW_MICROS, genuineSignals, isBurst, type SignalState } from '../../src/signals/detect.js';
 import { signalPattern, signalsOf, storedSignals } from '../../src/signals/names.js';
 import { DEFAULT_THRESHOLDS, thresholdProblems } from '../../src/signals/thresholds.js';
 
@@ -45,12 +45,12 @@ describe('genuineSignals', () => {
     assert.deepEqual(genuineSignals(chip(), scan({ tamper_permanent: 'open' }), DEFAULT_THRESHOLDS), ['tamper_opened']);
     assert.deepEqual(genuineSignals(chip({ tamper_opened: 1 }), scan({ tamper_permanent: 'open' }), DEFAULT_THRESHOLDS), ['tamper_open']);
     assert.deepEqual(genuineSignals(chip({ tamper_opened: 1 }), scan({ tamper_permanent: 'closed' }), DEFAULT_THRESHOLDS), ['tamper_open']);
-    assert.deepEqual(afterGenuine(chip(), scan({ tamper_permanent: 'open', country: 'DE' })), {
-      last_country: 'DE',
-      last_genuine_at: T0 + SECOND,
-      tamper_opened: 1,
-    });
-    assert.deepEqual(afterGenuine(chip({ tamper_opened: 1 }), scan({ country: null })), { last_country: null, last_genuine_at: T0 + SECOND, tamper_opened: 1 });
+    const opened = chip();
+    advanceGenuine(opened, scan({ tamper_permanent: 'open', country: 'DE' }));
+    assert.deepEqual(opened, { last_counter: 10, last_country: 'DE', last_genuine_at: T0 + SECOND, tamper_opened: 1 });
+    const latched = chip({ tamper_opened: 1 });
+    advanceGenuine(latched, scan({ country: null, tamper_permanent: 'closed' }));
+    assert.deepEqual(latched, { last_counter: 10, last_country: null, last_genuine_at: T0 + SECOND, tamper_opened: 1 });
   });
 
   test('several at once, in the one order', () => {
