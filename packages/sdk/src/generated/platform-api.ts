@@ -59,26 +59,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/tags/{id}/links": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a tag's product and token
-         * @description What the tag's verifications show on the extension API: its product and the token its owner can prove (set by `tapproof tags link`).
-         */
-        get: operations["getTagLinks"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/teams/current": {
         parameters: {
             query?: never;
@@ -274,26 +254,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/verifications/{id}/ownership-proofs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A verification's ownership proofs, oldest first
-         * @description Every successful proof made through the extension API; `replaced_at` is set once a later proof took the ownership over (docs/extension.md, "Ownership").
-         */
-        get: operations["listOwnershipProofs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/sessions/{id}": {
         parameters: {
             query?: never;
@@ -374,6 +334,46 @@ export interface paths {
          * @description Every remote personalization of the tag, newest first (at most 100): running, configured or failed, with why.
          */
         get: operations["listTagWrites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a tag's product and token
+         * @description What the tag's verifications show on the extension API: its product and the token its owner can prove (set by `tapproof tags link`).
+         */
+        get: operations["getTagLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/{id}/ownership-proofs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A verification's ownership proofs, oldest first
+         * @description Every successful proof made through the extension API; `replaced_at` is set once a later proof took the ownership over (docs/extension.md, "Ownership").
+         */
+        get: operations["listOwnershipProofs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1364,103 +1364,6 @@ export interface operations {
                             };
                         };
                     };
-                };
-            };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "Too Many Requests";
-                };
-            };
-        };
-    };
-    getTagLinks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The tag's links. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": {
-                        data: {
-                            /** @enum {string} */
-                            type: "tag-links";
-                            /** @description The tag's id */
-                            id: string;
-                            attributes: {
-                                product: {
-                                    id: string;
-                                    name: string;
-                                    image_url: string | null;
-                                    description: string | null;
-                                } | null;
-                                token: {
-                                    id: string;
-                                    /** @enum {string} */
-                                    chain: "cardano" | "ethereum";
-                                    name: string;
-                                    symbol: string;
-                                    supply: number;
-                                    contract_address: string | null;
-                                    policy_id: string | null;
-                                    asset_name: string | null;
-                                    token_id: string | null;
-                                    standard: "erc721" | "erc1155" | "erc20" | null;
-                                } | null;
-                                /** @description null: the tag was never linked */
-                                updated_at: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description Unauthorized: the key is missing, unknown or revoked. */
@@ -3148,91 +3051,6 @@ export interface operations {
             };
         };
     };
-    listOwnershipProofs: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The verification's ownership proofs. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": {
-                        data: {
-                            /** @enum {string} */
-                            type: "ownership-proofs";
-                            /** @description The proof result's request_id */
-                            id: string;
-                            attributes: {
-                                /** @description The verification (vrf_…) */
-                                verification_id: string;
-                                /** @enum {string} */
-                                chain: "cardano" | "ethereum";
-                                /** @description Cardano bech32; Ethereum EIP-55 */
-                                wallet_address: string;
-                                /** @description The token the wallet was found to hold (tok_…) */
-                                token_id: string;
-                                /**
-                                 * @description ISO 8601, microsecond precision, UTC
-                                 * @example 2026-01-02T03:04:05.123456Z
-                                 */
-                                verified_at: string;
-                                /** @description When a later proof took the ownership over; null for the current owner */
-                                replaced_at: string | null;
-                            };
-                        }[];
-                        meta: {
-                            total_count: number;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "Too Many Requests";
-                };
-            };
-        };
-    };
     getSession: {
         parameters: {
             query?: never;
@@ -3698,6 +3516,188 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    getTagLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag's links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "tag-links";
+                            /** @description The tag's id */
+                            id: string;
+                            attributes: {
+                                product: {
+                                    id: string;
+                                    name: string;
+                                    image_url: string | null;
+                                    description: string | null;
+                                } | null;
+                                token: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    chain: "cardano" | "ethereum";
+                                    name: string;
+                                    symbol: string;
+                                    supply: number;
+                                    contract_address: string | null;
+                                    policy_id: string | null;
+                                    asset_name: string | null;
+                                    token_id: string | null;
+                                    standard: "erc721" | "erc1155" | "erc20" | null;
+                                } | null;
+                                /** @description null: the tag was never linked */
+                                updated_at: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    listOwnershipProofs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification's ownership proofs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "ownership-proofs";
+                            /** @description The proof result's request_id */
+                            id: string;
+                            attributes: {
+                                /** @description The verification (vrf_…) */
+                                verification_id: string;
+                                /** @enum {string} */
+                                chain: "cardano" | "ethereum";
+                                /** @description Cardano bech32; Ethereum EIP-55 */
+                                wallet_address: string;
+                                /** @description The token the wallet was found to hold (tok_…) */
+                                token_id: string;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                verified_at: string;
+                                /** @description When a later proof took the ownership over; null for the current owner */
+                                replaced_at: string | null;
+                            };
+                        }[];
+                        meta: {
+                            total_count: number;
+                        };
+                    };
                 };
             };
             /** @description Unauthorized: the key is missing, unknown or revoked. */
