@@ -127,7 +127,7 @@ select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 select "id" from "verifications" where "tag_id" = $1 and "genuine" = 1 and "scanned_at" >= $2 and "scanned_at" <= $3 and "session_id" = $4 order by "scanned_at", "id";
 
 -- src/signals/thresholds.ts changeThresholds
-insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values ($1, $2, $3, $4, $5, $6) on conflict ("team_id", "mode") do update set "counter_gap" = $7, "country_jump_window" = $8, "replay_burst" = $9, "updated_at" = $10;
+insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values ($1, $2, $3, $4, $5, $6) on conflict ("team_id", "mode") do update set "replay_burst" = $7, "updated_at" = $8;
 
 -- src/signals/thresholds.ts findThresholds
 select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = $1 and "mode" = $2;

@@ -130,7 +130,7 @@ insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires
 select "id" from "verifications" where "tag_id" = ? and "genuine" = 1 and "scanned_at" >= ? and "scanned_at" <= ? and "session_id" = ? order by "scanned_at", "id";
 
 -- src/signals/thresholds.ts changeThresholds
-insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode") do update set "counter_gap" = ?, "country_jump_window" = ?, "replay_burst" = ?, "updated_at" = ?;
+insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode") do update set "replay_burst" = ?, "updated_at" = ?;
 
 -- src/signals/thresholds.ts findThresholds
 select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = ? and "mode" = ?;

@@ -13,6 +13,9 @@ type CountTable = 'scan_counts' | 'signal_counts';
 /** The UTC calendar day (YYYY-MM-DD) of a time in microseconds. */
 export const utcDay = (micros: number) => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
 
+/** A batch's count rows in key order: PostgreSQL's upserts then lock the rows in one order, and concurrent batches never deadlock. */
+export const inKeyOrder = <R>(counts: Map<string, R>): R[] => [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+
 /** Adds each row's count to its stored count, one upsert per chunk; `key` is the table's primary key, rows must have distinct keys. */
 export async function addDayCounts<T extends CountTable>(
   db: Executor,

@@ -2,7 +2,7 @@
 // folded from each batch of stored verifications like scan_counts. The row of signal 'flagged'
 // counts the scans with any signal.
 import type { Executor } from '../db/database.js';
-import { addDayCounts, findDayCounts, utcDay } from '../db/day-counts.js';
+import { addDayCounts, findDayCounts, inKeyOrder, utcDay } from '../db/day-counts.js';
 import type { SignalCountsTable, VerificationsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 
@@ -11,7 +11,7 @@ type Counted = Pick<VerificationsTable, 'team_id' | 'mode' | 'scanned_at' | 'sig
 
 export const FLAGGED = 'flagged';
 
-/** One row per (world, day, signal) of a batch's flagged scans, in key order (PostgreSQL upserts then lock rows in one order). */
+/** One row per (world, day, signal) of a batch's flagged scans, in key order. */
 export function foldSignalCounts(rows: readonly Counted[]): SignalCountRow[] {
   const counts = new Map<string, SignalCountRow>();
   for (const row of rows) {
@@ -24,7 +24,7 @@ export function foldSignalCounts(rows: readonly Counted[]): SignalCountRow[] {
       else counts.set(key, { team_id: row.team_id, mode: row.mode, day, signal, count: 1 });
     }
   }
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return inKeyOrder(counts);
 }
 
 /** SQLite: adds the counts (PostgreSQL does it in the outcome statement). */

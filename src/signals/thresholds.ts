@@ -40,11 +40,12 @@ const integerRule = (name: keyof Thresholds): FieldRule => {
     explain: (v) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `${name} must be an integer from ${min} to ${max}`),
   };
 };
+const RULES = Object.fromEntries(NAMES.map((name) => [name, integerRule(name)])) as Record<keyof Thresholds, FieldRule>;
 
 export const ThresholdsSchema = Type.Object({
-  counter_gap: integerRule('counter_gap').schema,
-  country_jump_window: integerRule('country_jump_window').schema,
-  replay_burst: integerRule('replay_burst').schema,
+  counter_gap: RULES.counter_gap.schema,
+  country_jump_window: RULES.country_jump_window.schema,
+  replay_burst: RULES.replay_burst.schema,
 });
 
 /** `signal_thresholds` of PATCH /teams/current: any of the three, each checked (422 at `signal_thresholds/<name>`). */
@@ -58,7 +59,7 @@ export const THRESHOLDS_RULE: FieldRule = {
         problems.push({ path: `signal_thresholds/${name}`, detail: `${name} is not a signal threshold; one of ${NAMES.join(', ')}` });
         continue;
       }
-      const why = integerRule(name as keyof Thresholds).explain(v, undefined);
+      const why = RULES[name as keyof Thresholds].explain(v, undefined);
       if (typeof why === 'string') problems.push({ path: `signal_thresholds/${name}`, detail: why });
     }
     return problems;
@@ -73,17 +74,17 @@ export async function findThresholds(db: Executor, world: World): Promise<Thresh
   return { ...DEFAULT_THRESHOLDS, ...row };
 }
 
-/** Stores a world's thresholds with `changes` applied; returns them. */
+/** Applies `changes` to a world's thresholds; returns them all. */
 export async function changeThresholds(db: Executor, world: World, changes: Partial<Thresholds>, at: number): Promise<Thresholds> {
   const problems = thresholdProblems(changes);
   if (problems.length > 0) throw validationFailed(problems);
-  const next = { ...(await findThresholds(db, world)), ...changes };
+  // Only the thresholds named are written: two changes of different thresholds at once both stay.
   await db
     .insertInto('signal_thresholds')
-    .values({ team_id: world.teamId, mode: world.mode, ...next, updated_at: at })
-    .onConflict((oc) => oc.columns(['team_id', 'mode']).doUpdateSet({ ...next, updated_at: at }))
+    .values({ team_id: world.teamId, mode: world.mode, ...DEFAULT_THRESHOLDS, ...changes, updated_at: at })
+    .onConflict((oc) => oc.columns(['team_id', 'mode']).doUpdateSet({ ...changes, updated_at: at }))
     .execute();
-  return next;
+  return findThresholds(db, world);
 }
 
 const REFRESH_MS = 5_000;

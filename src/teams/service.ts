@@ -1,6 +1,5 @@
 import type { Executor } from '../db/database.js';
 import { DomainError, problem, refusal, validationFailed } from '../errors.js';
-import { isObject } from '../json.js';
 import type { SignalsState } from '../signals/feature.js';
 import { changeThresholds, findThresholds, type Thresholds } from '../signals/thresholds.js';
 import type { Kernel } from '../kernel.js';
@@ -20,21 +19,22 @@ export async function createTeam(db: Executor, name: string, parentId: string | 
   return { id };
 }
 
-/** The key's team and its world's signal thresholds. */
-export async function currentTeam(db: Executor, world: World): Promise<{ team: teamsRepo.TeamRow; thresholds: Thresholds }> {
+async function keyTeam(db: Executor, world: World): Promise<teamsRepo.TeamRow> {
   const team = await teamsRepo.findTeam(db, world.teamId);
   // A valid key's team exists (keys are never moved); a missing one is not the client's fault.
   if (!team) throw new DomainError('Internal');
-  return { team, thresholds: await findThresholds(db, world) };
+  return team;
+}
+
+/** The key's team and its world's signal thresholds. */
+export async function currentTeam(db: Executor, world: World): Promise<{ team: teamsRepo.TeamRow; thresholds: Thresholds }> {
+  return { team: await keyTeam(db, world), thresholds: await findThresholds(db, world) };
 }
 
 const READ_ONLY = ['name', 'parent_id', 'created_at'];
 
-/** PATCH /teams/current: the document's attributes, of which only signal_thresholds can change (400 shape, 422 values). */
-export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: World, body: unknown) {
-  if (!isObject(body) || !isObject(body.data) || body.data.type !== 'teams' || !isObject(body.data.attributes)) throw new DomainError('MalformedBody');
-  if ('id' in body.data && body.data.id !== world.teamId) throw new DomainError('IdMismatch');
-  const attributes = body.data.attributes;
+/** PATCH /teams/current: of the team's attributes only signal_thresholds can change (422 for the others). */
+export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: World, attributes: Record<string, unknown>) {
   const refused = Object.keys(attributes).filter((name) => name !== 'signal_thresholds');
   if (refused.length > 0)
     throw validationFailed(
@@ -43,5 +43,5 @@ export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: World
   if (!('signal_thresholds' in attributes)) return currentTeam(ctx.db.kysely, world);
   const thresholds = await changeThresholds(ctx.db.kysely, world, attributes.signal_thresholds as Partial<Thresholds>, ctx.clock.nowMicros());
   ctx.signalThresholds.set(world, thresholds);
-  return currentTeam(ctx.db.kysely, world);
+  return { team: await keyTeam(ctx.db.kysely, world), thresholds };
 }

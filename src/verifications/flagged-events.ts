@@ -3,6 +3,7 @@
 // API shows it then and the signals.
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
+import { groupBy } from '../group-by.js';
 import { signalsOf } from '../signals/names.js';
 import * as tagsRepo from '../tags/repository.js';
 import { renderTag } from '../tags/serializer.js';
@@ -12,9 +13,7 @@ import { renderVerification } from './serializer.js';
 
 export async function announceFlagged(db: Executor, rows: VerificationRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const worlds = new Map<string, VerificationRow[]>();
-  for (const row of rows) worlds.set(`${row.team_id} ${row.mode}`, [...(worlds.get(`${row.team_id} ${row.mode}`) ?? []), row]);
-  for (const flagged of worlds.values()) {
+  for (const flagged of groupBy(rows, (row) => `${row.team_id} ${row.mode}`).values()) {
     const world = { teamId: flagged[0]!.team_id, mode: flagged[0]!.mode as Mode };
     const tags = new Map((await tagsRepo.findTags(db, world, [...new Set(flagged.map((row) => row.tag_id))])).map((tag) => [tag.id, tag]));
     const events = flagged.map((row) => ({

@@ -9,6 +9,7 @@ import * as scanCountsRepo from './scan-counts.js';
 import { REASONS } from './schemas.js';
 import { SIGNALS, type Signal } from '../signals/names.js';
 import * as signalCountsRepo from '../signals/counts.js';
+import { groupBy } from '../group-by.js';
 
 type Reason = (typeof REASONS)[number];
 
@@ -73,10 +74,4 @@ export async function verificationStats(ctx: Kernel, world: World, window: { sin
     days.push({ day, ...tally(byDay.get(day) ?? [], signalsByDay.get(day) ?? []) });
   }
   return { since, until, totals: tally(rows, signalRows), days };
-}
-
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
-  return groups;
 }

@@ -9,6 +9,7 @@ import type { Dialect, Executor } from '../db/database.js';
 import { BURST_WINDOW_MICROS, isBurst } from '../signals/detect.js';
 import { signalsOf, storedSignals } from '../signals/names.js';
 import { announceFlagged } from './flagged-events.js';
+import { groupBy } from '../group-by.js';
 import type { WriteKind } from '../db/group-commit.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 import type { LockedChip } from '../tag-chips/repository.js';
@@ -25,20 +26,18 @@ const storedAnew = (scans: Scan[], results: (VerificationRow | undefined)[]) =>
 
 /** Adds replay_burst to the batch's refused scans that make one, against the tag's stored refused scans. */
 async function markBursts(trx: Executor, stored: { scan: Scan; row: VerificationRow }[]): Promise<void> {
-  const refused = stored.filter(({ row }) => row.genuine === 0);
-  if (refused.length === 0) return;
-  const earlier = new Map<string, number[]>();
-  for (const { row } of refused) {
-    if (earlier.has(row.tag_id)) continue;
-    const ofTag = refused.filter((r) => r.row.tag_id === row.tag_id);
-    const after = Math.min(...ofTag.map((r) => r.row.scanned_at)) - BURST_WINDOW_MICROS;
+  const refusedByTag = groupBy(
+    stored.filter(({ row }) => row.genuine === 0),
+    ({ row }) => row.tag_id,
+  );
+  for (const [tagId, refused] of refusedByTag) {
+    const after = refused[0]!.row.scanned_at - BURST_WINDOW_MICROS;
     // The newest ones are those that can still be in a window: at most the threshold of them can matter.
-    earlier.set(row.tag_id, await verificationsRepo.refusedTimes(trx, row.tag_id, after, Math.max(...ofTag.map((r) => r.scan.limits.replay_burst))));
-  }
-  for (const { row, scan } of refused) {
-    const times = earlier.get(row.tag_id)!;
-    if (isBurst(row.scanned_at, times, scan.limits)) row.signals = storedSignals([...signalsOf(row.signals), 'replay_burst']);
-    times.push(row.scanned_at);
+    const times = await verificationsRepo.refusedTimes(trx, tagId, after, Math.max(...refused.map(({ scan }) => scan.limits.replay_burst)));
+    for (const { row, scan } of refused) {
+      if (isBurst(row.scanned_at, times, scan.limits)) row.signals = storedSignals([...signalsOf(row.signals), 'replay_burst']);
+      times.push(row.scanned_at);
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // docs/read-api.md): folded from each batch of stored verifications and added in the
 // transaction that stores them, so a statistics request reads counts, never verifications.
 import type { Executor } from '../db/database.js';
-import { addDayCounts, findDayCounts, utcDay } from '../db/day-counts.js';
+import { addDayCounts, findDayCounts, inKeyOrder, utcDay } from '../db/day-counts.js';
 import type { ScanCountsTable, VerificationsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 
@@ -13,7 +13,7 @@ type Counted = Pick<VerificationsTable, 'team_id' | 'mode' | 'scanned_at' | 'rea
 
 const MICROS_PER_DAY = 86_400_000_000;
 
-/** One count row per (world, day, reason, country) of a batch, in key order (PostgreSQL upserts then lock rows in one order). */
+/** One count row per (world, day, reason, country) of a batch, in key order. */
 export function foldScanCounts(rows: readonly Counted[]): ScanCountRow[] {
   const counts = new Map<string, ScanCountRow>();
   // Keyed by the day's number: a batch's rows share a day or two, so each day is formatted once, not once per row.
@@ -24,7 +24,7 @@ export function foldScanCounts(rows: readonly Counted[]): ScanCountRow[] {
     if (counted) counted.count += 1;
     else counts.set(key, { team_id: row.team_id, mode: row.mode, day: utcDay(row.scanned_at), reason: row.reason, country, count: 1 });
   }
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return inKeyOrder(counts);
 }
 
 /** Adds each row's count to its stored count (rows must have distinct keys, as foldScanCounts gives). */

@@ -287,6 +287,14 @@ for (const kind of DATABASES) {
       assert.deepEqual(await current(world.sandbox.key), { counter_gap: 10, country_jump_window: 60, replay_burst: 7 });
       const byId = await call(server, 'GET', `/teams/${world.teamId}`, { key: world.sandbox.key });
       assert.deepEqual(byId.body.data.attributes.signal_thresholds, { counter_gap: 10, country_jump_window: 60, replay_burst: 7 });
+      // Two changes of different thresholds at once: both stay.
+      const both = await Promise.all([patchThresholds(world, { counter_gap: 8 }), patchThresholds(world, { replay_burst: 9 })]);
+      assert.deepEqual(
+        both.map((r) => r.status),
+        [200, 200],
+      );
+      assert.deepEqual(await current(world.sandbox.key), { counter_gap: 8, country_jump_window: 60, replay_burst: 9 });
+      await patchThresholds(world, { counter_gap: 10, replay_burst: 7 });
       // The other mode and another team keep theirs.
       assert.deepEqual(await current(world.production.key), DEFAULTS);
       assert.deepEqual(await current(bystander.sandbox.key), DEFAULTS);

@@ -6,6 +6,7 @@ import { answer, errorResponses } from '../../http/schemas.js';
 import { TeamDocument, UpdateTeamBody } from '../schemas.js';
 import { renderTeam } from '../serializer.js';
 import { updateCurrentTeam } from '../service.js';
+import { readUpdateDocument } from '../documents.js';
 
 export default function updateCurrentTeamRoute(app: RouteApp, ctx: Kernel & SignalsState): void {
   app.patch('/teams/current', {
@@ -20,7 +21,8 @@ export default function updateCurrentTeamRoute(app: RouteApp, ctx: Kernel & Sign
       },
     },
     handler: async (request, reply) => {
-      const { team, thresholds } = await updateCurrentTeam(ctx, request.principal, request.body);
+      const attributes = readUpdateDocument(request.body, request.principal.teamId);
+      const { team, thresholds } = await updateCurrentTeam(ctx, request.principal, attributes);
       return sendDocument(reply, 200, { data: renderTeam(team, thresholds) });
     },
   });

@@ -85,3 +85,15 @@ export function Head(props: { columns: (string | { hidden: string } | false)[] }
     </thead>
   );
 }
+
+/** A filter form's buttons: Apply submits the form, Clear resets it. */
+export function FilterActions(props: { onClear: () => void }) {
+  return (
+    <div class="actions">
+      <button type="submit">Apply filters</button>
+      <button type="button" class="secondary" onClick={props.onClear}>
+        Clear
+      </button>
+    </div>
+  );
+}

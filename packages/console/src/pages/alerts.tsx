@@ -6,7 +6,7 @@ import { must } from '../api.ts';
 import { AlertList } from '../components/alert-list.tsx';
 import { Pager, useTrail } from '../components/pager.tsx';
 import { ThresholdsForm } from '../components/thresholds-form.tsx';
-import { ErrorLine, Loading } from '../components/ui.tsx';
+import { ErrorLine, FilterActions, Loading } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
@@ -89,19 +89,12 @@ export function AlertsPage(props: { query: URLSearchParams }) {
             spellcheck={false}
           />
         </label>
-        <div class="actions">
-          <button type="submit">Apply filters</button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => {
-              setDraft(filtersOf(new URLSearchParams()));
-              apply(filtersOf(new URLSearchParams()));
-            }}
-          >
-            Clear
-          </button>
-        </div>
+        <FilterActions
+          onClear={() => {
+            setDraft(filtersOf(new URLSearchParams()));
+            apply(filtersOf(new URLSearchParams()));
+          }}
+        />
       </form>
       <ErrorLine error={page.error} />
       <Loading loading={page.loading} />

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { must } from '../api.ts';
 import { Pager, useTrail } from '../components/pager.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
-import { ErrorLine, Loading } from '../components/ui.tsx';
+import { ErrorLine, FilterActions, Loading } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { REASONS, REASON_LABELS } from '../reasons.ts';
 import { navigate, queryOf } from '../router.ts';
@@ -88,20 +88,13 @@ export function ScansPage(props: { query: URLSearchParams }) {
           Until
           <input name="until" type="date" value={draft.until} onInput={set('until')} />
         </label>
-        <div class="actions">
-          <button type="submit">Apply filters</button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => {
-              setDraft(filtersOf(new URLSearchParams()));
-              setPrevious([]);
-              navigate('/scans');
-            }}
-          >
-            Clear
-          </button>
-        </div>
+        <FilterActions
+          onClear={() => {
+            setDraft(filtersOf(new URLSearchParams()));
+            setPrevious([]);
+            navigate('/scans');
+          }}
+        />
       </form>
       <ErrorLine error={page.error} />
       <Loading loading={page.loading} />
