@@ -89,13 +89,16 @@ select * from "api_keys" where "key_hash" = $1;
 select * from "api_keys" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
 -- src/keys/repository.ts insertKey
-insert into "api_keys" ("id", "team_id", "mode", "key_hash", "created_at", "revoked_at", "last_used_at") values ($1, $2, $3, $4, $5, $6, $7);
+insert into "api_keys" ("id", "team_id", "mode", "key_hash", "role", "name", "created_at", "expires_at", "revoked_at", "replaced_by", "last_used_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 
 -- src/keys/repository.ts listKeys
-select "id", "team_id", "mode", "created_at", "revoked_at", "last_used_at" from "api_keys" where "team_id" = $1 and "mode" = $2 order by "created_at", "id";
+select "id", "team_id", "mode", "role", "name", "created_at", "expires_at", "revoked_at", "replaced_by", "last_used_at" from "api_keys" where "team_id" = $1 and "mode" = $2 order by "created_at", "id";
 
--- src/keys/repository.ts notifyKeyRevoked
+-- src/keys/repository.ts notifyKeyChanged
 select pg_notify($1, $2);
+
+-- src/keys/repository.ts replaceKey
+update "api_keys" set "replaced_by" = $1, "expires_at" = case when "expires_at" is null then $2 when "expires_at" > $3 then $4 else "expires_at" end where "id" = $5 and "replaced_by" is null and "revoked_at" is null and ("expires_at" is null or "expires_at" > $6);
 
 -- src/keys/repository.ts revokeKey
 update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
@@ -103,19 +106,23 @@ update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" < $3);
 
--- src/master-keys/masters.ts confirm
-insert into "master_key_checks" ("mode", "check_value", "recorded_at") values ($1, $2, $3) on conflict ("mode") do nothing;
+-- src/master-keys/generations.ts listGenerations
+select "generation", "check_value", "key_ids", "retired_at" from "master_generations" where "mode" = $1 order by "generation";
 
--- src/master-keys/masters.ts recordedCheck
-select "check_value" from "master_key_checks" where "mode" = $1;
-
--- src/master-keys/masters.ts sandboxMaster
-insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
-select "value" from "settings" where "name" = $1;
+-- src/master-keys/generations.ts recordGeneration
+insert into "master_generations" ("mode", "generation", "check_value", "key_ids", "created_at", "retired_at") values ($1, $2, $3, $4, $5, $6) on conflict do nothing;
 
 -- src/master-keys/masters.ts sealedUnderAnother
-select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and "sdm_file_read_key_sealed" is not null limit $2;
-select "secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and "secret_sealed" is not null limit $2;
+select "app_master_key_sealed" as "sealed" from "chips" where "mode" = $1 and substr("app_master_key_sealed", 1, 3) = $2 limit $3;
+select "previous_secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and substr("previous_secret_sealed", 1, 3) = $2 limit $3;
+select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and substr("sdm_file_read_key_sealed", 1, 3) = $2 limit $3;
+select "sdm_meta_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and substr("sdm_meta_read_key_sealed", 1, 3) = $2 limit $3;
+select "secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and substr("secret_sealed", 1, 3) = $2 limit $3;
+select "state" as "sealed" from "writer_sessions" where "mode" = $1 and substr("state", 1, 14) = $2 limit $3;
+
+-- src/master-keys/sources.ts sandboxKeys
+insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
+select "name", "value" from "settings" where "name" like $1;
 
 -- src/metrics.ts constructor
 select count(*) as "n" from "deliveries" where "status" = $1;
@@ -136,7 +143,7 @@ select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresho
 select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
 
 -- src/tag-chips/repository.ts findEmulatedChip
-select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = $1;
+select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."master_generation", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = $1;
 
 -- src/tag-chips/repository.ts findTagChip
 select "chips".*, "tags"."url" from "chips" inner join "tags" on "tags"."id" = "chips"."tag_id" where "chips"."tag_id" = $1 and "tags"."team_id" = $2 and "tags"."mode" = $3;
@@ -148,7 +155,7 @@ select "chips".*, "tags"."id" as "tag_row_id", "tags"."url", "tags"."status", "t
 update "emulated_chips" set "counter" = "counter" + $1 where "tag_id" = $2 returning "counter";
 
 -- src/tag-chips/repository.ts insertChips
-insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
+insert into "chips" ("tag_id", "team_id", "mode", "protocol", "uid", "crypto", "mirroring", "key_source", "key_version", "sdm_meta_read_key_sealed", "sdm_file_read_key_sealed", "params", "mac_input_from", "write_generation", "master_generation", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "created_at", "pending_key_version", "pending_master_generation", "app_master_key_sealed") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25);
 
 -- src/tag-chips/repository.ts insertEmulatedChip
 insert into "emulated_chips" ("tag_id", "counter", "tamper_permanent", "tamper_current") values ($1, $2, $3, $4);
@@ -299,7 +306,7 @@ update "deliveries" set "status" = $1, "earlier_attempts" = earlier_attempts + a
 update "webhooks" set "updated_at" = $1, "enabled" = $2 where "id" = $3;
 
 -- src/writer/repository.ts findTagWithStaleWrite
-select "tags"."id", "tags"."protocol", "tags"."url", "tags"."status", "writer_sessions"."id" as "stale_id", "writer_sessions"."round_trips" as "stale_round_trips" from "tags" left join "writer_sessions" on "writer_sessions"."tag_id" = "tags"."id" and "writer_sessions"."result" is null and "writer_sessions"."expires_at" <= $1 where "tags"."id" = $2 and "tags"."team_id" = $3 and "tags"."mode" = $4;
+select "tags"."id", "tags"."protocol", "tags"."url", "tags"."status", "writer_sessions"."id" as "stale_id", "writer_sessions"."round_trips" as "stale_round_trips", "writer_sessions"."operation" as "stale_operation" from "tags" left join "writer_sessions" on "writer_sessions"."tag_id" = "tags"."id" and "writer_sessions"."result" is null and "writer_sessions"."expires_at" <= $1 where "tags"."id" = $2 and "tags"."team_id" = $3 and "tags"."mode" = $4;
 
 -- src/writer/repository.ts findWrite
 select "writer_sessions".* from "writer_sessions" where "writer_sessions"."id" = $1 and "writer_sessions"."team_id" = $2 and "writer_sessions"."mode" = $3;
@@ -308,7 +315,7 @@ select "writer_sessions".* from "writer_sessions" where "writer_sessions"."id" =
 select "writer_sessions".*, "tags"."protocol" as "tag_protocol", "tags"."url" as "tag_url" from "writer_sessions" left join "tags" on "tags"."id" = "writer_sessions"."tag_id" and "tags"."team_id" = "writer_sessions"."team_id" and "tags"."mode" = "writer_sessions"."mode" where "writer_sessions"."id" = $1 and "writer_sessions"."team_id" = $2 and "writer_sessions"."mode" = $3;
 
 -- src/writer/repository.ts insertWrite
-insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "result", "reason", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+insert into "writer_sessions" ("id", "team_id", "mode", "tag_id", "step", "state", "round_trips", "expires_at", "operation", "result", "reason", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 
 -- src/writer/repository.ts listTagWrites
 select * from "writer_sessions" where "tag_id" = $1 and "team_id" = $2 and "mode" = $3 order by "created_at" desc, "id" desc limit $4;
@@ -319,12 +326,21 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" 
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
+--   src/db/change-feed.ts notifyInTransaction
 --   src/db/day-counts.ts addDayCounts
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
+--   src/master-keys/generations.ts markRetired
+--   src/master-keys/generations.ts recordKeyIds
+--   src/master-keys/rewrap.ts rewrap
+--   src/master-keys/sealed.ts dependents
+--   src/master-keys/sources.ts forgetKey
+--   src/master-keys/sources.ts keepNewKey
 --   src/sessions/repository.ts insertSessions
 --   src/sessions/repository.ts sessionVerifications
+--   src/tag-chips/repository.ts commitPendingKeys
 --   src/tag-chips/repository.ts lockChips
+--   src/tag-chips/repository.ts recordPendingKeys
 --   src/tag-chips/repository.ts saveChipProgress
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags

@@ -5,6 +5,7 @@ import { requestIdOf } from './http/request-id.js';
 import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
 import { keyAuthentication } from './keys/feature.js';
+import { followGenerations } from './master-keys/masters.js';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
 import { installExactMediaType, installJsonApi } from './http/jsonapi.js';
 import { installOpenApi, referenceRoutes } from './http/openapi.js';
@@ -19,6 +20,7 @@ import { CLAIM_QUERY_MAX } from './extension/documents.js';
 import { EXT_ANSWER_HEADERS } from './extension/http.js';
 import { webhookOperations } from './webhooks/openapi.js';
 import { VerificationFlaggedEvent } from './verifications/schemas.js';
+import { TagRekeyedEvent } from './writer/schemas.js';
 import { platformRoutes } from './platform-routes.js';
 import { installHttpMetrics, metricsRoute } from './metrics.js';
 
@@ -82,16 +84,23 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Not ready without the database. A Redis that is down only makes the limiter
   // count per process (src/http/rate-limit.ts), so the server stays ready and says
   // "degraded": taking every server out of rotation would turn a Redis outage into an API outage.
+  // A server without the current master key generation keeps serving what the older ones derive and
+  // open, and says so here ("degraded"): new chips and secrets of that mode are refused until it has it.
   app.get('/readyz', async (_request, reply) => {
     const redis = limiter.redis();
     const extra = redis === null ? {} : { redis };
     try {
       await ctx.db.kysely.selectFrom('settings').select('name').limit(1).execute();
-      return { status: redis === 'down' ? 'degraded' : 'ok', database: 'ok', ...extra };
+      const lacking = await ctx.masters.lacking();
+      const masters = lacking.length === 0 ? {} : { lacking_master_keys: lacking };
+      return { status: redis === 'down' || lacking.length > 0 ? 'degraded' : 'ok', database: 'ok', ...extra, ...masters };
     } catch {
       return reply.code(503).send({ status: 'unavailable', database: 'down', ...extra });
     }
   });
+
+  // Rotations, rewraps and retirements by other processes reach this one while it runs.
+  app.addHook('onClose', followGenerations(ctx));
 
   const limiter = await installRateLimit(app, {
     perMinute: config.rateLimit,
@@ -102,7 +111,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   // Outside the API prefix and the limiter: a scraper polling every few seconds must never be refused.
   metricsRoute(app, metrics, config.metricsToken);
-  await installOpenApi(app, config.apiPrefix, config.extPrefix, { webhooks: webhookOperations({ 'verification.flagged': VerificationFlaggedEvent }) });
+  await installOpenApi(app, config.apiPrefix, config.extPrefix, {
+    webhooks: webhookOperations({ 'verification.flagged': VerificationFlaggedEvent, 'tag.rekeyed': TagRekeyedEvent }),
+  });
   // The operator console's static files and pages (docs/console.md); it reads the API like any client.
   await installConsole(app);
 

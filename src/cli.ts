@@ -8,10 +8,11 @@ import { registerCatalogCommands } from './extension/catalog/cli.js';
 import { registerHoldingsCommands } from './extension/holdings/cli.js';
 import { registerTagChipCommands } from './tag-chips/cli.js';
 import { registerWebhookCommands } from './webhooks/cli.js';
+import { registerKeyCommands } from './keys/cli.js';
 import { registerWriterCommands } from './writer/cli.js';
+import { registerMasterCommands } from './master-keys/cli.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Mode } from './db/schema.js';
-import { createKey, revoke } from './keys/service.js';
 import { openContext } from './open-context.js';
 import { createTeam } from './teams/service.js';
 import type { AppContext } from './context.js';
@@ -19,11 +20,10 @@ import { verifyMasterKeys } from './master-keys/masters.js';
 import { KeyMaterialError } from './secrets/index.js';
 import { DomainError } from './errors.js';
 import { checkTagCounters, driftLine } from './tags/doctor.js';
-import * as keysRepo from './keys/repository.js';
 import * as teamsRepo from './teams/repository.js';
 import { listTags } from './tags/service.js';
 import { renderTag } from './tags/serializer.js';
-import { isoMicros, isoOrNull } from './time.js';
+import { isoMicros } from './time.js';
 
 function config(): Config {
   return loadConfig();
@@ -74,7 +74,7 @@ program
     const log = pino({ level: cfg.logLevel, base: { process: 'worker' } }, pino.destination({ dest: 1, sync: true }));
     log.info({ database: cfg.database.kind }, 'tapproof worker starting');
     const ctx = await openContext(cfg);
-    await verifyMasterKeys(ctx);
+    for (const warning of await verifyMasterKeys(ctx)) process.stderr.write(`tapproof: WARNING: ${warning}\n`);
     const background = startBackgroundWork(ctx);
     const metricsServer = cfg.workerMetricsPort === null ? null : await startMetricsServer(ctx.metrics, cfg.metricsToken, cfg.host, cfg.workerMetricsPort);
     let stopping = false;
@@ -160,49 +160,6 @@ teams
     );
   });
 
-const keys = program.command('keys').description('manage API keys');
-keys
-  .command('list')
-  .description("a team's keys, oldest first (never a secret)")
-  .requiredOption('--team <team_id>', 'the team')
-  .option('--mode <mode>', 'only keys of this mode: sandbox or production', parseMode)
-  .option('--json', 'machine-readable output')
-  .action(async (opts) => {
-    const found = await withContext(
-      async (ctx) => {
-        if (!(await teamsRepo.findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
-        return keysRepo.listKeys(ctx.db.kysely, opts.team, opts.mode);
-      },
-      { touchesKeys: false },
-    );
-    const rows = found.map((k) => ({
-      id: k.id,
-      mode: k.mode,
-      created_at: isoMicros(k.created_at),
-      revoked_at: isoOrNull(k.revoked_at),
-      last_used_at: isoOrNull(k.last_used_at),
-    }));
-    const columns = ['id', 'mode', 'created_at', 'revoked_at', 'last_used_at'] as const;
-    output(opts.json, rows, rows.length === 0 ? 'no keys' : table([[...columns], ...rows.map((k) => columns.map((c) => k[c] ?? '-'))]));
-  });
-keys
-  .command('create')
-  .requiredOption('--team <team_id>', 'team the key belongs to')
-  .requiredOption('--mode <mode>', 'sandbox or production', parseMode)
-  .option('--json', 'machine-readable output')
-  .action(async (opts) => {
-    const key = await withContext((ctx) => createKey(ctx.db.kysely, opts.team, opts.mode, ctx.clock), { touchesKeys: false });
-    output(opts.json, key, `created key ${key.id}\n${key.key}\n(the key is shown only now)`);
-  });
-keys
-  .command('revoke <key_id>')
-  .option('--json', 'machine-readable output')
-  .action(async (keyId: string, opts) => {
-    const found = await withContext((ctx) => revoke(ctx, keyId), { touchesKeys: false });
-    if (!found) throw new CliError(`no key ${keyId}`);
-    output(opts.json, { id: keyId, revoked: true }, `revoked key ${keyId}`);
-  });
-
 const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
 tags
   .command('list')
@@ -250,10 +207,12 @@ tags
 // Feature commands, after the core ones (`tags import` joins the `tags` above).
 registerTagChipCommands(program, withContext);
 registerEmulatorCommands(program, withContext);
+registerKeyCommands(program, withContext);
 registerWebhookCommands(program, withContext);
 registerCatalogCommands(program, withContext);
 registerHoldingsCommands(program, withContext);
 registerWriterCommands(program);
+registerMasterCommands(program, withContext);
 
 export async function main(argv: string[]): Promise<void> {
   try {

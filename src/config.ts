@@ -12,6 +12,9 @@ export interface Config {
   masterKey: string | null;
   /** Where `masterKey` came from, for operator messages (never the key itself). */
   masterKeySource: 'TAPPROOF_MASTER_KEY' | 'TAPPROOF_MASTER_KEY_FILE' | null;
+  /** Older live production master generations (64 hex each): what still derives and unseals their chips and values. */
+  previousMasterKeys: string[];
+  previousMasterKeysSource: 'TAPPROOF_PREVIOUS_MASTER_KEYS' | 'TAPPROOF_PREVIOUS_MASTER_KEYS_FILE' | null;
   rateLimit: number;
   /** Prefix of this deployment's keys in a shared Redis (docs/operations.md, Redis). */
   redisPrefix: string;
@@ -79,6 +82,29 @@ function masterKey(env: Env): Pick<Config, 'masterKey' | 'masterKeySource'> {
   }
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new ConfigError(`TAPPROOF_MASTER_KEY_FILE: ${file} must hold ${MASTER_KEY_HINT}`);
   return { masterKey: text, masterKeySource: 'TAPPROOF_MASTER_KEY_FILE' };
+}
+
+/** TAPPROOF_PREVIOUS_MASTER_KEYS, or the file TAPPROOF_PREVIOUS_MASTER_KEYS_FILE names: comma-separated (or one a line) 64-hex keys. */
+function previousMasterKeys(env: Env): Pick<Config, 'previousMasterKeys' | 'previousMasterKeysSource'> {
+  const direct = env.TAPPROOF_PREVIOUS_MASTER_KEYS || null;
+  const file = env.TAPPROOF_PREVIOUS_MASTER_KEYS_FILE || null;
+  if (direct !== null && file !== null) throw new ConfigError('set only one of TAPPROOF_PREVIOUS_MASTER_KEYS and TAPPROOF_PREVIOUS_MASTER_KEYS_FILE');
+  if (direct === null && file === null) return { previousMasterKeys: [], previousMasterKeysSource: null };
+  const name = direct !== null ? 'TAPPROOF_PREVIOUS_MASTER_KEYS' : 'TAPPROOF_PREVIOUS_MASTER_KEYS_FILE';
+  let text = direct ?? '';
+  if (file !== null) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${name}: cannot read ${file} (${(error as { code?: string }).code ?? (error as Error).message})`);
+    }
+  }
+  const keys = text
+    .split(/[,\s]+/)
+    .filter((k) => k !== '')
+    .map((k) => k.toLowerCase());
+  if (keys.some((k) => !/^[0-9a-f]{64}$/.test(k))) throw new ConfigError(`${name} must be comma-separated keys of ${MASTER_KEY_HINT}`);
+  return { previousMasterKeys: keys, previousMasterKeysSource: name };
 }
 
 type Env = Record<string, string | undefined>;
@@ -194,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
     redisUrl,
     ...masterKey(env),
+    ...previousMasterKeys(env),
     rateLimit: integer(env, 'TAPPROOF_RATE_LIMIT', 600, 1, 100_000_000),
     redisPrefix: redisPrefix(env),
     requestTimeoutMs: integer(env, 'TAPPROOF_REQUEST_TIMEOUT_MS', 30_000, 1000, 300_000),

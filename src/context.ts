@@ -35,11 +35,13 @@ export function createContext(db: Db, config: Config, clock: Clock = systemClock
     onReload: (error) => error && process.stderr.write(`tapproof: GeoIP database not reloaded: ${error.message}\n`),
   });
   db.atClose(() => countries.close());
+  const verifications = createVerifications();
   return {
     ...kernel,
     ...createKeys(kernel),
-    masters: new MasterKeys(kernel),
-    ...createVerifications(),
+    // A chip row cached for scans may name a generation another process just retired: forget them all.
+    masters: new MasterKeys(kernel, () => verifications.scanLookups.clear()),
+    ...verifications,
     ...createSignals(kernel),
     ...createExtension(kernel),
     countries,

@@ -12,7 +12,8 @@ import { startBackgroundWork } from './worker.js';
 export async function serve(config: Config): Promise<void> {
   applyServerHeapPolicy();
   const ctx = await openContext(config, { checkpoints: 'background' });
-  await verifyMasterKeys(ctx);
+  // Lacking the current generation (a rotation this process was not restarted for) is said at once; it still serves.
+  for (const warning of await verifyMasterKeys(ctx)) process.stderr.write(`tapproof: WARNING: ${warning}\n`);
   // The GeoIP database opens now: a bad TAPPROOF_GEOIP_DB stops the start, not the first scan.
   await ctx.countries.ready();
   // Said once at start, not only per refused request in the log (docs/operations.md, Master keys).

@@ -3,11 +3,13 @@
 import type { AppContext } from './context.js';
 import type { BackgroundJob } from './background-job.js';
 import { webhookDelivery } from './webhooks/worker.js';
+import { followGenerations } from './master-keys/masters.js';
 
 /** Feature modules add their jobs here. */
 export const backgroundJobs: BackgroundJob<AppContext>[] = [webhookDelivery];
 
 export function startBackgroundWork(ctx: AppContext): { stop(): Promise<void> } {
-  const stops = backgroundJobs.map((job) => job.start(ctx));
+  // A worker follows other processes' master key rotations, rewraps and retirements like a server.
+  const stops = [followGenerations(ctx), ...backgroundJobs.map((job) => job.start(ctx))];
   return { stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 }

@@ -145,11 +145,13 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
+    // First: switching a new file to WAL takes a lock, and processes started together (two servers on
+    // a fresh file) must wait for each other rather than fail with SQLITE_BUSY.
+    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
     // FULL keeps a committed transaction through power loss, not only process crashes. NORMAL leaves
     // the WAL's fsync to a caller that does it before anyone learns of the commit (walFlush: 'caller').
     sqlite.pragma(options.walFlush === 'caller' ? 'synchronous = NORMAL' : 'synchronous = FULL');
-    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`cache_size = -${(options.cacheMiB ?? 32) * 1024}`);
     if (options.tempStore === 'memory') sqlite.pragma('temp_store = MEMORY');

@@ -22,6 +22,9 @@ import * as tagWrites from './migrations/0018_tag_writes.js';
 import * as oneTagIndex from './migrations/0019_one_tag_index.js';
 import * as reasonTimeIndex from './migrations/0020_reason_time_index.js';
 import * as signals from './migrations/0021_signals.js';
+import * as keyRoles from './migrations/0022_key_roles.js';
+import * as chipRekey from './migrations/0024_chip_rekey.js';
+import * as masterGenerations from './migrations/0023_master_generations.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -46,6 +49,9 @@ const steps: Record<string, Step> = {
   '0019_one_tag_index': oneTagIndex,
   '0020_reason_time_index': reasonTimeIndex,
   '0021_signals': signals,
+  '0022_key_roles': keyRoles,
+  '0024_chip_rekey': chipRekey,
+  '0023_master_generations': masterGenerations,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

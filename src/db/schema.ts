@@ -4,6 +4,8 @@
 import type { Generated } from 'kysely';
 
 export type Mode = 'sandbox' | 'production';
+/** An API key's role: what it may call (src/http/access.ts). */
+export type Role = 'admin' | 'write' | 'read' | 'verify';
 
 export interface TeamsTable {
   id: string;
@@ -22,6 +24,13 @@ export interface ApiKeysTable {
   revoked_at: number | null;
   /** Microseconds; kept to the minute (src/keys/last-use.ts), null when never used. */
   last_used_at: number | null;
+  /** What the key may call (src/http/access.ts). */
+  role: Role;
+  name: string | null;
+  /** Microseconds; refused from then on, as if revoked. */
+  expires_at: number | null;
+  /** The key a roll made to replace this one. */
+  replaced_by: string | null;
 }
 
 export interface TagsTable {
@@ -135,6 +144,8 @@ export interface ChipsTable {
   params: string;
   mac_input_from: string | null;
   write_generation: number;
+  /** The master key generation the chip's keys come from (derived) or are sealed under (imported). */
+  master_generation: number;
   /** Last accepted SDMReadCtr of this write generation; null before the first genuine scan. */
   last_counter: number | null;
   /** The tag's latest session, and when it stops accepting a second scan. */
@@ -146,6 +157,12 @@ export interface ChipsTable {
   /** 1 once a genuine scan has reported the TagTamper loop open. */
   tamper_opened: number;
   created_at: number;
+  /** The key version a rekey under way moves the chip to (derived keys); null when none runs. */
+  pending_key_version: number | null;
+  /** The master generation the pending keys are derived from; null: the mode's current master. */
+  pending_master_generation: number | null;
+  /** Imported chips only: application key 0 when the import file carried it (a rekey needs it). */
+  app_master_key_sealed: string | null;
 }
 
 /** Sandbox: the software chip behind an emulated tag. */
@@ -200,15 +217,20 @@ export interface Database {
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
-  master_key_checks: MasterKeyChecksTable;
+  master_generations: MasterGenerationsTable;
 }
 
-/** A check value of each mode's master key, recorded on first use (src/master-keys/masters.ts). */
-export interface MasterKeyChecksTable {
+/** The master key generations of each mode (src/master-keys/generations.ts); the highest live one is current. */
+export interface MasterGenerationsTable {
   mode: Mode;
+  generation: number;
   /** HMAC of a fixed label under the master: names the key without revealing it. */
   check_value: string;
-  recorded_at: number;
+  /** JSON object: sealing purpose → the key id values sealed under this generation carry; null until a process holding the key records them. */
+  key_ids: string | null;
+  created_at: number;
+  /** Set once nothing depends on the generation any more: no process needs its key. */
+  retired_at: number | null;
 }
 
 export interface Database extends ExtensionTables {}
@@ -320,7 +342,9 @@ export interface WriterSessionsTable {
   state: string;
   round_trips: number;
   expires_at: number;
-  result: 'configured' | 'failed' | null;
+  /** 'personalize' (a created tag onto a blank chip) or 'rekey' (a configured tag's chip to new keys). */
+  operation: 'personalize' | 'rekey';
+  result: 'configured' | 'rekeyed' | 'failed' | null;
   reason: string | null;
   created_at: number;
   updated_at: number;

@@ -3,7 +3,7 @@
 // whose taps produce the URL a phone would open. Sandbox only.
 import { randomBytes } from 'node:crypto';
 import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
-import { modeMaster, type MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/masters.js';
 import type { TamperState } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import { refusal, validationFailed } from '../errors.js';
@@ -43,10 +43,14 @@ export async function createEmulatedChip(ctx: Kernel & MastersState, spec: Emula
     .toUpperCase();
   const layout = defaultLayout(protocol);
   const tt = protocol === 'ntag_424_dna_tag_tamper';
+  // The chip's keys come from the current sandbox generation (derived at each tap from the one recorded).
+  const { generation } = await ctx.masters.current('sandbox');
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const [tag] = await insertCheckedTags(trx, world, [attributes], ctx.clock);
     const at = ctx.clock.nowMicros();
-    await chipsRepo.insertChips(trx, [chipsRepo.chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+    await chipsRepo.insertChips(trx, [
+      chipsRepo.chipRow(world, tag!, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION, masterGeneration: generation }, at),
+    ]);
     await chipsRepo.insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
     await markConfigured(trx, world, tag!.id, ctx.clock);
     return { id: tag!.id, uid };
@@ -65,7 +69,7 @@ export async function tap(ctx: Kernel & MastersState, tagId: string): Promise<{ 
   const counter = await chipsRepo.incrementEmulatedCounter(ctx.db.kysely, tagId);
   if (counter === undefined) throw refusal(`no emulated sandbox chip for tag ${tagId}`);
   if (counter > 0xffffff) throw refusal('the chip counter is exhausted (24 bits)');
-  const master = await modeMaster(ctx, 'sandbox');
+  const master = await ctx.masters.generation('sandbox', chip.master_generation);
   const keys = {
     sdmMetaReadKey: chip.mirroring === 'sun' ? null : teamMetaReadKey(master, chip.team_id, chip.key_version),
     sdmFileReadKey: deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey,

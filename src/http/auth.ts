@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.js';
 import type { Principal } from '../world.js';
+import { allows, forbiddenDetail } from './access.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,20 +11,31 @@ declare module 'fastify' {
 
 /** How a scope's bearer keys are checked: the keys feature provides it (src/keys/feature.ts). */
 export interface Authentication {
+  /** The key's principal; null when the key is unknown, revoked or expired. */
   authenticate(keyText: string): Promise<Principal | null>;
   /** Starts following revokes while the app runs; returns the function that stops it. */
   follow(): () => Promise<void>;
 }
 
-/** Every route in the scope requires `Authorization: Bearer <key>`; failures are 401. */
+/**
+ * Every route in the scope requires `Authorization: Bearer <key>` (failures are 401) of a role its
+ * `access` allows (otherwise 403, src/http/access.ts). A route registered without an access fails
+ * the app's start.
+ */
 export function installAuth(app: FastifyInstance, auth: Authentication): void {
   app.addHook('onClose', auth.follow());
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access === undefined && route.method !== 'HEAD')
+      throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
+  });
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
     const principal = match ? await auth.authenticate(match[1]) : null;
     if (!principal) throw new DomainError('Unauthorized');
+    const access = request.routeOptions.config.access!;
+    if (!allows(principal.role, access)) throw new DomainError('Forbidden', [], undefined, forbiddenDetail(principal.role, access));
     request.principal = principal;
   });
 }

@@ -95,7 +95,7 @@ export function installErrorHandler(app: FastifyInstance, surfaces: ErrorSurface
     if (raw instanceof KeyMaterialError) {
       request.log.error({ reason: raw.message }, 'key material unavailable');
       // The variable's name only: the reason itself (check values, paths) is the operator's, in the log.
-      return renderError(request, reply, new DomainError('Unavailable', [], undefined, KEY_MATERIAL_DETAIL), surfaces);
+      return renderError(request, reply, new DomainError('Unavailable', [], undefined, (raw as KeyMaterialError).detail ?? KEY_MATERIAL_DETAIL), surfaces);
     }
     request.log.error({ err: raw }, 'unhandled error');
     return renderError(request, reply, new DomainError('Internal'), surfaces);

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { allowedRoles, type Access } from './access.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -31,7 +32,8 @@ const RATE_LIMITED = {
 /** What each error status means, the same on every operation (docs/openapi.md). */
 const ERROR_MEANINGS: Record<string, string> = {
   '400': 'Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range).',
-  '401': 'Unauthorized: the key is missing, unknown or revoked.',
+  '401': 'Unauthorized: the key is missing, unknown, revoked or expired.',
+  '403': "Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them.",
   '404': "Not Found: no such resource in the key's team and mode (for a scan: no configured tag).",
   '406': 'Not Acceptable: the Accept header excludes application/vnd.api+json.',
   '409': 'Conflict: the resource is in a state that forbids the operation.',
@@ -85,6 +87,8 @@ export interface OpenApiParts {
 }
 
 export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix: string | undefined, parts: OpenApiParts): Promise<void> {
+  // The roles of API key each operation admits (src/http/access.ts), by operationId, as the routes declare them.
+  const roles = new Map<string, readonly string[]>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -95,7 +99,7 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
         description:
           'JSON:API for provisioning NFC tags, verifying scans and receiving lifecycle webhooks (the `webhooks` section), ' +
           'and the public extension API (`extension` operations under `/ext` and `/ext/sandbox`). Every platform request carries ' +
-          '`Authorization: Bearer <key>`; bodies are `application/vnd.api+json` (`application/json` is accepted too), answers are always JSON:API.',
+          '`Authorization: Bearer <key>` of a role the operation admits (`x-tapproof-roles`: admin, write, read, verify; otherwise 403); bodies are `application/vnd.api+json` (`application/json` is accepted too), answers are always JSON:API.',
       },
       servers: [{ url: apiPrefix }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tp_sandbox_… or tp_live_…' } } },
@@ -104,16 +108,20 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
     },
     // The platform speaks only JSON:API (415/406 otherwise): declare that media type so
     // generated clients send and accept what the server answers.
-    transform: ({ schema, url }) => ({
-      // Only platform routes: the extension API under extPrefix is plain JSON.
-      schema: schema && url.startsWith(apiPrefix) ? { consumes: [JSON_API], produces: [JSON_API], ...schema } : schema,
-      url: url.startsWith(apiPrefix) ? url.slice(apiPrefix.length) || '/' : url,
-    }),
+    transform: ({ schema, url, route }) => {
+      // Only platform routes: the extension API under extPrefix is plain JSON and needs no key.
+      if (!schema || !url.startsWith(apiPrefix)) return { schema, url };
+      const access = (route.config as { access?: Access } | undefined)?.access;
+      if (access !== undefined && schema.operationId) roles.set(schema.operationId as string, allowedRoles(access));
+      const response = access === undefined || access === 'any' ? schema.response : { ...(schema.response as object), 403: { $ref: 'ErrorDocument' } };
+      return { schema: { consumes: [JSON_API], produces: [JSON_API], ...schema, response }, url: url.slice(apiPrefix.length) || '/' };
+    },
     // Component schemas keep their $id as name (Tag, ErrorDocument) instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     hideUntagged: true,
     transformObject: (({ openapiObject }: { openapiObject: unknown }) => {
       errorResponses(openapiObject);
+      for (const op of operationsOf(openapiObject)) if (roles.has(op.operationId)) op['x-tapproof-roles'] = roles.get(op.operationId);
       const described = enums(openapiObject);
       return extPrefix ? extensionServers(described, extPrefix) : described;
     }) as never,

@@ -15,8 +15,7 @@
 // request looks the key up again in the background, so that under steady
 // traffic no request waits on the database for its key (such a wait holds later
 // scans back behind it in arrival order, docs/throughput.md).
-import { watch, writeFileSync, type FSWatcher } from 'node:fs';
-import pg from 'pg';
+import { ChangeFeed } from '../db/change-feed.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../world.js';
 import * as keysRepo from './repository.js';
@@ -25,7 +24,6 @@ const MAX_ENTRIES = 10_000;
 const TTL_MS = 60_000;
 /** Age after which a hit also refreshes the entry from the database. */
 const REFRESH_MS = 45_000;
-const RECONNECT_MS = 1_000;
 
 interface Entry {
   principal: Principal;
@@ -44,22 +42,26 @@ export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
   /** Bumped on every eviction: a lookup that started before one must not be cached. */
   private epoch = 0;
-  private listeners = 0;
-  /** PostgreSQL: LISTEN established; SQLite: the revocations file is watched. */
-  private listening = false;
-  private stopListener: (() => Promise<void>) | null = null;
+  /** Revokes by other processes (src/db/change-feed.ts): NOTIFY on PostgreSQL, the revocations file on SQLite. */
+  private readonly feed: ChangeFeed;
 
   /** Milliseconds; tests move it forward to expire or age entries instead of sleeping. */
   clock: () => number = Date.now;
   ttlMs = TTL_MS;
   refreshMs = REFRESH_MS;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.feed = new ChangeFeed(
+      db,
+      { channel: keysRepo.KEYS_CHANNEL, file: db.revocationsFile },
+      { changed: (hash) => (hash === null ? this.clear() : this.evict(hash)), reset: () => this.clear() },
+    );
+  }
 
   /** Whether entries may be used at all right now. */
   private get usable(): boolean {
     // An in-memory SQLite database has no other process that could revoke.
-    return this.listening || (this.db.dialect === 'sqlite' && this.db.revocationsFile === undefined);
+    return this.feed.listening || this.feed.alone;
   }
 
   /** Taken before a lookup and handed to `set`, so that a revoke seen in between is not undone. */
@@ -113,88 +115,6 @@ export class PrincipalCache {
    * SQLite. Returns the matching stop.
    */
   attach(url: string | null): () => Promise<void> {
-    const file = this.db.revocationsFile;
-    if (this.db.dialect === 'postgres' ? url === null : file === undefined) return async () => {};
-    if (this.listeners++ === 0) this.stopListener = this.db.dialect === 'postgres' ? this.listen(url!) : this.watch(file!);
-    let detached = false;
-    return async () => {
-      if (detached) return;
-      detached = true;
-      if (--this.listeners === 0) {
-        const stop = this.stopListener;
-        this.stopListener = null;
-        await stop?.();
-      }
-    };
-  }
-
-  private watch(file: string): () => Promise<void> {
-    let watcher: FSWatcher | null = null;
-    try {
-      // The file must exist to be watched; 'a' creates it without touching a present one.
-      writeFileSync(file, '', { flag: 'a' });
-      watcher = watch(file, { persistent: false }, () => this.clear());
-      watcher.on('error', () => {
-        this.listening = false;
-        this.clear();
-      });
-      this.listening = true;
-    } catch {
-      // No watch, no cache: every request looks its key up.
-      this.listening = false;
-    }
-    return async () => {
-      this.listening = false;
-      this.clear();
-      watcher?.close();
-    };
-  }
-
-  private listen(url: string): () => Promise<void> {
-    let stopped = false;
-    let client: pg.Client | null = null;
-    let timer: NodeJS.Timeout | null = null;
-    const down = () => {
-      this.listening = false;
-      this.clear();
-    };
-    const fail = (c: pg.Client) => {
-      if (client !== c) return;
-      down();
-      client = null;
-      void c.end().catch(() => {});
-      if (!stopped) timer = setTimeout(() => void connect(), RECONNECT_MS);
-    };
-    const connect = async () => {
-      timer = null;
-      if (stopped) return;
-      // Keep-alive: a silently dropped connection is noticed (and the cache bypassed) instead of trusted.
-      const c = new pg.Client({ connectionString: url, keepAlive: true });
-      client = c;
-      c.on('notification', (message) => {
-        if (message.channel === keysRepo.KEYS_CHANNEL && message.payload) this.evict(message.payload);
-      });
-      c.on('error', () => fail(c));
-      c.on('end', () => fail(c));
-      try {
-        await c.connect();
-        await c.query(`listen ${keysRepo.KEYS_CHANNEL}`);
-        if (client !== c || stopped) return;
-        // Anything cached before (or while down) may have missed a revoke.
-        this.clear();
-        this.listening = true;
-      } catch {
-        fail(c);
-      }
-    };
-    void connect();
-    return async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      down();
-      const c = client;
-      client = null;
-      await c?.end().catch(() => {});
-    };
+    return this.feed.attach(url);
   }
 }

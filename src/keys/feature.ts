@@ -12,7 +12,7 @@ export function createKeys({ db, clock }: Pick<Kernel, 'db' | 'clock'>): KeysSta
 }
 
 /** The bearer authentication of the platform API (src/http/auth.ts): resolves a key text, and follows revokes while the app runs. */
-export function keyAuthentication(ctx: Pick<Kernel, 'db' | 'config'> & KeysState) {
+export function keyAuthentication(ctx: Pick<Kernel, 'db' | 'config' | 'clock'> & KeysState) {
   const { config } = ctx;
   return {
     authenticate: (keyText: string): Promise<Principal | null> => authenticate(ctx, keyText),

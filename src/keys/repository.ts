@@ -25,8 +25,34 @@ export async function revokeKey(db: Executor, id: string, at: number): Promise<K
   return findKey(db, id);
 }
 
-/** PostgreSQL: tells every listening server, when the transaction commits, that this key is revoked. */
-export async function notifyKeyRevoked(db: Executor, keyHash: string): Promise<void> {
+/**
+ * Marks a live key replaced by `replacement`, ending it at `endsAt` (or at its own expiry, if sooner).
+ * Once: a key already replaced, revoked or expired at `now` is left alone. Returns whether it was live.
+ */
+export async function replaceKey(db: Executor, id: string, replacement: string, endsAt: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set((eb) => ({
+      replaced_by: replacement,
+      expires_at: eb
+        .case()
+        .when('expires_at', 'is', null)
+        .then(eb.val(endsAt))
+        .when('expires_at', '>', endsAt)
+        .then(eb.val(endsAt))
+        .else(eb.ref('expires_at'))
+        .end(),
+    }))
+    .where('id', '=', id)
+    .where('replaced_by', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** PostgreSQL: tells every listening server, when the transaction commits, that this key was revoked or ends sooner. */
+export async function notifyKeyChanged(db: Executor, keyHash: string): Promise<void> {
   await sql`select pg_notify(${KEYS_CHANNEL}, ${keyHash})`.execute(db);
 }
 
@@ -36,7 +62,10 @@ export async function findKeyInWorld(db: Executor, id: string, teamId: string, m
 
 /** A team's keys of one mode (or both), oldest first; never the hash. */
 export async function listKeys(db: Executor, teamId: string, mode?: Mode): Promise<Omit<KeyRow, 'key_hash'>[]> {
-  let query = db.selectFrom('api_keys').select(['id', 'team_id', 'mode', 'created_at', 'revoked_at', 'last_used_at']).where('team_id', '=', teamId);
+  let query = db
+    .selectFrom('api_keys')
+    .select(['id', 'team_id', 'mode', 'role', 'name', 'created_at', 'expires_at', 'revoked_at', 'replaced_by', 'last_used_at'])
+    .where('team_id', '=', teamId);
   if (mode !== undefined) query = query.where('mode', '=', mode);
   return query.orderBy('created_at').orderBy('id').execute();
 }

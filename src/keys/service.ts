@@ -1,49 +1,114 @@
 import { writeFileSync } from 'node:fs';
 import type { Executor } from '../db/database.js';
-import type { Mode } from '../db/schema.js';
+import type { Mode, Role } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { KeysContext } from './context.js';
 import type { Clock } from '../time.js';
 import * as teamsRepo from '../teams/repository.js';
-import type { Principal } from '../world.js';
+import type { Principal, World } from '../world.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
 import * as keysRepo from './repository.js';
-import { refusal } from '../errors.js';
+import type { KeyRow } from './repository.js';
+import { DomainError, refusal } from '../errors.js';
 import { inTransaction } from '../db/transaction.js';
 
+/** What a new key may be given beside its team and mode. */
+export interface KeyOptions {
+  /** admin when not given: a team's first key must be able to make the others. */
+  role?: Role;
+  name?: string | null;
+  /** Microseconds. */
+  expiresAt?: number | null;
+}
+
+/** A key as just made: its row, and its text, which is never stored nor shown again. */
+export interface NewKey {
+  id: string;
+  key: string;
+  row: KeyRow;
+}
+
 /** Creates a key and returns its text, which is never stored nor shown again. */
-export async function createKey(db: Executor, teamId: string, mode: Mode, clock: Clock): Promise<{ id: string; key: string }> {
+export async function createKey(db: Executor, teamId: string, mode: Mode, clock: Clock, options: KeyOptions = {}): Promise<NewKey> {
   if (!(await teamsRepo.findTeam(db, teamId))) throw refusal(`no team ${teamId}`);
   const key = newKeyText(mode);
-  const id = newId('key');
-  await keysRepo.insertKey(db, { id, team_id: teamId, mode, key_hash: hashKeyText(key), created_at: clock.nowMicros(), revoked_at: null, last_used_at: null });
-  return { id, key };
+  const row: KeyRow = {
+    id: newId('key'),
+    team_id: teamId,
+    mode,
+    key_hash: hashKeyText(key),
+    role: options.role ?? 'admin',
+    name: options.name ?? null,
+    created_at: clock.nowMicros(),
+    expires_at: options.expiresAt ?? null,
+    revoked_at: null,
+    replaced_by: null,
+    last_used_at: null,
+  };
+  await keysRepo.insertKey(db, row);
+  return { id: row.id, key, row };
+}
+
+type Announcer = Pick<KeysContext, 'db' | 'clock' | 'principals'>;
+
+/**
+ * Runs a change that revokes or shortens a key, and tells every server so that none keeps the key
+ * in its principal cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
+ * watched revocations file once the change has committed.
+ */
+async function changeKey<T>(ctx: Announcer, change: (trx: Executor) => Promise<{ hash: string; result: T } | undefined>): Promise<T | undefined> {
+  const changed = await inTransaction(ctx.db, async (trx) => {
+    const done = await change(trx);
+    if (done && ctx.db.dialect === 'postgres') await keysRepo.notifyKeyChanged(trx, done.hash);
+    return done;
+  });
+  if (!changed) return undefined;
+  ctx.principals.evict(changed.hash);
+  // SQLite: servers in other processes watch this file and drop their cached principals.
+  if (ctx.db.revocationsFile) writeFileSync(ctx.db.revocationsFile, `${ctx.clock.nowMicros()}\n`);
+  return changed.result;
+}
+
+/** Revokes a key (a second revoke keeps the first time); false when there is no such key. */
+export async function revoke(ctx: Announcer, keyId: string): Promise<boolean> {
+  const found = await changeKey(ctx, async (trx) => {
+    const row = await keysRepo.revokeKey(trx, keyId, ctx.clock.nowMicros());
+    return row && { hash: row.key_hash, result: true };
+  });
+  return found === true;
 }
 
 /**
- * Revokes a key, and tells every server so that none keeps it in its principal
- * cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
- * watched revocations file once the revoke has committed.
+ * Rolls a live key of a world: a new key of the same role and name (and expiry), the old one ending
+ * `overlapSeconds` from now. A key is rolled once; a revoked, expired or already rolled key is 409.
  */
-export async function revoke({ db, clock, principals }: Pick<KeysContext, 'db' | 'clock' | 'principals'>, keyId: string): Promise<boolean> {
-  const key = await inTransaction(db, async (trx) => {
-    const row = await keysRepo.revokeKey(trx, keyId, clock.nowMicros());
-    if (row && db.dialect === 'postgres') await keysRepo.notifyKeyRevoked(trx, row.key_hash);
-    return row;
+export async function roll(ctx: Announcer, world: World, keyId: string, overlapSeconds: number): Promise<NewKey> {
+  const made = await changeKey(ctx, async (trx) => {
+    const old = await keysRepo.findKeyInWorld(trx, keyId, world.teamId, world.mode);
+    if (!old) throw new DomainError('NotFound');
+    const fresh = await createKey(trx, world.teamId, world.mode, ctx.clock, { role: old.role, name: old.name, expiresAt: old.expires_at });
+    const now = fresh.row.created_at;
+    if (!(await keysRepo.replaceKey(trx, old.id, fresh.id, now + overlapSeconds * 1_000_000, now)))
+      throw new DomainError('KeyRevoked', [], undefined, whyNotLive((await keysRepo.findKey(trx, old.id))!));
+    return { hash: old.key_hash, result: fresh };
   });
-  if (key) {
-    principals.evict(key.key_hash);
-    // SQLite: servers in other processes watch this file and drop their cached principals.
-    if (db.revocationsFile) writeFileSync(db.revocationsFile, `${clock.nowMicros()}\n`);
-  }
-  return key !== undefined;
+  return made!;
 }
+
+/** Why a key cannot roll, read after its roll lost (another roll may have replaced it meanwhile). */
+function whyNotLive(key: KeyRow): string {
+  if (key.replaced_by !== null) return `the key was already rolled to ${key.replaced_by}`;
+  if (key.revoked_at !== null) return 'the key is revoked';
+  return 'the key has expired';
+}
+
+const isLive = (row: Pick<KeyRow, 'revoked_at' | 'expires_at'>, now: number) => row.revoked_at === null && (row.expires_at === null || row.expires_at > now);
 
 /**
  * Resolves a bearer key to its principal, or null. The lookup is by hash, so
  * the comparison never touches the secret itself (no timing oracle on it).
  */
-export async function authenticate(ctx: Pick<KeysContext, 'db' | 'principals' | 'keyUses'>, keyText: string): Promise<Principal | null> {
+export async function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals' | 'keyUses'>, keyText: string): Promise<Principal | null> {
   const mode = modeOfKeyText(keyText);
   if (mode === null) return null;
   const hash = hashKeyText(keyText);
@@ -51,6 +116,8 @@ export async function authenticate(ctx: Pick<KeysContext, 'db' | 'principals' | 
   // The hash covers the text, mode prefix included: a cached principal has the mode the text claims.
   if (cached !== undefined) {
     if (cached.refresh) void refreshPrincipal(ctx, hash, mode);
+    // An expiry needs no message between servers: each compares it with its own clock, at every use.
+    if (cached.principal.expiresAt !== null && cached.principal.expiresAt <= ctx.clock.nowMicros()) return null;
     ctx.keyUses.note(cached.principal.keyId);
     return cached.principal;
   }
@@ -59,20 +126,24 @@ export async function authenticate(ctx: Pick<KeysContext, 'db' | 'principals' | 
   return principal;
 }
 
-async function lookUpPrincipal({ db, principals: cache }: Pick<KeysContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<Principal | null> {
+async function lookUpPrincipal(
+  { db, clock, principals: cache }: Pick<KeysContext, 'db' | 'clock' | 'principals'>,
+  hash: string,
+  mode: Mode,
+): Promise<Principal | null> {
   const stamp = cache.stamp();
   const row = await keysRepo.findKeyByHash(db.kysely, hash);
-  if (!row || row.revoked_at !== null || row.mode !== mode) {
+  if (!row || !isLive(row, clock.nowMicros()) || row.mode !== mode) {
     cache.drop(hash, stamp);
     return null;
   }
-  const principal: Principal = { keyId: row.id, teamId: row.team_id, mode: row.mode };
+  const principal: Principal = { keyId: row.id, teamId: row.team_id, mode: row.mode, role: row.role, expiresAt: row.expires_at };
   cache.set(hash, principal, stamp);
   return principal;
 }
 
 /** Re-reads a cached key off the request path; a failure only drops the entry. */
-async function refreshPrincipal(ctx: Pick<KeysContext, 'db' | 'principals'>, hash: string, mode: Mode): Promise<void> {
+async function refreshPrincipal(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals'>, hash: string, mode: Mode): Promise<void> {
   const stamp = ctx.principals.stamp();
   try {
     await lookUpPrincipal(ctx, hash, mode);

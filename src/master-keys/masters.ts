@@ -1,230 +1,338 @@
-// The per-deployment master keys every chip key descends from (docs/decisions.md §4).
-// Production: TAPPROOF_MASTER_KEY or TAPPROOF_MASTER_KEY_FILE. On SQLite without
-// either, a key is generated once and kept in a file beside the database, with a
-// loud warning; on PostgreSQL (several hosts share one database, so a file on one
-// host would be wrong on the others) production operations refuse instead.
-// Sandbox: its own master, generated on first use and kept in `settings`, so
-// emulated chips never share key material with physical ones.
+// The per-deployment master keys every chip key descends from (docs/decisions.md §4), in numbered
+// generations per mode (src/master-keys/generations.ts): the current generation derives every new
+// chip's keys and seals every new secret; older live generations still derive and open what depends
+// on them. Where a process's keys come from: src/master-keys/sources.ts.
 //
-// The database records a check value of each mode's master on first use. Every
-// later use compares against it, and long-running processes and chip-touching
-// commands compare at start (verifyMasterKeys), so a process with the wrong
-// master refuses to start with one line instead of failing scans.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { Db } from '../db/database.js';
+// The first use of a mode records its key as generation 1. Long-running processes and chip-touching
+// commands compare their keys with the recorded generations at start (verifyMasterKeys), so a process
+// with a wrong key refuses to start with one line instead of failing scans. A running process follows
+// rotations, rewraps and retirements of other processes (NOTIFY on PostgreSQL, a watched file on
+// SQLite, src/db/change-feed.ts); without that feed it reads the generations again every few seconds.
+import { ChangeFeed } from '../db/change-feed.js';
 import type { Mode } from '../db/schema.js';
 import type { Kernel } from '../kernel.js';
-import { KeyMaterialError, sealedKeyId, sealerKeyId } from '../secrets/index.js';
+import { SealError, sealedKeyId, sealer, sealerKeyId, type Sealer } from '../secrets/index.js';
+import { checkValue, currentOf, generationsFeed, listGenerations, recordGeneration, recordKeyIds, type Generation } from './generations.js';
+import { dependents, dependsOn, SEALED_TABLES, isSealed } from './sealed.js';
+import { heldKeys, MasterKeyError, sourceOf, whereToPut, type HeldKeys, type MasterContext } from './sources.js';
 
-/** What resolving a master needs. */
-type MasterContext = Pick<Kernel, 'db' | 'config' | 'clock'>;
+export { checkValue } from './generations.js';
+export { MasterKeyError, PRODUCTION_KEY_FILE, productionKeyPath } from './sources.js';
 
 /** The master keys of one process, for what derives chip keys and seals secrets. */
 export interface MastersState {
   masters: MasterKeys;
 }
 
-/** The master key of a mode is missing or is not the one this database was first used with. */
-export class MasterKeyError extends KeyMaterialError {}
-
-const SANDBOX_SETTING = 'sandbox_master_key';
-export const PRODUCTION_KEY_FILE = 'tapproof-production-master.key';
 const MODES: Mode[] = ['sandbox', 'production'];
+/** Without the change feed, how long what was read of the generations is trusted (well within the 5 s a change must take to reach every process). */
+const STALE_MS = 2_000;
 
-/** Names a master key without revealing it (a key check value). */
-export function checkValue(master: Buffer): string {
-  return createHmac('sha256', master).update('tapproof master key check v1').digest('hex').slice(0, 16);
+/** A mode's generations as one process sees them, with the keys it holds. */
+interface MasterView {
+  mode: Mode;
+  generations: Generation[];
+  /** check value → key, for every key this process holds. */
+  held: Map<string, Buffer>;
+  /** `${purpose} ${key id}` → key, for the live generations this process holds. */
+  byKeyId: Map<string, Buffer>;
+  loadedAt: number;
 }
 
-// Values sealed under a mode's master (purposes as in src/tag-chips/keys.ts and
-// src/webhooks/service.ts). Before the first check value is recorded (a database
-// older than the checks), one of them tells whether a master is the one in use.
-const SEALED = [
-  { table: 'chips', column: 'sdm_file_read_key_sealed', purpose: 'chip-keys' },
-  { table: 'webhooks', column: 'secret_sealed', purpose: 'webhook-secret' },
-] as const;
-
-async function sandboxMaster(db: Db, generate: boolean): Promise<Buffer | null> {
-  // Several processes may start together: the first insert wins, everyone reads the winner.
-  if (generate) {
-    await db.kysely
-      .insertInto('settings')
-      .values({ name: SANDBOX_SETTING, value: randomBytes(32).toString('hex') })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
+function viewOf(mode: Mode, generations: Generation[], keys: HeldKeys, loadedAt: number): MasterView {
+  const held = new Map(keys.all.map((k) => [checkValue(k), k]));
+  const byKeyId = new Map<string, Buffer>();
+  for (const g of generations) {
+    const key = held.get(g.checkValue);
+    if (!key || g.retired) continue;
+    for (const { columns } of SEALED_TABLES) for (const { purpose } of columns) byKeyId.set(`${purpose} ${sealerKeyId(key, purpose)}`, key);
   }
-  const row = await db.kysely.selectFrom('settings').select('value').where('name', '=', SANDBOX_SETTING).executeTakeFirst();
-  return row ? Buffer.from(row.value, 'hex') : null;
+  return { mode, generations, held, byKeyId, loadedAt };
 }
 
-/** Where a generated production master is kept: beside the SQLite file, else in the data directory. */
-export function productionKeyPath({ config }: Pick<Kernel, 'config'>): string {
-  const dir = config.database.kind === 'sqlite' && config.database.path !== ':memory:' ? dirname(config.database.path) : config.dataDir;
-  return join(dir, PRODUCTION_KEY_FILE);
-}
+const listed = (generations: Generation[]) =>
+  generations.map((g) => `${g.generation} ${g.checkValue}${g.retired ? ' retired' : g === currentOf(generations) ? ' current' : ''}`).join(', ');
 
-const SET_IT = 'set TAPPROOF_MASTER_KEY (or TAPPROOF_MASTER_KEY_FILE) to the same 64 hex characters on every host';
-
-function productionMaster(ctx: MasterContext, generate: boolean): Buffer | null {
-  if (ctx.config.masterKey) return Buffer.from(ctx.config.masterKey, 'hex');
-  if (ctx.config.database.kind === 'postgres') {
-    if (!generate) return null;
+/** Production: the key TAPPROOF_MASTER_KEY (or the generated file) names must be a live generation; an older one only lacks the current. */
+function checkOwnKey(ctx: MasterContext, mode: Mode, generations: Generation[], keys: HeldKeys): void {
+  // The generated file holds every generation's key (a rotation appends to it): none of them is "its" current one.
+  if (mode !== 'production' || keys.own === null || keys.generatedFile) return;
+  const own = checkValue(keys.own);
+  const current = currentOf(generations)!;
+  const match = generations.find((g) => g.checkValue === own);
+  if (match === undefined) {
     throw new MasterKeyError(
-      `production chip keys on PostgreSQL need TAPPROOF_MASTER_KEY or TAPPROOF_MASTER_KEY_FILE: ${SET_IT} (new deployment: openssl rand -hex 32)`,
+      `${sourceOf(ctx, mode)} does not match any ${mode} master key generation of this database (current generation ${current.generation}, check value ${current.checkValue}; this process has ${own}): ` +
+        `start every process with the current master key, and the older live ones in TAPPROOF_PREVIOUS_MASTER_KEYS (generations: ${listed(generations)}; see docs/operations.md)`,
     );
   }
-  const path = productionKeyPath(ctx);
-  const read = () => {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8').trim();
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT' && !generate) return null;
-      throw new MasterKeyError(`cannot read the production master key file ${path} (${(error as { code?: string }).code}); set TAPPROOF_MASTER_KEY`);
-    }
-    if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new MasterKeyError(`${path} does not hold a 64-hex-character master key; set TAPPROOF_MASTER_KEY`);
-    return Buffer.from(text, 'hex');
-  };
-  let generated = false;
-  if (generate) {
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      // 'wx': exactly one process creates the file; the others read what it wrote.
-      writeFileSync(path, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
-      generated = true;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST')
-        throw new MasterKeyError(`cannot create the production master key file ${path} (${(error as { code?: string }).code}); set TAPPROOF_MASTER_KEY`);
-    }
+  if (match.retired) {
+    throw new MasterKeyError(
+      `${sourceOf(ctx, mode)} is the retired ${mode} master key generation ${match.generation} (check value ${own}): start every process with the current one (generation ${current.generation}, check value ${current.checkValue})`,
+    );
   }
-  const key = read();
-  if (key === null) return null;
-  process.stderr.write(
-    `tapproof: WARNING: TAPPROOF_MASTER_KEY is not set; production chip keys descend from the master key ${generated ? 'just generated in' : 'kept in'} ${path}. ` +
-      'Losing that file makes every production chip unverifiable. Set TAPPROOF_MASTER_KEY to its content (or your own 64 hex characters before any chip is written).\n',
-  );
-  return key;
 }
 
-/** The master of `mode` as this process has it; null when it has none and must not make one. */
-async function resolveMaster(ctx: MasterContext, mode: Mode, generate: boolean): Promise<Buffer | null> {
-  return mode === 'sandbox' ? sandboxMaster(ctx.db, generate) : productionMaster(ctx, generate);
-}
-
-/** Where this process's master of `mode` comes from, as an operator would change it. */
-function sourceOf(ctx: MasterContext, mode: Mode): string {
-  if (mode === 'sandbox') return `the sandbox master key in the database's settings`;
-  return ctx.config.masterKeySource ?? `the production master key file ${productionKeyPath(ctx)}`;
-}
-
-function mismatch(ctx: MasterContext, mode: Mode, recorded: string, actual: string): MasterKeyError {
+/** What an API client reads of a missing generation: its number and the variable, never a check value or path (those are the log's). */
+function lackingDetail(mode: Mode, generation: number, current: boolean): string {
   const fix =
     mode === 'sandbox'
-      ? `restore the settings table from the same backup as the rest of the database`
-      : `start every process with the master key this database was first used with (changing it makes every production chip and webhook secret unusable; see docs/operations.md)`;
+      ? 'restore the settings table'
+      : current
+        ? 'start it with that key in TAPPROOF_MASTER_KEY'
+        : 'add that key to TAPPROOF_PREVIOUS_MASTER_KEYS';
+  return `this needs the ${mode} master key generation ${generation}, which this server does not have: its operator must ${fix}; the server log says why`;
+}
+
+function lackingError(ctx: MasterContext, mode: Mode, g: Generation, current: boolean): MasterKeyError {
+  const what = current ? `the current ${mode} master key generation ${g.generation}` : `${mode} master key generation ${g.generation}`;
   return new MasterKeyError(
-    `${sourceOf(ctx, mode)} does not match the ${mode} master key this database was first used with (check value ${recorded}, this process has ${actual}): ${fix}`,
+    `this process does not have ${what} (check value ${g.checkValue}): ${whereToPut(ctx, mode, current)}`,
+    lackingDetail(mode, g.generation, current),
   );
 }
 
-function missing(ctx: MasterContext, mode: Mode, recorded: string): MasterKeyError {
-  const where =
-    mode === 'sandbox'
-      ? `restore the settings row ${SANDBOX_SETTING} from the same backup as the rest of the database`
-      : ctx.config.database.kind === 'postgres'
-        ? SET_IT
-        : `set TAPPROOF_MASTER_KEY, or restore ${productionKeyPath(ctx)}`;
-  return new MasterKeyError(
-    `this database holds ${mode} chip keys sealed or derived under a master key (check value ${recorded}) this process does not have: ${where}`,
-  );
-}
-
-async function recordedCheck(db: Db, mode: Mode): Promise<string | null> {
-  const row = await db.kysely.selectFrom('master_key_checks').select('check_value').where('mode', '=', mode).executeTakeFirst();
-  return row?.check_value ?? null;
-}
-
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-/** A database older than the checks: a value already sealed under another master shows this one is wrong. */
+/** A database older than the check values: a value already sealed under another master shows this one is wrong. */
 async function sealedUnderAnother(ctx: MasterContext, mode: Mode, master: Buffer): Promise<string | null> {
-  for (const { table, column, purpose } of SEALED) {
-    const row = await ctx.db.kysely
-      .selectFrom(table)
-      .select(`${column} as sealed` as any)
-      .where('mode', '=', mode)
-      .where(column, 'is not', null)
-      .limit(1)
-      .executeTakeFirst();
-    const sealed = (row as { sealed?: string } | undefined)?.sealed;
-    if (sealed && sealedKeyId(sealed) !== sealerKeyId(master, purpose)) return `${table}.${column}`;
+  for (const { table, columns } of SEALED_TABLES) {
+    for (const column of columns) {
+      const row = await ctx.db.kysely
+        .selectFrom(table)
+        .select(`${column.column} as sealed` as any)
+        .where('mode', '=', mode)
+        .where(isSealed(column))
+        .limit(1)
+        .executeTakeFirst();
+      const sealed = (row as { sealed?: string } | undefined)?.sealed;
+      if (sealed && sealedKeyId(sealed.slice(column.prefix.length)) !== sealerKeyId(master, column.purpose)) return `${table}.${column.column}`;
+    }
   }
   return null;
 }
 
-/** Compares `master` with the recorded check value of `mode`, recording it on first use. */
-async function confirm(ctx: MasterContext, mode: Mode, master: Buffer, record: boolean): Promise<void> {
-  const actual = checkValue(master);
-  let recorded = await recordedCheck(ctx.db, mode);
-  if (recorded === null) {
-    const where = await sealedUnderAnother(ctx, mode, master);
-    if (where !== null) {
-      throw new MasterKeyError(
-        `${sourceOf(ctx, mode)} is not the ${mode} master key this database's ${where} values were sealed under: start with the original key (see docs/operations.md)`,
+async function refuseForeignSealed(ctx: MasterContext, mode: Mode, own: Buffer): Promise<void> {
+  const where = await sealedUnderAnother(ctx, mode, own);
+  if (where !== null) {
+    throw new MasterKeyError(
+      `${sourceOf(ctx, mode)} is not the ${mode} master key this database's ${where} values were sealed under: start with the original key (see docs/operations.md)`,
+    );
+  }
+}
+
+/** The key that sealed `sealed`, among the live generations a view holds. */
+function keyOf(view: MasterView, purpose: string, sealed: string): Buffer {
+  const kid = sealedKeyId(sealed);
+  const key = view.byKeyId.get(`${purpose} ${kid}`);
+  if (!key) throw new SealError(`sealed with another master key (${kid}): no live ${view.mode} master key generation this process holds sealed it`);
+  return key;
+}
+
+/** Each mode's master key generations as one process has them, read again whenever another process changes them. */
+export class MasterKeys {
+  /** Milliseconds; how old what was read may be without the change feed. Tests may set it. */
+  clock: () => number = Date.now;
+  private readonly entries = new Map<Mode, { loading: Promise<MasterView>; view: MasterView | null }>();
+  private readonly latest = new Map<Mode, MasterView>();
+  private readonly sealers = new Map<string, Sealer>();
+  private readonly said = new Set<string>();
+  private readonly feed: ChangeFeed;
+
+  /** `changed` runs whenever another process changed the generations (caches of chip rows forget them). */
+  constructor(
+    private readonly kernel: MasterContext & Pick<Kernel, 'log'>,
+    private readonly changed: () => void = () => {},
+  ) {
+    const reread = () => {
+      this.entries.clear();
+      this.changed();
+      // At once, not at the next use: a process that now lacks the current generation says so.
+      void this.lacking().catch(() => {});
+    };
+    this.feed = new ChangeFeed(kernel.db, generationsFeed(kernel.db), { changed: reread, reset: reread });
+  }
+
+  /** Starts following other processes' changes (PostgreSQL: LISTEN on `url`); returns the matching stop. */
+  follow(url: string | null): () => Promise<void> {
+    return this.feed.attach(url);
+  }
+
+  private fresh(view: MasterView): boolean {
+    return this.feed.listening || this.feed.alone || this.clock() - view.loadedAt < STALE_MS;
+  }
+
+  private view(mode: Mode): Promise<MasterView> {
+    const entry = this.entries.get(mode);
+    if (entry && (entry.view === null || this.fresh(entry.view))) return entry.loading;
+    const next = { loading: this.load(mode), view: null as MasterView | null };
+    next.loading.then(
+      (view) => (next.view = view),
+      () => this.entries.get(mode) === next && this.entries.delete(mode),
+    );
+    this.entries.set(mode, next);
+    return next.loading;
+  }
+
+  /** Reads the generations and this process's keys; the first use of a mode records its key as generation 1. */
+  private async load(mode: Mode): Promise<MasterView> {
+    const { db, clock } = this.kernel;
+    const loadedAt = this.clock();
+    let generations = await listGenerations(db.kysely, mode);
+    const keys = await heldKeys(this.kernel, mode, generations.length === 0);
+    if (keys.generatedFile && !this.said.has(keys.generatedFile.path)) {
+      this.said.add(keys.generatedFile.path);
+      process.stderr.write(
+        `tapproof: WARNING: TAPPROOF_MASTER_KEY is not set; production chip keys descend from the master key ${keys.generatedFile.generated ? 'just generated in' : 'kept in'} ${keys.generatedFile.path}. ` +
+          'Losing that file makes every production chip unverifiable. Set TAPPROOF_MASTER_KEY to its content (or your own 64 hex characters before any chip is written).\n',
       );
     }
-    if (!record) return;
-    // Several processes may use a mode for the first time together: the first insert wins.
-    await ctx.db.kysely
-      .insertInto('master_key_checks')
-      .values({ mode, check_value: actual, recorded_at: ctx.clock.nowMicros() })
-      .onConflict((oc) => oc.column('mode').doNothing())
-      .execute();
-    recorded = (await recordedCheck(ctx.db, mode))!;
-  }
-  if (!same(recorded, actual)) throw mismatch(ctx, mode, recorded, actual);
-}
-
-/** Each mode's master key of one process, resolved once (and again after a failure). */
-export class MasterKeys {
-  private readonly resolved = new Map<Mode, Promise<Buffer>>();
-
-  constructor(private readonly kernel: MasterContext) {}
-
-  /** The 32-byte master key of a mode; records its check value on first use. */
-  of(mode: Mode): Promise<Buffer> {
-    let key = this.resolved.get(mode);
-    if (!key) {
-      key = (async () => {
-        const master = (await resolveMaster(this.kernel, mode, true))!;
-        await confirm(this.kernel, mode, master, true);
-        return master;
-      })();
-      key.catch(() => this.resolved.delete(mode));
-      this.resolved.set(mode, key);
+    if (generations.length === 0) {
+      await refuseForeignSealed(this.kernel, mode, keys.own!);
+      // Several processes may use a mode for the first time together: the first insert wins.
+      await recordGeneration(db.kysely, mode, 1, keys.own!, clock.nowMicros());
+      generations = await listGenerations(db.kysely, mode);
     }
+    checkOwnKey(this.kernel, mode, generations, keys);
+    const view = viewOf(mode, generations, keys, loadedAt);
+    for (const g of generations)
+      if (g.keyIds === null && view.held.has(g.checkValue)) await recordKeyIds(db.kysely, mode, g.generation, view.held.get(g.checkValue)!);
+    this.latest.set(mode, view);
+    this.sayIfLacking(view);
+    return view;
+  }
+
+  private sayIfLacking(view: MasterView): void {
+    const current = currentOf(view.generations);
+    if (!current || view.held.has(current.checkValue)) return;
+    const line = `${view.mode} ${current.generation}`;
+    if (this.said.has(line)) return;
+    this.said.add(line);
+    this.kernel.log.warn(
+      { mode: view.mode, generation: current.generation, check_value: current.checkValue },
+      `this process lacks the current ${view.mode} master key generation; it serves what older generations derive and open, and refuses new chips and secrets (503) until restarted with it`,
+    );
+  }
+
+  /** The current generation of `mode` and its key; throws MasterKeyError when this process does not hold it. */
+  async current(mode: Mode): Promise<{ generation: number; key: Buffer }> {
+    return this.currentOf(await this.view(mode));
+  }
+
+  private currentOf(view: MasterView): { generation: number; key: Buffer } {
+    const current = currentOf(view.generations)!;
+    const key = view.held.get(current.checkValue);
+    if (!key) throw lackingError(this.kernel, view.mode, current, true);
+    return { generation: current.generation, key };
+  }
+
+  /** The key of generation `n` of `mode`; throws MasterKeyError when it is retired, unknown, or not held. */
+  async generation(mode: Mode, n: number): Promise<Buffer> {
+    const view = await this.view(mode);
+    const g = view.generations.find((x) => x.generation === n);
+    if (!g || g.retired) {
+      const state = g ? 'retired' : 'not recorded in this database';
+      throw new MasterKeyError(`the ${mode} master key generation ${n} is ${state}`, `this needs the ${mode} master key generation ${n}, which is ${state}`);
+    }
+    const key = view.held.get(g.checkValue);
+    if (!key) throw lackingError(this.kernel, mode, g, g === currentOf(view.generations));
     return key;
   }
+
+  /** The live generation that sealed `sealed` for `purpose`, and its key (a value sealed before a rotation opens under its own). */
+  async sealedBy(mode: Mode, purpose: string, sealed: string): Promise<{ generation: number; key: Buffer }> {
+    const view = await this.view(mode);
+    const key = keyOf(view, purpose, sealed);
+    return { generation: view.generations.find((g) => view.held.get(g.checkValue) === key)!.generation, key };
+  }
+
+  /** The key of the current generation (what new chips and secrets use). */
+  async of(mode: Mode): Promise<Buffer> {
+    return (await this.current(mode)).key;
+  }
+
+  /**
+   * Seals `purpose` values of `mode` under the current generation and opens them under whichever live
+   * generation sealed them, as the process sees the generations at the time of each call.
+   */
+  async sealer(mode: Mode, purpose: string): Promise<Sealer> {
+    await this.view(mode);
+    const box = (key: Buffer) => {
+      const id = `${checkValue(key)} ${purpose}`;
+      let made = this.sealers.get(id);
+      if (!made) this.sealers.set(id, (made = sealer(key, purpose)));
+      return made;
+    };
+    return {
+      seal: (plaintext) => box(this.currentOf(this.latest.get(mode)!).key).seal(plaintext),
+      open: (sealed) => box(keyOf(this.latest.get(mode)!, purpose, sealed)).open(sealed),
+    };
+  }
+
+  /** The modes whose current generation this process lacks (for /readyz); records nothing. */
+  async lacking(): Promise<{ mode: Mode; generation: number; check_value: string }[]> {
+    const out: { mode: Mode; generation: number; check_value: string }[] = [];
+    for (const mode of MODES) {
+      const known = this.latest.get(mode);
+      let view = known && this.fresh(known) && this.entries.has(mode) ? known : null;
+      if (view === null) {
+        const generations = await listGenerations(this.kernel.db.kysely, mode);
+        // A mode never used has nothing to lack; its first use records the key.
+        if (generations.length === 0) continue;
+        view = await this.view(mode);
+      }
+      const current = currentOf(view.generations)!;
+      if (!view.held.has(current.checkValue)) out.push({ mode, generation: current.generation, check_value: current.checkValue });
+    }
+    return out;
+  }
 }
 
-/** The 32-byte master key of a world's mode; records its check value on first use. */
+/** The current master key of a world's mode; records it as generation 1 on first use. */
 export const modeMaster = (ctx: MastersState, mode: Mode): Promise<Buffer> => ctx.masters.of(mode);
 
 /**
- * At the start of serve, worker and chip-touching commands: throws MasterKeyError
- * (one line) when this process's master of a mode is not the recorded one, or is
- * missing while the database has one recorded. Records nothing.
+ * At the start of serve, worker and chip-touching commands: throws MasterKeyError (one line) when
+ * this process's current key is no live generation of the database, or when it lacks a generation
+ * something depends on. Returns warnings (it lacks the current generation, which nothing needs yet).
+ * Records nothing.
  */
-export async function verifyMasterKeys(ctx: MasterContext): Promise<void> {
+export async function verifyMasterKeys(ctx: MasterContext): Promise<string[]> {
+  const warnings: string[] = [];
   for (const mode of MODES) {
-    const recorded = await recordedCheck(ctx.db, mode);
-    const master = await resolveMaster(ctx, mode, false);
-    if (master === null) {
-      if (recorded !== null) throw missing(ctx, mode, recorded);
+    const generations = await listGenerations(ctx.db.kysely, mode);
+    const keys = await heldKeys(ctx, mode, false);
+    if (generations.length === 0) {
+      if (keys.own !== null) await refuseForeignSealed(ctx, mode, keys.own);
       continue;
     }
-    await confirm(ctx, mode, master, false);
+    checkOwnKey(ctx, mode, generations, keys);
+    const view = viewOf(mode, generations, keys, 0);
+    const current = currentOf(generations)!;
+    const live = generations.filter((g) => !g.retired);
+    const missing = live.filter((g) => !view.held.has(g.checkValue));
+    if (missing.length === 0) continue;
+    if (missing.length === live.length) {
+      const where = mode === 'sandbox' ? 'restore the settings table from the same backup as the rest of the database' : whereToPut(ctx, mode, true);
+      throw new MasterKeyError(
+        `this database holds ${mode} chip keys sealed or derived under a master key (check value ${current.checkValue}) this process does not have: ${where}`,
+      );
+    }
+    const counts = await dependents(ctx.db.kysely, mode, generations);
+    for (const g of missing) {
+      if (dependsOn(counts.get(g.generation))) {
+        const d = counts.get(g.generation)!;
+        throw new MasterKeyError(
+          `this database holds ${d.chips} ${mode} chips and ${d.sealed} sealed values under master key generation ${g.generation} (check value ${g.checkValue}) this process does not have: ${whereToPut(ctx, mode, g === current)}`,
+        );
+      }
+    }
+    if (missing.includes(current))
+      warnings.push(
+        `this process lacks the current ${mode} master key generation ${current.generation} (check value ${current.checkValue}): it refuses new ${mode} chips and secrets until ${whereToPut(ctx, mode, true)}`,
+      );
   }
+  return warnings;
 }
+
+/** Follows other processes' changes of the generations while serve or a worker runs; returns the stop. */
+export const followGenerations = ({ masters, config }: MastersState & Pick<Kernel, 'config'>): (() => Promise<void>) =>
+  masters.follow(config.database.kind === 'postgres' ? config.database.url : null);

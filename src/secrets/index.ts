@@ -5,8 +5,18 @@
 // garbage.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-/** Key material is missing or is not the deployment's: an operator must act (API: 503, CLI: one line). */
-export class KeyMaterialError extends Error {}
+/**
+ * Key material is missing or is not the deployment's: an operator must act (API: 503, CLI: one line).
+ * `detail`, when set, is what an API client may read of why (never key material nor the log's reason).
+ */
+export class KeyMaterialError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
 
 export class SealError extends KeyMaterialError {}
 

@@ -40,6 +40,7 @@ const FIELDS = [
   'crypto',
   'sdm_meta_read_key',
   'sdm_file_read_key',
+  'app_master_key',
   'params',
   'mac_input_from',
   'last_counter',
@@ -55,6 +56,8 @@ interface CheckedEntry {
   layout: ChipLayout;
   metaKey: string | null;
   fileKey: string;
+  /** Application key 0, when given: the chip can then be rekeyed by the writer. */
+  appKey: string | null;
   lastCounter: number | null;
   /** The extension catalog links (docs/decisions.md §7). */
   catalog: CatalogPlan;
@@ -85,6 +88,9 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
   } else if (meta !== null && !isKeyHex(meta)) {
     problems.push(['sdm_meta_read_key', 'must be 32 hex characters (an AES-128 key) or null']);
   }
+  const appKey = entry.app_master_key ?? null;
+  if (appKey !== null && !isKeyHex(appKey)) problems.push(['app_master_key', 'must be null or 32 hex characters (an AES-128 key)']);
+  else if (appKey !== null && is223) problems.push(['app_master_key', 'must be absent or null for ntag_223_dna (the writer cannot rekey it)']);
   const lastCounter = entry.last_counter ?? null;
   if (lastCounter !== null && !(Number.isInteger(lastCounter) && (lastCounter as number) >= 0 && (lastCounter as number) <= MAX_COUNTER)) {
     problems.push(['last_counter', `must be null or an integer from 0 to ${MAX_COUNTER}`]);
@@ -105,6 +111,7 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
       layout,
       metaKey: meta === null || meta === undefined ? null : (meta as string).toUpperCase(),
       fileKey: (entry.sdm_file_read_key as string).toUpperCase(),
+      appKey: appKey === null ? null : (appKey as string).toUpperCase(),
       lastCounter: lastCounter as number | null,
       catalog: catalog.plan,
     },
@@ -224,8 +231,13 @@ async function writeChecked(ctx: Kernel & MastersState, world: World, checked: C
           layout: c.layout,
           keySource: 'imported',
           keyVersion: 1,
-          sealedKeys: { meta: c.metaKey === null ? null : box.seal(c.metaKey), file: box.seal(c.fileKey) },
+          sealedKeys: {
+            meta: c.metaKey === null ? null : box.seal(c.metaKey),
+            file: box.seal(c.fileKey),
+            app: c.appKey === null ? null : box.seal(c.appKey),
+          },
           lastCounter: c.lastCounter,
+          masterGeneration: box.generation,
         },
         at,
       ),

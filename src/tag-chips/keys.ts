@@ -3,7 +3,7 @@
 // (AES-256-GCM, src/secrets) and opened here. Keys stay inside the process:
 // no API response, log line or error message carries them.
 import { deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
-import { modeMaster, type MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/masters.js';
 import { BoundedCache } from '../bounded-cache.js';
 import type { Kernel } from '../kernel.js';
 import type { Mode } from '../db/schema.js';
@@ -19,8 +19,10 @@ export interface SdmKeys {
 
 const PURPOSE = 'chip-keys';
 
-export async function chipSealer(ctx: Kernel & MastersState, mode: Mode): Promise<Sealer> {
-  return sealer(await modeMaster(ctx, mode), PURPOSE);
+/** Seals imported chip keys under the mode's current master generation, which their rows record. */
+export async function chipSealer(ctx: Kernel & MastersState, mode: Mode): Promise<Sealer & { generation: number }> {
+  const { generation, key } = await ctx.masters.current(mode);
+  return { ...sealer(key, PURPOSE), generation };
 }
 
 // Opening and deriving cost a few AES blocks; a scan path under load asks for
@@ -28,23 +30,86 @@ export async function chipSealer(ctx: Kernel & MastersState, mode: Mode): Promis
 const cache = new BoundedCache<string, SdmKeys>(100_000);
 
 export async function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Promise<SdmKeys> {
-  const cacheKey = `${chip.tag_id}/${chip.write_generation}/${chip.key_version}/${chip.key_source}`;
+  const cacheKey = `${chip.tag_id}/${chip.write_generation}/${chip.key_version}/${chip.key_source}/${chip.master_generation}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;
-  const master = await modeMaster(ctx, chip.mode);
   let keys: SdmKeys;
   if (chip.key_source === 'derived') {
+    // The generation the chip was written under, whichever is current now.
+    const master = await ctx.masters.generation(chip.mode, chip.master_generation);
     keys = {
       sdmMetaReadKey: chip.mirroring === 'encrypted' ? teamMetaReadKey(master, chip.team_id, chip.key_version) : null,
       sdmFileReadKey: deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey,
     };
   } else {
-    const box = sealer(master, PURPOSE);
+    // Opened under whichever live generation sealed them (a rewrap may have moved them meanwhile).
+    const box = await ctx.masters.sealer(chip.mode, PURPOSE);
     keys = {
       sdmMetaReadKey: chip.sdm_meta_read_key_sealed === null ? null : Buffer.from(box.open(chip.sdm_meta_read_key_sealed), 'hex'),
       sdmFileReadKey: Buffer.from(box.open(chip.sdm_file_read_key_sealed!), 'hex'),
     };
   }
+  cache.set(cacheKey, keys);
+  return keys;
+}
+
+/** A master key and its generation. */
+export interface RekeyMaster {
+  generation: number;
+  key: Buffer;
+}
+
+/**
+ * The master a rekey derives a chip's new keys from, for the writer and for the verification of a chip
+ * whose rekey is under way alike: `generation` when one is recorded, else the mode's current one.
+ * The one place that picks it.
+ */
+export async function rekeyMaster(ctx: MastersState, mode: Mode, generation: number | null = null): Promise<RekeyMaster> {
+  if (generation === null) return ctx.masters.current(mode);
+  return { generation, key: await ctx.masters.generation(mode, generation) };
+}
+
+/** A chip's three application keys as the writer uses them; `appMaster` null when the server does not hold key 0. */
+export interface ApplicationKeys {
+  appMaster: Buffer | null;
+  sdmMetaRead: Buffer | null;
+  sdmFileRead: Buffer;
+  version: number;
+}
+
+/** The keys tapproof derives for a chip at `version`: key 0 and the file read key per UID, the meta read key per team. */
+export function derivedApplicationKeys(master: Buffer, teamId: string, uid: string, version: number) {
+  const k = deriveChipKeys(master, uid, version);
+  return { appMaster: k.appMasterKey, sdmMetaRead: teamMetaReadKey(master, teamId, version), sdmFileRead: k.sdmFileReadKey, version };
+}
+
+/** The keys the chip holds as its row says (derived, or imported and opened), for a rekey to change them. */
+export async function committedApplicationKeys(ctx: Kernel & MastersState, chip: ChipRow): Promise<ApplicationKeys> {
+  if (chip.key_source === 'derived')
+    return derivedApplicationKeys(await ctx.masters.generation(chip.mode, chip.master_generation), chip.team_id, chip.uid, chip.key_version);
+  const box = await ctx.masters.sealer(chip.mode, PURPOSE);
+  const open = (sealed: string | null) => (sealed === null ? null : Buffer.from(box.open(sealed), 'hex'));
+  return {
+    appMaster: open(chip.app_master_key_sealed),
+    sdmMetaRead: open(chip.sdm_meta_read_key_sealed),
+    sdmFileRead: open(chip.sdm_file_read_key_sealed)!,
+    version: chip.key_version,
+  };
+}
+
+/**
+ * The SDM keys a rekey under way moves the chip to, or null when none runs. Only such a chip pays for
+ * them, and only once its committed keys did not verify a scan.
+ */
+export async function pendingSdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Promise<SdmKeys | null> {
+  const version = chip.pending_key_version;
+  if (version === null) return null;
+  const cacheKey = `${chip.tag_id}/${chip.write_generation}/pending ${chip.pending_master_generation} ${version}`;
+  const hit = cache.get(cacheKey);
+  if (hit) return hit;
+  const master = await rekeyMaster(ctx, chip.mode, chip.pending_master_generation);
+  const k = derivedApplicationKeys(master.key, chip.team_id, chip.uid, version);
+  const keys = { sdmMetaReadKey: chip.mirroring === 'encrypted' ? k.sdmMetaRead : null, sdmFileReadKey: k.sdmFileRead };
   cache.set(cacheKey, keys);
   return keys;
 }

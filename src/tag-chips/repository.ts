@@ -22,11 +22,19 @@ export interface NewChip {
   layout: ChipLayout;
   keySource: ChipRow['key_source'];
   keyVersion: number;
-  /** Imported chips only: their SDM keys, sealed under the mode's master key. */
-  sealedKeys?: { meta: string | null; file: string };
+  /** Imported chips only: their SDM keys and, when the import carried it, application key 0, sealed under the mode's master key. */
+  sealedKeys?: { meta: string | null; file: string; app?: string | null };
   /** Imported chips may come with the last counter already read. */
   lastCounter?: number | null;
+  /**
+   * The master key generation the keys come from (derived) or are sealed under (imported); absent:
+   * the mode's current generation when the row is inserted.
+   */
+  masterGeneration?: number;
 }
+
+/** master_generation of a row built without one: insertChips puts the mode's current generation there. */
+const CURRENT_AT_INSERT = 0;
 
 /** The row of a chip bound to `tag` when it becomes configured: first write generation, no session yet. */
 export function chipRow(world: World, tag: { id: string; protocol: string }, chip: NewChip, at: number): ChipRow {
@@ -45,6 +53,7 @@ export function chipRow(world: World, tag: { id: string; protocol: string }, chi
     params: JSON.stringify(chip.layout.params),
     mac_input_from: chip.layout.macInputFrom,
     write_generation: 1,
+    master_generation: chip.masterGeneration ?? CURRENT_AT_INSERT,
     last_counter: chip.lastCounter ?? null,
     session_id: null,
     session_expires_at: null,
@@ -52,11 +61,55 @@ export function chipRow(world: World, tag: { id: string; protocol: string }, chi
     last_genuine_at: null,
     tamper_opened: 0,
     created_at: at,
+    pending_key_version: null,
+    pending_master_generation: null,
+    app_master_key_sealed: chip.sealedKeys?.app ?? null,
   };
 }
 
 export async function insertChips(db: Executor, rows: ChipRow[]): Promise<void> {
-  await inChunks(rows, (part) => db.insertInto('chips').values(part).execute());
+  const current = (mode: ChipRow['mode']) =>
+    sql<number>`(select coalesce(max(generation), 1) from master_generations where mode = ${mode} and retired_at is null)`;
+  const values = rows.map((row) => (row.master_generation === CURRENT_AT_INSERT ? { ...row, master_generation: current(row.mode) } : row));
+  await inChunks(values, (part) => db.insertInto('chips').values(part).execute());
+}
+
+/**
+ * A rekey records the keys it moves the chip to before its first ChangeKey; again on a rerun (same
+ * values). False when another rekey's keys are recorded: those must be finished first.
+ */
+export async function recordPendingKeys(db: Executor, tagId: string, version: number, generation: number | null): Promise<boolean> {
+  const r = await db
+    .updateTable('chips')
+    .set({ pending_key_version: version, pending_master_generation: generation })
+    .where('tag_id', '=', tagId)
+    .where((eb) => eb.or([eb('pending_key_version', 'is', null), eb('pending_key_version', '=', version)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * A rekey's end: the pending keys become the chip's (derived from then on; an imported chip's sealed keys
+ * are dropped). Its counter, session and write generation stay: the chip is the same, its counter went on.
+ * False when the chip has no such pending keys.
+ */
+export async function commitPendingKeys(db: Executor, tagId: string, version: number, generation: number | null): Promise<boolean> {
+  const r = await db
+    .updateTable('chips')
+    .set({
+      key_version: version,
+      key_source: 'derived',
+      sdm_meta_read_key_sealed: null,
+      sdm_file_read_key_sealed: null,
+      app_master_key_sealed: null,
+      pending_key_version: null,
+      pending_master_generation: null,
+      ...(generation === null ? {} : { master_generation: generation }),
+    })
+    .where('tag_id', '=', tagId)
+    .where('pending_key_version', '=', version)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** The tag of this world other than `exceptTag` whose chip has `uid`, or null. */
@@ -160,6 +213,7 @@ export async function findEmulatedChip(db: Executor, tagId: string) {
       'tags.protocol',
       'chips.uid',
       'chips.crypto',
+      'chips.master_generation',
       'chips.key_version',
       'chips.params',
       'chips.mirroring',

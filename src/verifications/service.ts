@@ -4,13 +4,14 @@
 // stored, failed ones too; the same URL again within the tag's session_duration
 // is a page reload and answers the original verification.
 import { createHash } from 'node:crypto';
-import { verifySun223, verifySun424, type SunVerdict, type Tamper } from '../chips/index.js';
+import type { SunVerdict, Tamper } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import type { VerifyContext } from './context.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
 import { newTimeOrderedId } from '../ids.js';
 import type { World } from '../world.js';
-import { sdmKeysOf } from '../tag-chips/keys.js';
+import { pendingSdmKeysOf, sdmKeysOf, type SdmKeys } from '../tag-chips/keys.js';
+import { isChipsMessage, sunVerdict } from '../tag-chips/sun-check.js';
 import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../chips/url-layout.js';
 import * as chipsRepo from '../tag-chips/repository.js';
 import type { ChipRow, TagWithChip } from '../tag-chips/repository.js';
@@ -58,16 +59,21 @@ function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: Tag
 }
 
 /** The tag the scan belongs to and its SDM values; 404 / 422 (docs/api.md, verifications). */
-async function locate(ctx: VerifyContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues }> {
+async function locate(
+  ctx: VerifyContext,
+  world: World,
+  scanned: string,
+  fromCache = true,
+): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues; cached?: true }> {
   const candidates = candidateTagUrls(scanned);
   if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
   // The longest matching url is the most specific tag; a tag url may itself have a query.
   const longestFirst = [...candidates].reverse();
   const lookups = ctx.scanLookups;
-  for (const candidate of longestFirst) {
+  for (const candidate of fromCache ? longestFirst : []) {
     const cached = lookups.get(lookupKey(world, candidate.url));
     const found = cached && accept(cached, scanned, candidate.sdmStart);
-    if (found) return found;
+    if (found) return { ...found, cached: true };
   }
   const tags = await chipsRepo.findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
   if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
@@ -87,22 +93,49 @@ async function locate(ctx: VerifyContext, world: World, scanned: string): Promis
   throw badUrl("url's SDM parameters are not the ones this tag's chip writes");
 }
 
+/**
+ * The SUN message checked with the chip's committed keys; for a chip whose rekey is under way, when those
+ * do not verify it, with the pending keys too, and with the pending meta read key beside the committed file
+ * read key (and the reverse): a rekey cut between its ChangeKeys leaves the chip holding such a pair.
+ */
 async function check(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmValues): Promise<SunVerdict> {
   const keys = await sdmKeysOf(ctx, chip);
-  if (chip.mirroring === 'sun') return verifySun223({ key: keys.sdmFileReadKey, sun: sdm.values.sun! });
-  const v = sdm.values;
-  return verifySun424({
-    crypto: chip.crypto,
-    sdmMetaReadKey: keys.sdmMetaReadKey,
-    sdmFileReadKey: keys.sdmFileReadKey,
-    ...(v.picc_data !== undefined ? { piccData: v.picc_data } : {}),
-    ...(v.uid !== undefined ? { uid: v.uid, ctr: v.ctr! } : {}),
-    ...(v.enc !== undefined ? { enc: v.enc } : {}),
-    cmac: v.cmac!,
-    macInput: sdm.macInput,
-    expectTamper: tt,
-  });
+  const verdict = sunVerdict(chip, keys, tt, sdm);
+  const pending = isChipsMessage(verdict, chip) ? null : await pendingSdmKeysOf(ctx, chip);
+  if (pending === null) return verdict;
+  const tries: SdmKeys[] = [
+    pending,
+    { sdmMetaReadKey: pending.sdmMetaReadKey, sdmFileReadKey: keys.sdmFileReadKey },
+    { sdmMetaReadKey: keys.sdmMetaReadKey, sdmFileReadKey: pending.sdmFileReadKey },
+  ];
+  for (const attempt of tries) {
+    const other = sunVerdict(chip, attempt, tt, sdm);
+    if (isChipsMessage(other, chip)) return other;
+  }
+  return verdict;
 }
+
+/**
+ * The scan's tag and chip and its verdict. A cached chip may predate a rekey another process started or
+ * finished: a scan its keys refuse is checked once more against the chip as stored (a refused scan is
+ * rare; a genuine one never pays this).
+ */
+async function locateAndCheck(ctx: VerifyContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; verdict: SunVerdict }> {
+  const found = await locate(ctx, world, scanned);
+  const verdict = await check(ctx, found.chip, found.tag.protocol === 'ntag_424_dna_tag_tamper', found.sdm);
+  if (!found.cached || isChipsMessage(verdict, found.chip)) return { ...found, verdict };
+  const stored = await locate(ctx, world, scanned, false);
+  if (!keysChanged(found.chip, stored.chip)) return { ...found, verdict };
+  return { ...stored, verdict: await check(ctx, stored.chip, stored.tag.protocol === 'ntag_424_dna_tag_tamper', stored.sdm) };
+}
+
+/** What decides which keys a chip's scans are checked with. */
+const keysChanged = (a: ChipRow, b: ChipRow): boolean =>
+  a.key_version !== b.key_version ||
+  a.key_source !== b.key_source ||
+  a.pending_key_version !== b.pending_key_version ||
+  a.master_generation !== b.master_generation ||
+  a.write_generation !== b.write_generation;
 
 /** The attribute's problems as a 422, one attribute at a time (the url is judged before the client_ip). */
 function check422(name: keyof typeof ATTRIBUTES, value: unknown): void {
@@ -128,8 +161,7 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
   if (request.client_ip !== undefined) check422('client_ip', request.client_ip);
   const scanned = request.url as string;
   const clientIp = (request.client_ip ?? null) as string | null;
-  const { tag, chip, sdm } = await locate(ctx, world, scanned);
-  const verdict = await check(ctx, chip, tag.protocol === 'ntag_424_dna_tag_tamper', sdm);
+  const { tag, chip, verdict } = await locateAndCheck(ctx, world, scanned);
   const at = ctx.clock.nowMicros();
   const address = clientIp ?? request.forwardedFor ?? null;
   const urlHash = createHash('sha256').update(scanned).digest('hex');

@@ -12,6 +12,8 @@ const EMITTED: Record<EventType, string> = {
   'tag.deleted': 'A tag was deleted (one or many); `data` is its last state.',
   'verification.flagged':
     'A verification carries a counterfeit signal (docs/signals.md); `data` is the verification, `tag` its tag, `signals` its signals. Opt-in: sent only to webhooks that list it.',
+  'tag.rekeyed':
+    "A configured tag's chip was moved to new keys by the writer (docs/writer.md, Rekey); `data` is the tag, `write_id` the write. Opt-in: sent only to webhooks that list it.",
 };
 
 const FailureReason = Type.Object({ code: Type.String({ description: 'timeout, aborted, tag_deleted, uid_bound_to_another_tag, …' }), detail: Type.String() });

@@ -3,8 +3,8 @@ import type { Kernel } from '../kernel.js';
 import { TAG_EVENT_TYPES } from './event-types.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
-import { modeMaster, type MastersState } from '../master-keys/masters.js';
-import { sealer, type Sealer } from '../secrets/index.js';
+import type { MastersState } from '../master-keys/masters.js';
+import type { Sealer } from '../secrets/index.js';
 import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES, CREATABLE, MUTABLE } from './rules.js';
 import * as webhooksRepo from './repository.js';
@@ -15,9 +15,9 @@ import { newSecret } from './signature.js';
 
 const SECRET_PURPOSE = 'webhook-secret';
 
-/** Webhook secrets are sealed under the master key of the webhook's mode. */
-export async function secretSealer(ctx: Kernel & MastersState, mode: World['mode']): Promise<Sealer> {
-  return sealer(await modeMaster(ctx, mode), SECRET_PURPOSE);
+/** Webhook secrets are sealed under the current master generation of the webhook's mode, and opened under whichever live one sealed them. */
+export function secretSealer(ctx: Kernel & MastersState, mode: World['mode']): Promise<Sealer> {
+  return ctx.masters.sealer(mode, SECRET_PURPOSE);
 }
 /** After a rotation the old secret keeps signing beside the new one this long. */
 const ROTATION_OVERLAP_MICROS = 24 * 3600 * 1_000_000;

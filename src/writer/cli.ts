@@ -6,7 +6,7 @@ import { CliError, output } from '../cli-kit.js';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { Ntag424Card } from '../chips/index.js';
-import { loadCard, saveCard } from './cards.js';
+import { cardPath, loadCard, saveCard } from './cards.js';
 import { connectPcsc, PcscUnavailableError, type PcscCard } from './pcsc.js';
 import { HttpTransport, WriterClient, type WriteOutcome } from './relay.js';
 
@@ -37,7 +37,7 @@ async function allCreated(base: string, key: string): Promise<string[]> {
 export function registerWriterCommands(program: Command): void {
   program
     .command('writer')
-    .description('write created tags onto chips through the server (the server keeps every key; this only relays APDUs)')
+    .description('write created tags onto chips, or rekey configured ones, through the server (the server keeps every key; this only relays APDUs)')
     .argument('[tag_ids...]', 'tags to write')
     .requiredOption('--key <key>', "an API key of the tags' team and mode")
     .option(
@@ -52,10 +52,14 @@ export function registerWriterCommands(program: Command): void {
     .option('--server <url>', "the server's origin, with or without the API prefix (default http://127.0.0.1:PORT of this configuration)")
     .option('--pcsc-reader <name>', 'PC/SC reader name (default: the first reader with a card)')
     .option('--all-created', "every created tag of the key's team and mode")
+    .option('--rekey', 'move the chips of configured tags to new keys (the chip keeps its counter; docs/writer.md)')
     .option('--json', 'machine-readable output (one JSON object per tag, then none on the terminal)')
     .action(async (tagIds: string[], opts) => {
       const config = loadConfig();
       const base = apiBaseOf(opts.server ?? `http://127.0.0.1:${config.port}`, config.apiPrefix);
+      if (opts.rekey && opts.allCreated) throw new CliError('--rekey takes tag ids, not --all-created');
+      const operation = opts.rekey ? 'rekey' : 'personalize';
+      const done = opts.rekey ? 'rekeyed' : 'configured';
       const ids = opts.allCreated ? await allCreated(base, opts.key) : tagIds;
       if (ids.length === 0) throw new CliError(opts.allCreated ? 'no created tags to write' : 'name at least one tag id, or --all-created');
       const client = new WriterClient(new HttpTransport(base, opts.key));
@@ -79,9 +83,12 @@ export function registerWriterCommands(program: Command): void {
             };
           } else {
             const protocol = tag.body.data.attributes.protocol;
-            const card = loadCard(config.dataDir, tagId) ?? new Ntag424Card({ protocol: protocol === 'ntag_424_dna_tag_tamper' ? protocol : 'ntag_424_dna' });
+            const saved = loadCard(config.dataDir, tagId);
+            // A rekey changes the chip the tag was written onto: a blank card would only be refused.
+            if (saved === null && opts.rekey) throw new CliError(`${tagId}: no emulated card in ${cardPath(config.dataDir, tagId)} to rekey`);
+            const card = saved ?? new Ntag424Card({ protocol: protocol === 'ntag_424_dna_tag_tamper' ? protocol : 'ntag_424_dna' });
             try {
-              outcome = await client.write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) }, progress);
+              outcome = await client.write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) }, progress, operation);
             } finally {
               saveCard(config.dataDir, tagId, card);
             }
@@ -96,7 +103,7 @@ export function registerWriterCommands(program: Command): void {
             throw new CliError(`PC/SC: ${(error as Error).message}`);
           }
           try {
-            outcome = await client.write(tagId, reader, progress);
+            outcome = await client.write(tagId, reader, progress, operation);
           } finally {
             await reader.close();
           }
@@ -105,13 +112,13 @@ export function registerWriterCommands(program: Command): void {
         outcomes.push(outcome);
         const line = outcome.refused
           ? `${tagId}: refused (${outcome.refused.detail})`
-          : outcome.status === 'configured'
-            ? `${tagId}: configured (${outcome.roundTrips} round trips)`
+          : outcome.status === done
+            ? `${tagId}: ${done} (${outcome.roundTrips} round trips)`
             : `${tagId}: failed, ${outcome.reason!.code}: ${outcome.reason!.detail}`;
         output(opts.json, outcome, line);
       }
-      const ok = outcomes.filter((o) => o.status === 'configured').length;
-      if (!opts.json) process.stdout.write(`${ok} of ${outcomes.length} tag${outcomes.length === 1 ? '' : 's'} configured\n`);
+      const ok = outcomes.filter((o) => o.status === done).length;
+      if (!opts.json) process.stdout.write(`${ok} of ${outcomes.length} tag${outcomes.length === 1 ? '' : 's'} ${done}\n`);
       if (ok < outcomes.length) process.exitCode = 1;
     });
 }

@@ -4,6 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { DomainError } from '../errors.js';
 import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { isObject, type Json } from '../json.js';
+import type { WriterSessionsTable } from '../db/schema.js';
+
+type Operation = WriterSessionsTable['operation'];
 
 /** A short R-APDU: data up to 256 bytes plus SW1 SW2. */
 const RAPDU = '^(?:[0-9A-Fa-f]{2}){2,258}$';
@@ -14,8 +17,14 @@ const boolean = (name: string) => (v: unknown) => (typeof v === 'boolean' ? null
 /** The attributes of both writer requests: published in OpenAPI (src/writer/schemas.ts) and enforced. */
 export const ATTRIBUTES = {
   tag_id: {
-    schema: Type.String({ description: 'tag_… of a created tag' }),
+    schema: Type.String({ description: 'tag_… of a created tag (of a configured one to rekey)' }),
     explain: (v: unknown) => (typeof v === 'string' ? null : 'tag_id must be a string'),
+  },
+  operation: {
+    schema: Type.Union([Type.Literal('personalize'), Type.Literal('rekey')], {
+      description: "personalize (the default): write a created tag onto a blank chip; rekey: move a configured tag's chip to new keys (docs/writer.md)",
+    }),
+    explain: (v: unknown) => (v === 'personalize' || v === 'rekey' ? null : 'operation must be personalize or rekey'),
   },
   responses: {
     schema: Type.Array(Type.String({ pattern: RAPDU }), { maxItems: MAX_RESPONSES, description: 'R-APDUs (hex), one per C-APDU sent' }),
@@ -45,12 +54,12 @@ function checked(a: Json, names: (keyof typeof ATTRIBUTES)[]): void {
   if (names.some((name) => name in a && fieldProblems(name, ATTRIBUTES[name], a[name], undefined).length > 0)) throw new DomainError('MalformedBody');
 }
 
-/** POST /writer/writes: the tag to write. */
-export function readStartDocument(body: unknown): string {
+/** POST /writer/writes: the tag to write, and what to do. */
+export function readStartDocument(body: unknown): { tagId: string; operation: Operation } {
   const a = attributes(body);
   if (!('tag_id' in a)) throw new DomainError('MissingAttribute');
-  checked(a, ['tag_id']);
-  return a.tag_id as string;
+  checked(a, ['tag_id', 'operation']);
+  return { tagId: a.tag_id as string, operation: (a.operation ?? 'personalize') as Operation };
 }
 
 /** POST /writer/writes/:id/responses */

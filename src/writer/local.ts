@@ -19,7 +19,10 @@ export class LocalTransport implements Transport {
 
   async post(path: string, body: unknown): Promise<{ status: number; body: any }> {
     try {
-      if (path === '/writer/writes') return { status: 201, body: { data: renderWrite(await startTagWrite(this.ctx, this.world, readStartDocument(body))) } };
+      if (path === '/writer/writes') {
+        const { tagId, operation } = readStartDocument(body);
+        return { status: 201, body: { data: renderWrite(await startTagWrite(this.ctx, this.world, tagId, operation)) } };
+      }
       const id = /^\/writer\/writes\/([^/]+)\/responses$/.exec(path)?.[1];
       if (id === undefined) return { status: 404, body: null };
       const r = readResponsesDocument(body, id);

@@ -10,7 +10,7 @@ export interface CardLink {
 export interface WriteOutcome {
   writeId: string | null;
   tagId: string;
-  status: 'configured' | 'failed';
+  status: 'configured' | 'rekeyed' | 'failed';
   reason: { code: string; detail: string } | null;
   roundTrips: number;
   /** HTTP status and one-line message when the server refused the request (409, 404, …). */
@@ -59,9 +59,15 @@ export class WriterClient {
     return this.transport.post(path, body);
   }
 
-  /** Writes one tag through `card`; `progress` hears each round trip's step. */
-  async write(tagId: string, card: CardLink, progress: (step: string) => void = () => {}): Promise<WriteOutcome> {
-    let r = await this.#post('/writer/writes', { data: { type: 'writes', attributes: { tag_id: tagId } } });
+  /** Writes one tag through `card` (or, `rekey`, moves its chip to new keys); `progress` hears each round trip's step. */
+  async write(
+    tagId: string,
+    card: CardLink,
+    progress: (step: string) => void = () => {},
+    operation: 'personalize' | 'rekey' = 'personalize',
+  ): Promise<WriteOutcome> {
+    const attributes = operation === 'rekey' ? { tag_id: tagId, operation } : { tag_id: tagId };
+    let r = await this.#post('/writer/writes', { data: { type: 'writes', attributes } });
     let roundTrips = 1;
     let writeId: string | null = null;
     for (;;) {
@@ -91,8 +97,13 @@ export class WriterClient {
           removed = true;
           break;
         }
+        // No status word at all: a reader answers so when the card left in the middle of the command.
+        if (rapdu.length < 2) {
+          removed = true;
+          break;
+        }
         responses.push(rapdu.toString('hex'));
-        if (rapdu.length < 2 || !GO_ON.has(rapdu.readUInt16BE(rapdu.length - 2))) break;
+        if (!GO_ON.has(rapdu.readUInt16BE(rapdu.length - 2))) break;
       }
       r = await this.#post(`/writer/writes/${writeId}/responses`, {
         data: { type: 'writes', id: writeId, attributes: { responses, removed, round_trip: a.round_trips } },

@@ -59,7 +59,15 @@ export async function findTagWithStaleWrite(db: Executor, world: World, tagId: s
     .leftJoin('writer_sessions', (join) =>
       join.onRef('writer_sessions.tag_id', '=', 'tags.id').on('writer_sessions.result', 'is', null).on('writer_sessions.expires_at', '<=', at),
     )
-    .select(['tags.id', 'tags.protocol', 'tags.url', 'tags.status', 'writer_sessions.id as stale_id', 'writer_sessions.round_trips as stale_round_trips'])
+    .select([
+      'tags.id',
+      'tags.protocol',
+      'tags.url',
+      'tags.status',
+      'writer_sessions.id as stale_id',
+      'writer_sessions.round_trips as stale_round_trips',
+      'writer_sessions.operation as stale_operation',
+    ])
     .where('tags.id', '=', tagId)
     .where('tags.team_id', '=', world.teamId)
     .where('tags.mode', '=', world.mode)

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import { Timestamp } from '../http/schemas.js';
 import { ATTRIBUTES } from './documents.js';
 
 const Reason = Type.Union([Type.Null(), Type.Object({ code: Type.String(), detail: Type.String() })], {
-  description: 'Why the write failed (also in the tag.configuration_failed payload)',
+  description: 'Why the write failed (a personalization: also in the tag.configuration_failed payload)',
 });
 
 const Write = Type.Object({
@@ -10,7 +11,10 @@ const Write = Type.Object({
   id: Type.String(),
   attributes: Type.Object({
     tag_id: Type.String(),
-    status: Type.Union([Type.Literal('running'), Type.Literal('configured'), Type.Literal('failed')]),
+    operation: Type.Union([Type.Literal('personalize'), Type.Literal('rekey')]),
+    status: Type.Union([Type.Literal('running'), Type.Literal('configured'), Type.Literal('rekeyed'), Type.Literal('failed')], {
+      description: 'configured: a personalization succeeded; rekeyed: a rekey did',
+    }),
     step: Type.String(),
     apdus: Type.Array(Type.String(), { description: 'C-APDUs (hex) to send in order, stopping at the first error; empty once the write ended' }),
     reason: Reason,
@@ -26,8 +30,22 @@ export const WriteList = Type.Object({ data: Type.Array(Write, { description: 'N
 
 // Composed from the rules that validate them (src/writer/documents.ts).
 export const StartWriteBody = Type.Object({
-  data: Type.Object({ type: Type.Literal('writes'), attributes: Type.Object({ tag_id: ATTRIBUTES.tag_id.schema }) }),
+  data: Type.Object({
+    type: Type.Literal('writes'),
+    attributes: Type.Object({ tag_id: ATTRIBUTES.tag_id.schema, operation: Type.Optional(ATTRIBUTES.operation.schema) }),
+  }),
 });
+
+/** The body of a tag.rekeyed delivery (src/writer/rekey.ts). */
+export const TagRekeyedEvent = Type.Object(
+  {
+    type: Type.Literal('tag.rekeyed'),
+    timestamp: Timestamp,
+    data: Type.Unsafe({ $ref: '#/components/schemas/Tag' }),
+    write_id: Type.String({ description: 'The write (wrt_…) that rekeyed the chip' }),
+  },
+  { title: 'tag.rekeyed' },
+);
 
 export const ResponsesBody = Type.Object({
   data: Type.Object({

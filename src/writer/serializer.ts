@@ -9,6 +9,7 @@ export function renderWrite(row: WriteRow) {
     id: row.id,
     attributes: {
       tag_id: row.tag_id,
+      operation: row.operation,
       status,
       step: row.step,
       apdus: pendingApdus(row),

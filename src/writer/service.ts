@@ -23,8 +23,13 @@ import type { Clock } from '../time.js';
 import * as writesRepo from './repository.js';
 import type { WriteRow } from './repository.js';
 import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
+import { advanceRekey, type RekeyResult, type RekeyState } from './rekey-steps.js';
+import { commitRekey, firstRekeyBatch, recordPending, rekeyEnv } from './rekey.js';
 
 export type { WriteRow } from './repository.js';
+
+/** What a write does: personalize a created tag onto a blank chip, or rekey a configured tag's chip. */
+export type Operation = WriteRow['operation'];
 
 /** An abandoned write fails after this long without a round trip (a tap takes well under a second). */
 export const WRITE_TIMEOUT_SECONDS = 120;
@@ -53,12 +58,12 @@ function sessionSealer(master: Buffer): Sealer {
   return box;
 }
 
-function storeState(master: Buffer, machine: WriteState, apdus: Buffer[]): string {
+function storeState(master: Buffer, machine: WriteState | RekeyState, apdus: Buffer[]): string {
   return JSON.stringify({ sealed: sessionSealer(master).seal(JSON.stringify(machine)), apdus: apdus.map((a) => a.toString('hex')) } satisfies Stored);
 }
 
-function openState(master: Buffer, row: WriteRow): WriteState {
-  return JSON.parse(sessionSealer(master).open(stored(row).sealed!)) as WriteState;
+function openState<S extends WriteState | RekeyState>(master: Buffer, row: WriteRow): S {
+  return JSON.parse(sessionSealer(master).open(stored(row).sealed!)) as S;
 }
 
 function envFor(ctx: Kernel & MastersState, world: World, master: Buffer, tagId: string, protocol: Protocol, url: string): StepEnv {
@@ -80,9 +85,9 @@ const TIMEOUT: FailureReason = { code: 'timeout', detail: `the write was abandon
 const tagDeleted = (tagId: string): FailureReason => ({ code: 'tag_deleted', detail: `tag ${tagId} was deleted during the write` });
 
 /**
- * Ends a running write as failed and records tag.configuration_failed (unless the tag is gone), in
- * one conditional UPDATE that also claims the round trip when `claim` is set. Null when another
- * request changed the write first (nothing done).
+ * Ends a running write as failed and, for a personalization, records tag.configuration_failed (unless
+ * the tag is gone; a failed rekey leaves a configured tag as it was), in one conditional UPDATE that also
+ * claims the round trip when `claim` is set. Null when another request changed the write first (nothing done).
  */
 async function failWrite(trx: Executor, clock: Clock, world: World, row: WriteRow, reason: FailureReason, claim = false): Promise<WriteRow | null> {
   const end = {
@@ -94,16 +99,17 @@ async function failWrite(trx: Executor, clock: Clock, world: World, row: WriteRo
     updated_at: clock.nowMicros(),
   };
   if (!(await writesRepo.updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
-  await recordConfigurationFailure(trx, world, row.tag_id, clock, reason);
+  if (row.operation === 'personalize') await recordConfigurationFailure(trx, world, row.tag_id, clock, reason);
   return { ...row, ...end };
 }
 
 /**
- * POST /writer/writes: a `created` tag → its first batch of APDUs (or a failure before any APDU).
- * One read inside the transaction gets the tag and a running write past its deadline (failed as
- * timeout first); the partial unique index turns a second running write into 409 WriteInProgress.
+ * POST /writer/writes: a `created` tag (a `configured` one to rekey) → its first batch of APDUs (or a
+ * failure before any APDU). One read inside the transaction gets the tag and a running write past its
+ * deadline (failed as timeout first); the partial unique index turns a second running write into 409
+ * WriteInProgress.
  */
-export async function startTagWrite(ctx: Kernel & MastersState, world: World, tagId: unknown): Promise<WriteRow> {
+export async function startTagWrite(ctx: Kernel & MastersState, world: World, tagId: unknown, operation: Operation = 'personalize'): Promise<WriteRow> {
   if (!isId('tag', tagId)) throw new DomainError('NotFound');
   const master = await modeMaster(ctx, world.mode);
   try {
@@ -112,10 +118,13 @@ export async function startTagWrite(ctx: Kernel & MastersState, world: World, ta
       const tag = await writesRepo.findTagWithStaleWrite(trx, world, tagId, at);
       if (!tag) throw new DomainError('NotFound');
       if (tag.stale_id !== null && tag.stale_round_trips !== null) {
-        await failWrite(trx, ctx.clock, world, { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId } as WriteRow, TIMEOUT);
+        const stale = { id: tag.stale_id, round_trips: tag.stale_round_trips, tag_id: tagId, operation: tag.stale_operation } as WriteRow;
+        await failWrite(trx, ctx.clock, world, stale, TIMEOUT);
       }
-      if (tag.status === 'configured') throw new DomainError('ConfiguredTag');
-      const first = startWrite(tag.protocol as Protocol, tag.url);
+      if (operation === 'personalize' && tag.status === 'configured') throw new DomainError('ConfiguredTag');
+      if (operation === 'rekey' && tag.status !== 'configured') throw new DomainError('UnconfiguredTag');
+      const first: StepResult | RekeyResult =
+        operation === 'rekey' ? await firstRekeyBatch(ctx, trx, world, tag) : startWrite(tag.protocol as Protocol, tag.url);
       const failure = first.kind === 'failed' ? first.reason : null;
       const row: WriteRow = {
         id: newId('wrt'),
@@ -126,6 +135,7 @@ export async function startTagWrite(ctx: Kernel & MastersState, world: World, ta
         state: first.kind === 'apdus' ? storeState(master, first.state, first.apdus) : '{}',
         round_trips: 0,
         expires_at: at + WRITE_TIMEOUT_SECONDS * 1_000_000,
+        operation,
         // A failure before any APDU is stored ended: it never counts as the tag's running write.
         result: failure ? 'failed' : null,
         reason: failure ? JSON.stringify(failure) : null,
@@ -133,7 +143,7 @@ export async function startTagWrite(ctx: Kernel & MastersState, world: World, ta
         updated_at: at,
       };
       await writesRepo.insertWrite(trx, row);
-      if (failure) await recordConfigurationFailure(trx, world, tagId, ctx.clock, failure);
+      if (failure && operation === 'personalize') await recordConfigurationFailure(trx, world, tagId, ctx.clock, failure);
       return row;
     });
   } catch (error) {
@@ -162,18 +172,30 @@ export async function exchange(ctx: Kernel & MastersState, world: World, input: 
   if (!found) throw new DomainError('NotFound');
   const { tag, ...row } = found;
   if (row.result !== null || (roundTrip !== null && roundTrip !== row.round_trips)) throw new DomainError('WriteEnded');
-  let result: StepResult;
+  let result: StepResult | RekeyResult;
+  // The master generation a rekey's new keys come from (recorded with them).
+  let generation: number | null = null;
+  // A write keeps the generation that sealed its first state to the end: a personalization's keys
+  // derive from it and its chip row records it, whatever rotation lands meanwhile.
+  let session: { generation: number; key: Buffer } | null = null;
   if (row.expires_at <= ctx.clock.nowMicros()) result = { kind: 'failed', reason: TIMEOUT };
   else if (!tag) result = { kind: 'failed', reason: tagDeleted(row.tag_id) };
   else if (abort) result = { kind: 'failed', reason: { code: 'aborted', detail: 'the writer gave up the write' } };
   else {
-    const master = await modeMaster(ctx, world.mode);
-    result = await advance(openState(master, row), responses, removed, envFor(ctx, world, master, row.tag_id, tag.protocol as Protocol, tag.url));
+    session = await ctx.masters.sealedBy(world.mode, SESSION_PURPOSE, stored(row).sealed ?? '');
+    const master = session.key;
+    if (row.operation === 'rekey') {
+      const rekey = await rekeyEnv(ctx, world, { id: row.tag_id, ...tag });
+      generation = rekey.generation;
+      result = advanceRekey(openState<RekeyState>(master, row), responses, removed, rekey.env);
+    } else {
+      result = await advance(openState<WriteState>(master, row), responses, removed, envFor(ctx, world, master, row.tag_id, tag.protocol as Protocol, tag.url));
+    }
   }
 
   if (result.kind === 'apdus') {
     // The next batch: one conditional statement claims the round trip and stores the new state.
-    const state = storeState(await modeMaster(ctx, world.mode), result.state, result.apdus);
+    const state = storeState(session!.key, result.state, result.apdus);
     const now = ctx.clock.nowMicros();
     const next: WriteRow = {
       ...row,
@@ -184,18 +206,40 @@ export async function exchange(ctx: Kernel & MastersState, world: World, input: 
       updated_at: now,
     };
     const { round_trips, step, expires_at, updated_at } = next;
-    if (!(await writesRepo.updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at })))
-      throw new DomainError('WriteEnded');
-    return next;
+    const claim = (db: Executor) => writesRepo.updateRunningWrite(db, row.id, row.round_trips, { round_trips, step, state, expires_at, updated_at });
+    const changesKeys = result.state.step === 'rekey' ? result.state : null;
+    if (changesKeys === null) {
+      if (!(await claim(db))) throw new DomainError('WriteEnded');
+      return next;
+    }
+    // The keys the batch moves the chip to are on disk before the writer can send its first ChangeKey.
+    return db.transaction().execute(async (trx) => {
+      if (!(await claim(trx))) throw new DomainError('WriteEnded');
+      await recordPending(trx, row.tag_id, changesKeys.target, generation);
+      return next;
+    });
   }
   const end = result;
   return db.transaction().execute(async (trx) => {
     const ended =
-      end.kind === 'failed' ? await failWrite(trx, ctx.clock, world, row, end.reason, true) : await configure(trx, ctx.clock, world, row, end.uid, end.crypto);
+      end.kind === 'failed'
+        ? await failWrite(trx, ctx.clock, world, row, end.reason, true)
+        : end.kind === 'rekeyed'
+          ? await rekeyed(trx, ctx.clock, world, row, end.version, generation)
+          : await configure(trx, ctx.clock, world, row, end.uid, end.crypto, session!.generation);
     // Only the request that still sees the row as it was read claims this round trip.
     if (!ended) throw new DomainError('WriteEnded');
     return ended;
   });
+}
+
+/** A rekey's success: the round trip claimed and the write closed, then the chip's new keys committed (commitRekey). */
+async function rekeyed(trx: Executor, clock: Clock, world: World, row: WriteRow, version: number, generation: number | null): Promise<WriteRow | null> {
+  const at = clock.nowMicros();
+  const end = { step: 'rekeyed', state: '{}', result: 'rekeyed' as const, round_trips: row.round_trips + 1, updated_at: at };
+  if (!(await writesRepo.updateRunningWrite(trx, row.id, row.round_trips, end))) return null;
+  if (!(await commitRekey(trx, world, row, version, generation, at))) return null;
+  return { ...row, ...end };
 }
 
 /**
@@ -203,7 +247,15 @@ export async function exchange(ctx: Kernel & MastersState, world: World, input: 
  * tag.configured and the chip row, all in the caller's transaction. A chip bound to another tag
  * meanwhile, or a tag deleted meanwhile, ends the write failed instead. Null: another request won.
  */
-async function configure(trx: Executor, clock: Clock, world: World, row: WriteRow, uid: string, crypto: ChipCrypto): Promise<WriteRow | null> {
+async function configure(
+  trx: Executor,
+  clock: Clock,
+  world: World,
+  row: WriteRow,
+  uid: string,
+  crypto: ChipCrypto,
+  masterGeneration: number,
+): Promise<WriteRow | null> {
   const other = await chipsRepo.chipOwner(trx, world, uid, row.tag_id);
   if (other !== null)
     return failWrite(trx, clock, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
@@ -218,6 +270,8 @@ async function configure(trx: Executor, clock: Clock, world: World, row: WriteRo
     return { ...row, ...end, ...failed };
   }
   const layout = defaultLayout(tag.protocol as Protocol);
-  await chipsRepo.insertChips(trx, [chipsRepo.chipRow(world, tag, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION }, at)]);
+  await chipsRepo.insertChips(trx, [
+    chipsRepo.chipRow(world, tag, { uid, crypto, layout, keySource: 'derived', keyVersion: CURRENT_KEY_VERSION, masterGeneration }, at),
+  ]);
   return { ...row, ...end };
 }

@@ -72,7 +72,11 @@ export interface FailureReason {
     | 'timeout'
     | 'tag_deleted'
     | 'aborted'
-    | 'malformed_responses';
+    | 'malformed_responses'
+    // A rekey's own (rekey-steps.ts):
+    | 'app_key_unknown'
+    | 'wrong_chip'
+    | 'readback_failed';
   detail: string;
 }
 
@@ -99,7 +103,7 @@ export interface StepEnv {
  * `encCtr`: in an LRP session, the counter an encrypted answer is decrypted at (commands encrypted
  * ahead in the same batch moved the chip's counter on).
  */
-type Expect = { label: string; mode: CommMode; tt?: true; encCtr?: number };
+export type Expect = { label: string; mode: CommMode; tt?: true; encCtr?: number };
 
 type KeyUsed = 'factory' | 'derived';
 
@@ -117,13 +121,14 @@ export type StepResult =
   | { kind: 'failed'; reason: FailureReason };
 
 const ZERO_KEY = Buffer.alloc(16);
-const PROBE_LENGTH = 9;
+export const PROBE_LENGTH = 9;
 /** GetTTStatus answers TTPermStatus || TTCurrStatus, encrypted in a session. */
 const TT_STATUS_LENGTH = 2;
 
-const fail = (code: FailureReason['code'], detail: string): StepResult => ({ kind: 'failed', reason: { code, detail } });
+export type Failed = { kind: 'failed'; reason: FailureReason };
+export const fail = (code: FailureReason['code'], detail: string): Failed => ({ kind: 'failed', reason: { code, detail } });
 
-function statusText(rapdu: Uint8Array | undefined): string {
+export function statusText(rapdu: Uint8Array | undefined): string {
   const r = rapdu === undefined ? null : splitResponse(rapdu);
   return r === null ? 'no answer' : describeStatus(r.sw);
 }
@@ -133,14 +138,7 @@ export function startWrite(protocol: Protocol, url: string): StepResult {
   if (protocol === 'ntag_223_dna') return fail('unsupported_chip', NTAG223_WRITE_UNSUPPORTED);
   const capacity = ndefCapacityError(protocol, url);
   if (capacity !== null) return fail('url_too_long', capacity);
-  const apdus = [
-    selectNdefApplicationApdu(),
-    ...getVersionApdus(),
-    readSigApdu(null),
-    ...[0, 1, 2].map((k) => getKeyVersionApdu(null, k)),
-    authPart1Apdu(0, true),
-  ];
-  return { kind: 'apdus', state: { step: 'probe' }, apdus };
+  return { kind: 'apdus', state: { step: 'probe' }, apdus: probeApdus() };
 }
 
 /**
@@ -163,7 +161,15 @@ export async function advance(state: WriteState, responses: Buffer[], removed: b
   }
 }
 
-async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
+/** What the probe batch tells of a chip: its UID, the versions of keys 0..2, and AuthenticateEV2First part 1's answer. */
+export interface Probed {
+  uid: string;
+  versions: number[];
+  part1: { sw: number; data: Buffer } | null;
+}
+
+/** The probe batch's answers read and checked for any operation: a 424 of the tag's protocol, genuine, its key versions. */
+export function readProbe(r: Buffer[], env: Pick<StepEnv, 'protocol' | 'originalityKey'>): Probed | Failed {
   const select = r[0] === undefined ? null : splitResponse(r[0]);
   if (select === null || select.sw !== 0x9000) return fail('unsupported_chip', `the chip has no NDEF application: ISOSelectFile answered ${statusText(r[0])}`);
   const version = r.length >= 4 ? parseGetVersion(r.slice(1, 4)) : null;
@@ -182,14 +188,29 @@ async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
     if (v === null) return fail('chip_error', `GetKeyVersion ${k} failed: ${statusText(r[5 + k])}`);
     versions.push(v);
   }
+  return { uid, versions, part1: r[8] === undefined ? null : splitResponse(r[8]) };
+}
+
+/** The probe batch of every operation (PROBE_LENGTH commands). */
+export function probeApdus(): Buffer[] {
+  return [selectNdefApplicationApdu(), ...getVersionApdus(), readSigApdu(null), ...[0, 1, 2].map((k) => getKeyVersionApdu(null, k)), authPart1Apdu(0, true)];
+}
+
+/** A chip switched to LRP refuses AES authentication (NT4H2421Gx 9.2.2). */
+export const refusedAes = (p: Probed): boolean => p.part1 !== null && p.part1.sw === SW.permissionDenied;
+
+async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
+  const probed = readProbe(r, env);
+  if ('kind' in probed) return probed;
+  const { uid, versions } = probed;
   const other = await env.uidBoundElsewhere(uid);
   if (other !== null) return fail('uid_bound_to_another_tag', `chip ${uid} is already bound to tag ${other}`);
   const keys = env.keysOf(uid);
   const foreign = versions.findIndex((v) => v !== 0 && v !== keys.version);
   if (foreign >= 0) return fail('authentication_failed', `key ${foreign} of chip ${uid} has version ${versions[foreign]}: the chip was personalized elsewhere`);
-  const part1 = r[8] === undefined ? null : splitResponse(r[8]);
+  const part1 = probed.part1;
   // An LRP chip refuses AES authentication: ask again in LRP, with the longer LRP template checked first.
-  if (part1 !== null && part1.sw === SW.permissionDenied) {
+  if (refusedAes(probed)) {
     const capacity = ndefCapacityError(env.protocol, env.url, 'lrp');
     if (capacity !== null) return fail('url_too_long', `chip ${uid} is in LRP mode: ${capacity}`);
     return { kind: 'apdus', state: { step: 'lrp_probe', uid, versions }, apdus: [lrpAuthPart1Apdu(0, true)] };
@@ -230,7 +251,7 @@ function lrpProbed(state: Extract<WriteState, { step: 'lrp_probe' }>, r: Buffer[
 }
 
 /** The session the part 2 answer opens, in the chip's mode; null when the answer does not prove the key. */
-function openSession(state: Extract<WriteState, { step: 'auth' }>, key0: Buffer, part2Data: Buffer): Ev2Session | null {
+export function openSession(state: { crypto?: ChipCrypto; rndA: string; rndB: string }, key0: Buffer, part2Data: Buffer): Ev2Session | null {
   const rndA = Buffer.from(state.rndA, 'hex');
   const rndB = Buffer.from(state.rndB, 'hex');
   if (state.crypto === 'lrp') {
@@ -250,18 +271,8 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
   if (part2 === null || part2.sw !== 0x9100) return fail('authentication_failed', `the chip refused ${which}: ${statusText(r[0])}`);
   const session = openSession(state, key0Of(state.key, keys), part2.data);
   if (session === null) return fail('authentication_failed', `the chip's answer to ${which} does not prove the key`);
-  // Commands are built ahead on a copy whose CmdCtr (and in LRP EncCtr) advances as the chip's will;
-  // the real session checks the answers later in the same order.
-  const b = restoreSession(sessionState(session));
-  const apdus: Buffer[] = [];
-  const expect: Expect[] = [];
-  const add = (label: string, apdu: Buffer, mode: CommMode, tt?: true) => {
-    apdus.push(apdu);
-    const e: Expect = tt ? { label, mode, tt } : { label, mode };
-    if (b instanceof LrpSession && mode === 'full') e.encCtr = b.encCtr;
-    expect.push(e);
-    b.cmdCtr = (b.cmdCtr + 1) & 0xffff;
-  };
+  // Commands are built ahead; the real session checks the answers later in the same order.
+  const { b, apdus, expect, add } = batchBuilder(session);
   // A TagTamper chip whose loop was ever opened would report open from its first tap: read the loop
   // first (the answer is checked with the rest; ChangeKey 0 ends the session, so it cannot come last).
   if (env.protocol === 'ntag_424_dna_tag_tamper') {
@@ -284,15 +295,40 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
   return { kind: 'apdus', state: { step: 'personalize', uid: state.uid, crypto, session: sessionState(session), expect }, apdus };
 }
 
-function personalized(state: Extract<WriteState, { step: 'personalize' }>, r: Buffer[]): StepResult {
-  const session = restoreSession(state.session);
+/**
+ * Checks a batch's answers in its session, in order (MACs, and in LRP the EncCtr each was encrypted at):
+ * the failure naming the first command whose answer does not hold, or the TT loop GetTTStatus read.
+ */
+export function checkAnswers(session: Ev2Session, expect: Expect[], r: Buffer[]): Failed | { loop: { permanent: string; current: string } | null } {
   let loop: { permanent: string; current: string } | null = null;
-  for (const [i, { label, mode, tt, encCtr }] of state.expect.entries()) {
+  for (const [i, { label, mode, tt, encCtr }] of expect.entries()) {
     const rapdu = r[i];
     if (session instanceof LrpSession && encCtr !== undefined) session.encCtr = encCtr;
     const ok = rapdu !== undefined && (tt ? (loop = parseGetTtStatus(rapdu, session)) !== null : session.checkResponse(rapdu, mode) !== null);
     if (!ok) return fail('chip_error', `${label} failed: ${statusText(rapdu)}`);
   }
+  return { loop };
+}
+
+/** Builds a batch ahead on a copy of `session` whose CmdCtr (and in LRP EncCtr) advances as the chip's will. */
+export function batchBuilder(session: Ev2Session) {
+  const b = restoreSession(sessionState(session));
+  const apdus: Buffer[] = [];
+  const expect: Expect[] = [];
+  const add = (label: string, apdu: Buffer, mode: CommMode, tt?: true) => {
+    apdus.push(apdu);
+    const e: Expect = tt ? { label, mode, tt } : { label, mode };
+    if (b instanceof LrpSession && mode === 'full') e.encCtr = b.encCtr;
+    expect.push(e);
+    b.cmdCtr = (b.cmdCtr + 1) & 0xffff;
+  };
+  return { b, apdus, expect, add };
+}
+
+function personalized(state: Extract<WriteState, { step: 'personalize' }>, r: Buffer[]): StepResult {
+  const checked = checkAnswers(restoreSession(state.session), state.expect, r);
+  if ('kind' in checked) return checked;
+  const { loop } = checked;
   if (loop !== null && (loop.permanent !== 'C' || loop.current !== 'C')) {
     return fail(
       'tamper_open',

@@ -40,7 +40,8 @@ for (const kind of DATABASES) {
       assert.deepEqual(Object.keys(sub), ['id']);
 
       const [sandbox, live] = await Promise.all(['sandbox', 'production'].map((mode) => json(env, 'keys', 'create', '--team', sub.id, '--mode', mode)));
-      assert.deepEqual(Object.keys(sandbox), ['id', 'key']);
+      assert.deepEqual(Object.keys(sandbox), ['id', 'key', 'role', 'name', 'expires_at']);
+      assert.deepEqual([sandbox.role, sandbox.name, sandbox.expires_at], ['admin', null, null]);
       assert.match(sandbox.id, /^key_[0-9A-Za-z]{22}$/);
       assert.match(sandbox.key, /^tp_sandbox_[0-9A-Za-z]{32}$/);
       assert.match(live.key, /^tp_live_[0-9A-Za-z]{32}$/);

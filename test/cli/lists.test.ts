@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { createProduct, createToken } from '../../src/extension/catalog/service.js';
 import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer } from '../kit/harness.js';
+import { assertError } from '../kit/assertions.js';
 import { configure, createTags } from '../tags/helpers.js';
 import { runCli } from './process.js';
 
@@ -61,16 +62,56 @@ for (const kind of DATABASES) {
           [world.production.id, 'production', false],
         ],
       );
-      assert.deepEqual(Object.keys(all[0]).sort(), ['created_at', 'id', 'last_used_at', 'mode', 'revoked_at']);
+      assert.deepEqual(Object.keys(all[0]).sort(), ['created_at', 'expires_at', 'id', 'last_used_at', 'mode', 'name', 'replaced_by', 'revoked_at', 'role']);
+      assert.deepEqual([all[0].role, all[0].name, all[0].expires_at, all[0].replaced_by], ['admin', null, null, null]);
       assert.deepEqual(
         (await json('keys', 'list', '--team', world.teamId, '--mode', 'production')).map((k: any) => k.id),
         [world.production.id],
       );
       const human = (await run('keys', 'list', '--team', world.teamId)).stdout;
-      assert.match(human.split('\n')[0]!, /^id +mode +created_at +revoked_at +last_used_at$/);
+      assert.match(human.split('\n')[0]!, /^id +mode +role +name +created_at +expires_at +revoked_at +replaced_by +last_used_at$/);
       assert.ok(!human.includes(world.sandbox.key) && !human.includes('tp_'));
       await fails(['keys', 'list', '--team', 'team_0000000000000000000000'], /^tapproof: no team team_0000000000000000000000$/);
       await fails(['keys', 'list', '--team', world.teamId, '--mode', 'live'], /--mode.*must be sandbox or production/);
+    });
+
+    test('keys create --role --name --expires, keys roll --expires-in: the API sees the role, the expiry and the overlap', async () => {
+      const world = await suite.server.seedTeam();
+      const made = await json(
+        'keys',
+        'create',
+        '--team',
+        world.teamId,
+        '--mode',
+        'sandbox',
+        '--role',
+        'verify',
+        '--name',
+        'landing backend',
+        '--expires',
+        '30d',
+      );
+      assert.deepEqual(Object.keys(made).sort(), ['expires_at', 'id', 'key', 'name', 'role']);
+      assert.deepEqual([made.role, made.name], ['verify', 'landing backend']);
+      const days = (Date.parse(made.expires_at) - Date.now()) / 86_400_000;
+      assert.ok(days > 29.99 && days <= 30, made.expires_at);
+      assertError(await call(suite.server, 'GET', '/tags', { key: made.key }), 403, { detail: true });
+      const self = await call(suite.server, 'GET', '/keys/current', { key: made.key });
+      assert.deepEqual([self.body.data.attributes.role, self.body.data.attributes.expires_at], ['verify', made.expires_at]);
+      const rolled = await json('keys', 'roll', made.id, '--expires-in', '3600');
+      assert.deepEqual([rolled.replaces, rolled.role], [made.id, 'verify']);
+      assert.equal((await call(suite.server, 'GET', '/keys/current', { key: rolled.key })).body.data.id, rolled.id);
+      // Inside the overlap the old key still works.
+      assert.equal((await call(suite.server, 'GET', '/keys/current', { key: made.key })).status, 200);
+      const human = (await run('keys', 'roll', rolled.id)).stdout;
+      assert.match(human, new RegExp(`^created verify key key_\\w{22}; ${rolled.id} no longer works\ntp_sandbox_\\w{32}\n\\(the key is shown only now\\)\n$`));
+      assertError(await call(suite.server, 'GET', '/keys/current', { key: rolled.key }), 401);
+      await fails(['keys', 'roll', rolled.id], new RegExp(`^tapproof: ${rolled.id} cannot roll: the key was already rolled to key_\\w{22}$`));
+      await fails(['keys', 'roll', 'key_0000000000000000000000'], /^tapproof: no key key_0000000000000000000000$/);
+      await fails(['keys', 'roll', made.id, '--expires-in', '604801'], /--expires-in.*from 0 to 604800/);
+      await fails(['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--role', 'owner'], /--role.*must be one of admin, write, read, verify/);
+      await fails(['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--expires', 'soon'], /--expires.*ISO 8601/);
+      await fails(['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--expires', '2020-01-01'], /^tapproof: --expires must be in the future$/);
     });
 
     test('tags list --team --mode [--status] [--limit]', async () => {

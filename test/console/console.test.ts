@@ -28,7 +28,7 @@ import {
   type ScanRow,
 } from './console-page.js';
 
-const REFUSED = 'That API key was refused: it is wrong or has been revoked.';
+const REFUSED = 'That API key was refused: it is wrong, revoked or expired.';
 const US = '8.8.8.8';
 const DE = '5.9.0.1';
 const DEFAULT_THRESHOLDS = { counter_gap: 5, country_jump_window: 21_600, replay_burst: 3 };
@@ -102,10 +102,84 @@ for (const kind of DATABASES) {
       await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
       const keys = await tableRows(page, 'Keys');
       assert.deepEqual(
-        keys.map((row) => [row[0], row[1], row[3]]),
-        [[world.sandbox.id, 'sandbox', 'active']],
+        keys.map((row) => [row[0], row[2], row[6]]),
+        [[world.sandbox.id, 'admin', 'active']],
       );
       await assertAccessible(page, 'keys');
+    });
+
+    test('an admin creates, rolls and revokes keys; a read key sees no change it cannot make; a verify key is refused', async () => {
+      const { page } = tab;
+      await go(page, 'Keys');
+      await page.getByRole('radio', { name: /^read:/ }).check();
+      await page.getByLabel('Name (optional)').fill('wall screen');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const shownOnce = page.locator('.secret-value');
+      await shownOnce.waitFor();
+      const readKey = (await shownOnce.innerText()).trim();
+      assert.match(readKey, /^tp_sandbox_[0-9A-Za-z]{32}$/);
+      const self = await call(server, 'GET', '/keys/current', { key: readKey });
+      assert.deepEqual([self.body.data.attributes.role, self.body.data.attributes.name], ['read', 'wall screen']);
+      const readId = self.body.data.id;
+      await page.getByRole('button', { name: 'I have kept it' }).click();
+      assert.equal(await shownOnce.count(), 0);
+      await assertAccessible(page, 'keys with a new key');
+
+      // Roll it with an hour of overlap: the new key is shown once, the old one keeps working meanwhile.
+      await page.getByLabel(`After rolling ${readId}, the old key`).selectOption({ label: 'works 1 more hour' });
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: `Roll ${readId}` }).click();
+      const rolled = await message(page, 'status', 'Rolled');
+      const newId = /^Rolled key_\w{22} to (key_\w{22})\.$/.exec(rolled)![1]!;
+      const rolledKey = (await shownOnce.innerText()).trim();
+      assert.equal((await call(server, 'GET', '/keys/current', { key: rolledKey })).body.data.id, newId);
+      assert.equal((await call(server, 'GET', '/tags', { key: readKey })).status, 200);
+      const rows = async () => Object.fromEntries((await tableRows(page, 'Keys')).map((row) => [row[0], [row[1], row[2], row[6]]]));
+      await page.getByRole('button', { name: `Roll ${newId}` }).waitFor();
+      assert.deepEqual((await rows())[readId], ['wall screen', 'read', `rolled to ${newId}, ends soon`]);
+      assert.deepEqual((await rows())[newId], ['wall screen', 'read', 'active']);
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: `Revoke ${newId}` }).click();
+      assert.equal(await message(page, 'status', 'Revoked'), `Revoked ${newId}.`);
+      assert.equal((await call(server, 'GET', '/tags', { key: rolledKey })).status, 401);
+
+      // A read key: the pages show everything and offer no change.
+      const reader = await call(server, 'POST', '/keys', { key: world.sandbox.key, body: { data: { type: 'keys', attributes: { role: 'read' } } } });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await signIn(page, reader.body.data.attributes.key);
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      assert.deepEqual(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts(), [
+        'Overview',
+        'Tags',
+        'Scans',
+        'Alerts',
+        'Webhooks',
+      ]);
+      assert.equal(await page.getByText('Acme · sandbox · read key').count(), 1);
+      await go(page, 'Tags');
+      await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
+      for (const name of ['Create tags', /^Delete selected/]) assert.equal(await page.getByRole('button', { name }).count(), 0, String(name));
+      assert.equal(await page.getByLabel('Tags as CSV').count(), 0);
+      await go(page, 'Webhooks');
+      assert.equal(await page.getByRole('heading', { name: 'Create a webhook' }).count(), 0);
+      await go(page, 'Alerts');
+      await page.getByLabel('Counter gap', { exact: true }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Save thresholds' }).count(), 0);
+      assert.equal(await page.getByLabel('Counter gap', { exact: true }).getAttribute('readonly'), '');
+      await assertAccessible(page, 'alerts for a read key');
+      await tab.open('/keys');
+      await page.getByText('Keys are managed with an admin key').waitFor();
+      await assertAccessible(page, 'keys for a read key');
+
+      // A verify key cannot read the console's pages at all.
+      const verifier = await call(server, 'POST', '/keys', { key: world.sandbox.key, body: { data: { type: 'keys', attributes: { role: 'verify' } } } });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await signIn(page, verifier.body.data.attributes.key);
+      assert.equal(await message(page, 'alert', 'verify key'), 'That is a verify key: it can only verify scans. Sign in with an admin, write or read key.');
+      await signIn(page, world.sandbox.key);
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      assert.deepEqual(tab.errors, []);
     });
 
     test('creates tags from pasted and uploaded CSV; a refused request creates nothing and names its lines', async () => {

@@ -13,6 +13,7 @@ const ALLOWED: Record<string, string> = {
   'time.ts': 'defines nowMicros and systemClock, the clock the server gives its context',
   'keys/cache.ts': 'the principal cache takes its clock as a field (Date.now by default); tests set it',
   'signals/thresholds.ts': 'the thresholds cache takes its clock as a field (Date.now by default), like the principal cache',
+  'master-keys/masters.ts': 'how long the generations read are trusted without the change feed: a field (Date.now by default), like the principal cache',
   'http/rate-limit.ts': 'a backoff from a failed Redis must pass in real time, whatever a test did to the service clock',
   'db/database.ts': 'throttles a log line about lost PostgreSQL connections',
 };

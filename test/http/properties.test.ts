@@ -155,7 +155,8 @@ function judge(tally: Tally, route: string, r: ApiResponse): void {
       assert.deepEqual([Object.keys(e).sort(), Object.keys(e.source)], [['detail', 'source', 'status', 'title'], ['parameter']], r.text);
     return;
   }
-  if (r.status !== 422) return assertError(r, r.status);
+  // Refusals that explain themselves: the role a request needs, why a key cannot roll.
+  if (r.status !== 422) return assertError(r, r.status, { detail: route === 'POST /keys/:id/roll' && r.status === 409 });
   assert.equal(r.headers.get('content-type'), JSON_API, r.text);
   assert.deepEqual(Object.keys(r.body), ['errors']);
   assert.ok(r.body.errors.length > 0, r.text);
@@ -677,6 +678,59 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         });
         judge(tally, 'POST /writer/writes/:id/responses', r);
         if (r.status === 200) await readsBack('GET /writer/writes/:id', `/writer/writes/${id}`, r.body.data);
+      });
+    });
+
+    test('keys: POST /keys, roll, revoke and GET /keys/current with any attributes and ids', async (t) => {
+      const ROLE_VALUES = ['admin', 'write', 'read', 'verify'];
+      const attribute = <T>(good: fc.Arbitrary<T>) =>
+        fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean()) });
+      const arbitrary = fc.record({
+        op: fc.constantFrom('create', 'roll', 'revoke', 'current'),
+        role: fc.option(attribute(fc.constantFrom(...ROLE_VALUES)), { nil: undefined }),
+        name: fc.option(attribute(fc.string({ unit: 'grapheme', minLength: 0, maxLength: 102 })), { nil: undefined }),
+        expiresIn: fc.option(attribute(fc.integer({ min: -5, max: 604_805 })), { nil: undefined }),
+        target: idChoice('key'),
+        junk: maybeJunk,
+      });
+      // Keys this property made and may still act on (the suite's own keys are never rolled or revoked).
+      const made: { id: string; key: string }[] = [];
+      const ROUTES_HIT = ['POST /keys', 'POST /keys/:id/roll', 'DELETE /keys/:id', 'GET /keys/current'];
+      await property(t, ROUTES_HIT, RUNS.cheap, arbitrary, async (c) => {
+        const ids = made.map((m) => m.id);
+        if (c.op === 'create') {
+          const attributes: Record<string, unknown> = {};
+          if (c.role !== undefined) attributes.role = c.role;
+          if (c.name !== undefined) attributes.name = c.name;
+          if (typeof c.expiresIn === 'number') attributes.expires_at = new Date(Date.now() + c.expiresIn * 1000).toISOString();
+          const r = await call(s(), 'POST', '/keys', { key: key(), body: c.junk ?? { data: { type: 'keys', attributes } } });
+          judge(tally, 'POST /keys', r);
+          if (r.status === 201) {
+            made.push({ id: r.body.data.id, key: r.body.data.attributes.key });
+            const { key: _text, ...shown } = r.body.data.attributes;
+            await readsBack('GET /keys/current', '/keys/current', { ...r.body.data, attributes: shown }, r.body.data.attributes.key);
+          } else assert.ok([400, 422].includes(r.status), r.text);
+        } else if (c.op === 'roll') {
+          const id = resolveId(c.target, ids);
+          const body = c.junk ?? (c.expiresIn === undefined ? undefined : { data: { type: 'keys', attributes: { expires_in: c.expiresIn } } });
+          const r = await call(s(), 'POST', `/keys/${pathOf(id)}/roll`, { key: key(), body });
+          judge(tally, 'POST /keys/:id/roll', r);
+          if (r.status === 201) made.push({ id: r.body.data.id, key: r.body.data.attributes.key });
+          else assert.ok([400, 404, 409, 422].includes(r.status), r.text);
+          if (r.status === 201 || r.status === 409) assert.ok(ids.includes(id), `${id} is not a key of this world`);
+        } else if (c.op === 'revoke') {
+          const id = resolveId(c.target, ids);
+          const r = await call(s(), 'DELETE', `/keys/${pathOf(id)}`, { key: key() });
+          judge(tally, 'DELETE /keys/:id', r);
+          assert.equal(r.status, ids.includes(id) ? 204 : 404, r.text);
+          if (r.status === 204) assertError(await call(s(), 'GET', '/keys/current', { key: made.find((m) => m.id === id)!.key }), 401);
+        } else {
+          const own = fromPool(made, 'known' in c.target ? c.target.known : 0);
+          const r = await call(s(), 'GET', '/keys/current', { key: own?.key ?? key() });
+          judge(tally, 'GET /keys/current', r);
+          assert.ok([200, 401].includes(r.status), r.text);
+          if (r.status === 200) assert.equal(r.body.data.id, own?.id ?? suite.world.sandbox.id);
+        }
       });
     });
 

@@ -2,6 +2,8 @@
 // (test/http/route-matrix.test.ts) drives 401 / other team / subteam / parent team /
 // other mode / malformed ids over each row, and fails when the server registers a route
 // that is not in this table: a new route cannot skip the matrix.
+import type { Access } from '../../src/http/access.js';
+import { createKey } from '../../src/keys/service.js';
 import { call, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createdTag } from '../writer/helpers.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
@@ -21,6 +23,8 @@ export interface Owned {
   sessionId: string;
   /** A fresh scan of the owner's configured tag, not yet verified. */
   scanUrl: string;
+  /** A second key of the owner's sandbox, for the routes that revoke or roll a key. */
+  spareKeyId: string;
 }
 
 export interface RouteRow {
@@ -36,56 +40,112 @@ export interface RouteRow {
    * status of a request that acts on the caller's own world only (list, create, bulk delete).
    */
   outsider: number;
+  /**
+   * Which roles of key may call it (docs/api.md#keys): written here from the rules, not read from the
+   * routes, so a route that declares another access fails the role matrix (test/keys/roles.test.ts).
+   */
+  access: Access;
 }
 
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
 const responsesDoc = (id: string) => ({ data: { type: 'writes', id, attributes: { responses: [] } } });
+const rollDoc = () => ({ data: { type: 'keys', attributes: { expires_in: 60 } } });
 const byId =
   (prefix: string, suffix = '', body?: (id: string) => unknown) =>
   (id: string) => ({ path: `${prefix}${id}${suffix}`, body: body?.(id) });
 
 export const ROUTES: RouteRow[] = [
-  { method: 'GET', pattern: '/tags', request: () => ({ path: '/tags' }), outsider: 200 },
+  { method: 'GET', pattern: '/tags', request: () => ({ path: '/tags' }), outsider: 200, access: 'read' },
   // The owner's url: urls are unique per team and mode, so any other world may use it too.
   {
     method: 'POST',
     pattern: '/tags',
     request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: o.tag.url } }] } }),
     outsider: 201,
+    access: 'write',
   },
-  { method: 'PATCH', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [tagDoc(o.tag.id).data] } }), outsider: 404 },
-  { method: 'DELETE', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', id: o.tag.id }] } }), outsider: 200 },
-  { method: 'GET', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
-  { method: 'GET', pattern: '/tags/:id/links', request: (o) => byId('/tags/', '/links')(o.chipTagId), withId: byId('/tags/', '/links'), outsider: 404 },
-  { method: 'GET', pattern: '/tags/:id/writes', request: (o) => byId('/tags/', '/writes')(o.tag.id), withId: byId('/tags/', '/writes'), outsider: 404 },
-  { method: 'GET', pattern: '/tags/:id/chip', request: (o) => byId('/tags/', '/chip')(o.chipTagId), withId: byId('/tags/', '/chip'), outsider: 404 },
-  { method: 'PATCH', pattern: '/tags/:id', request: (o) => byId('/tags/', '', tagDoc)(o.tag.id), withId: byId('/tags/', '', tagDoc), outsider: 404 },
-  { method: 'DELETE', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404 },
-  { method: 'GET', pattern: '/teams/current', request: () => ({ path: '/teams/current' }), outsider: 200 },
+  { method: 'PATCH', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [tagDoc(o.tag.id).data] } }), outsider: 404, access: 'write' },
+  { method: 'DELETE', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', id: o.tag.id }] } }), outsider: 200, access: 'write' },
+  { method: 'GET', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404, access: 'read' },
+  {
+    method: 'GET',
+    pattern: '/tags/:id/links',
+    request: (o) => byId('/tags/', '/links')(o.chipTagId),
+    withId: byId('/tags/', '/links'),
+    outsider: 404,
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    pattern: '/tags/:id/writes',
+    request: (o) => byId('/tags/', '/writes')(o.tag.id),
+    withId: byId('/tags/', '/writes'),
+    outsider: 404,
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    pattern: '/tags/:id/chip',
+    request: (o) => byId('/tags/', '/chip')(o.chipTagId),
+    withId: byId('/tags/', '/chip'),
+    outsider: 404,
+    access: 'read',
+  },
+  {
+    method: 'PATCH',
+    pattern: '/tags/:id',
+    request: (o) => byId('/tags/', '', tagDoc)(o.tag.id),
+    withId: byId('/tags/', '', tagDoc),
+    outsider: 404,
+    access: 'write',
+  },
+  { method: 'DELETE', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404, access: 'write' },
+  { method: 'GET', pattern: '/teams/current', request: () => ({ path: '/teams/current' }), outsider: 200, access: 'read' },
   // Acts on the caller's own team and mode only.
   {
     method: 'PATCH',
     pattern: '/teams/current',
     request: () => ({ path: '/teams/current', body: { data: { type: 'teams', attributes: { signal_thresholds: { replay_burst: 3 } } } } }),
     outsider: 200,
+    access: 'write',
   },
-  { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404 },
-  { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200 },
-  { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404 },
+  { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404, access: 'read' },
+  { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200, access: 'admin' },
+  { method: 'GET', pattern: '/keys/current', request: () => ({ path: '/keys/current' }), outsider: 200, access: 'any' },
+  { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404, access: 'admin' },
+  // Acts on the caller's own team and mode only.
+  {
+    method: 'POST',
+    pattern: '/keys',
+    request: () => ({ path: '/keys', body: { data: { type: 'keys', attributes: { role: 'read' } } } }),
+    outsider: 201,
+    access: 'admin',
+  },
+  {
+    method: 'POST',
+    pattern: '/keys/:id/roll',
+    request: (o) => byId('/keys/', '/roll', rollDoc)(o.spareKeyId),
+    withId: byId('/keys/', '/roll', rollDoc),
+    outsider: 404,
+    access: 'admin',
+  },
+  { method: 'DELETE', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.spareKeyId), withId: byId('/keys/'), outsider: 404, access: 'admin' },
   {
     method: 'POST',
     pattern: '/webhooks',
     request: () => ({ path: '/webhooks', body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/matrix' } } } }),
     outsider: 201,
+    access: 'write',
   },
-  { method: 'GET', pattern: '/webhooks', request: () => ({ path: '/webhooks' }), outsider: 200 },
+  { method: 'GET', pattern: '/webhooks', request: () => ({ path: '/webhooks' }), outsider: 200, access: 'read' },
   {
     method: 'GET',
     pattern: '/webhooks/:id/deliveries',
     request: (o) => byId('/webhooks/', '/deliveries')(o.webhookId),
     withId: byId('/webhooks/', '/deliveries'),
     outsider: 404,
+    access: 'read',
   },
   {
     method: 'POST',
@@ -93,47 +153,74 @@ export const ROUTES: RouteRow[] = [
     request: (o) => ({ path: `/webhooks/${o.webhookId}/deliveries/${o.eventId}/redeliver` }),
     withId: (id) => ({ path: `/webhooks/${id}/deliveries/evt_0000000000000000000000/redeliver` }),
     outsider: 404,
+    access: 'write',
   },
-  { method: 'GET', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404 },
+  { method: 'GET', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404, access: 'read' },
   {
     method: 'PATCH',
     pattern: '/webhooks/:id',
     request: (o) => byId('/webhooks/', '', webhookDoc)(o.webhookId),
     withId: byId('/webhooks/', '', webhookDoc),
     outsider: 404,
+    access: 'write',
   },
-  { method: 'DELETE', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404 },
+  { method: 'DELETE', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404, access: 'write' },
   {
     method: 'POST',
     pattern: '/writer/writes',
     request: (o) => ({ path: '/writer/writes', body: { data: { type: 'writes', attributes: { tag_id: o.tag.id } } } }),
     outsider: 404,
+    access: 'write',
   },
-  { method: 'GET', pattern: '/writer/writes/:id', request: (o) => byId('/writer/writes/')(o.writeId), withId: byId('/writer/writes/'), outsider: 404 },
+  {
+    method: 'GET',
+    pattern: '/writer/writes/:id',
+    request: (o) => byId('/writer/writes/')(o.writeId),
+    withId: byId('/writer/writes/'),
+    outsider: 404,
+    access: 'read',
+  },
   {
     method: 'POST',
     pattern: '/writer/writes/:id/responses',
     request: (o) => byId('/writer/writes/', '/responses', responsesDoc)(o.writeId),
     withId: byId('/writer/writes/', '/responses', responsesDoc),
     outsider: 404,
+    access: 'write',
   },
   {
     method: 'POST',
     pattern: '/verifications',
     request: (o) => ({ path: '/verifications', body: { data: { type: 'verifications', attributes: { url: o.scanUrl } } } }),
     outsider: 404,
+    access: 'write+verify',
   },
-  { method: 'GET', pattern: '/verifications', request: () => ({ path: '/verifications' }), outsider: 200 },
-  { method: 'GET', pattern: '/verifications/stats', request: () => ({ path: '/verifications/stats' }), outsider: 200 },
-  { method: 'GET', pattern: '/verifications/:id', request: (o) => byId('/verifications/')(o.verificationId), withId: byId('/verifications/'), outsider: 404 },
+  { method: 'GET', pattern: '/verifications', request: () => ({ path: '/verifications' }), outsider: 200, access: 'read' },
+  { method: 'GET', pattern: '/verifications/stats', request: () => ({ path: '/verifications/stats' }), outsider: 200, access: 'read' },
+  {
+    method: 'GET',
+    pattern: '/verifications/:id',
+    request: (o) => byId('/verifications/')(o.verificationId),
+    withId: byId('/verifications/'),
+    outsider: 404,
+    access: 'read+verify',
+  },
   {
     method: 'GET',
     pattern: '/verifications/:id/ownership-proofs',
     request: (o) => byId('/verifications/', '/ownership-proofs')(o.verificationId),
     withId: byId('/verifications/', '/ownership-proofs'),
     outsider: 404,
+    access: 'read',
   },
-  { method: 'GET', pattern: '/sessions/:id', request: (o) => byId('/sessions/')(o.sessionId), withId: byId('/sessions/'), outsider: 404 },
+  {
+    method: 'GET',
+    pattern: '/sessions/:id',
+    request: (o) => byId('/sessions/')(o.sessionId),
+    withId: byId('/sessions/'),
+    outsider: 404,
+    access: 'read+verify',
+  },
 ];
 
 /** Routes under the API prefix that answer without a key (the API's own description). */
@@ -170,6 +257,7 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
     verificationId: verified.body.data.id,
     sessionId: verified.body.data.attributes.session_id,
     scanUrl,
+    spareKeyId: (await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.clock)).id,
   };
 }
 

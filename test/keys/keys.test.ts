@@ -59,7 +59,7 @@ for (const kind of DATABASES) {
         assert.equal(response.body.data.type, 'keys');
         assert.equal(response.body.data.id, target.id);
         const a = response.body.data.attributes;
-        assert.deepEqual(Object.keys(a).sort(), ['created_at', 'last_used_at', 'mode', 'revoked_at', 'team_id']);
+        assert.deepEqual(Object.keys(a).sort(), ['created_at', 'expires_at', 'last_used_at', 'mode', 'name', 'replaced_by', 'revoked_at', 'role', 'team_id']);
         assert.equal(a.team_id, world.teamId);
         assert.equal(a.mode, 'sandbox');
         assert.match(a.created_at, ISO_MICROS);

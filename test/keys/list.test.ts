@@ -22,7 +22,17 @@ for (const kind of DATABASES) {
         [world.sandbox.id, second.id],
       );
       const [own, revoked] = response.body.data;
-      assert.deepEqual(Object.keys(own.attributes).sort(), ['created_at', 'last_used_at', 'mode', 'revoked_at', 'team_id']);
+      assert.deepEqual(Object.keys(own.attributes).sort(), [
+        'created_at',
+        'expires_at',
+        'last_used_at',
+        'mode',
+        'name',
+        'replaced_by',
+        'revoked_at',
+        'role',
+        'team_id',
+      ]);
       assert.equal(own.type, 'keys');
       assert.deepEqual(
         { team_id: own.attributes.team_id, mode: own.attributes.mode, revoked_at: own.attributes.revoked_at },

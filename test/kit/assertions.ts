@@ -11,14 +11,15 @@ export function assertJsonApi(response: ApiResponse): void {
   assert.equal(response.headers.get('content-type'), JSON_API);
 }
 
-/** A non-422 error: exactly one error with only `status` and `title`. */
-export function assertError(response: ApiResponse, status: number): void {
+/** A non-422 error: exactly one error with only `status` and `title` (and `detail` where the error explains itself). */
+export function assertError(response: ApiResponse, status: number, options: { detail?: boolean } = {}): void {
   assert.equal(response.status, status, response.text);
   assertJsonApi(response);
   assert.deepEqual(Object.keys(response.body).sort(), ['errors']);
   assert.equal(response.body.errors.length, 1, response.text);
   const [error] = response.body.errors;
-  assert.deepEqual(Object.keys(error).sort(), ['status', 'title']);
+  assert.deepEqual(Object.keys(error).sort(), options.detail ? ['detail', 'status', 'title'] : ['status', 'title']);
+  if (options.detail) assert.ok(typeof error.detail === 'string' && error.detail.length > 0, response.text);
   assert.equal(error.status, String(status));
   assert.equal(typeof error.title, 'string');
   assert.ok(error.title.length > 0);

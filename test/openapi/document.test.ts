@@ -4,7 +4,9 @@
 // 429s; and query parameters with exactly the rules the server enforces.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { allowedRoles } from '../../src/http/access.js';
 import { call, DATABASES, startServer, type TestServer } from '../kit/harness.js';
+import { ROUTES } from '../http/routes.js';
 
 const operations = (document: any) =>
   Object.entries<any>(document.paths).flatMap(([path, item]) =>
@@ -56,7 +58,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 41);
+      assert.equal(all.length, 45);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -65,7 +67,7 @@ for (const kind of DATABASES)
       const webhooks = Object.entries<any>(document.webhooks).map(([name, item]) => ({ where: `webhook ${name}`, op: item.post }));
       const all = [...operations(document), ...webhooks];
       const ids = all.map(({ where, op }) => {
-        assert.match(op.operationId ?? '', /^(create|get|list|update|delete|tag|verification)[A-Z][A-Za-z]*$/, where);
+        assert.match(op.operationId ?? '', /^(create|get|list|update|delete|roll|revoke|tag|verification)[A-Z][A-Za-z]*$/, where);
         for (const [status, response] of Object.entries<any>(op.responses)) {
           assert.ok(response.description && response.description !== 'Default Response', `${where} ${status}: ${response.description}`);
         }
@@ -99,12 +101,31 @@ for (const kind of DATABASES)
       });
     });
 
+    test('every platform operation lists the roles of key it admits, and declares 403 unless it admits every role', () => {
+      for (const route of ROUTES) {
+        const path = route.pattern.replace(/:(\w+)/g, '{$1}');
+        const op = document.paths[path][route.method.toLowerCase()];
+        const where = `${route.method} ${route.pattern}`;
+        assert.deepEqual(op['x-tapproof-roles'], allowedRoles(route.access), where);
+        assert.equal('403' in op.responses, route.access !== 'any', where);
+      }
+      for (const { where, op } of operations(document).filter(({ where }) => where.includes(' /ext/')))
+        assert.equal(op['x-tapproof-roles'], undefined, `${where}: the extension API needs no key`);
+    });
+
     test('the title is the API’s name and the version a release number', () => {
       assert.deepEqual([document.info.title, document.info.version], ['tapproof platform API', '1.0.0']);
     });
 
     test('webhooks: one signed POST per event type, with its payload', () => {
-      assert.deepEqual(Object.keys(document.webhooks), ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted', 'verification.flagged']);
+      assert.deepEqual(Object.keys(document.webhooks), [
+        'tag.created',
+        'tag.configured',
+        'tag.configuration_failed',
+        'tag.deleted',
+        'verification.flagged',
+        'tag.rekeyed',
+      ]);
       for (const [type, item] of Object.entries<any>(document.webhooks)) {
         assert.deepEqual(
           item.post.parameters.map((p: any) => [p.in, p.name, p.required]),
@@ -127,6 +148,12 @@ for (const kind of DATABASES)
           continue;
         }
         assert.deepEqual(schema.properties.data, { $ref: '#/components/schemas/Tag' }, type);
+        if (type === 'tag.rekeyed') {
+          // The tag and the write that rekeyed its chip; opt-in like verification.flagged.
+          assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'write_id'], type);
+          assert.match(item.post.description, /Opt-in/);
+          continue;
+        }
         assert.deepEqual(schema.required, ['type', 'timestamp', 'data'], type);
         assert.equal('reason' in schema.properties, type === 'tag.configuration_failed', type);
       }

@@ -1,5 +1,5 @@
-// Key material (docs/operations.md#master-keys): the database records a check value of each mode's
-// master key on first use; a process with another master refuses to start with
+// Key material (docs/operations.md#master-keys): the database records each mode's master key as
+// generation 1 (its check value) on first use; a process with another master refuses to start with
 // one line; a scan of a row sealed under another master is a 503, never a 500;
 // on PostgreSQL production keys come only from TAPPROOF_MASTER_KEY(_FILE).
 import assert from 'node:assert/strict';
@@ -88,11 +88,11 @@ for (const kind of DATABASES) {
         const live = await json(envA, 'keys', 'create', '--team', team.id, '--mode', 'production');
         const db = storage.open();
         try {
-          assert.deepEqual(await db.kysely.selectFrom('master_key_checks').selectAll().execute(), [], 'nothing recorded before any key material is used');
+          assert.deepEqual(await db.kysely.selectFrom('master_generations').selectAll().execute(), [], 'nothing recorded before any key material is used');
           const [good, resealed] = [chipEntry(), chipEntry()];
           const ids: string[] = await json(envA, 'tags', 'import', '--team', team.id, '--mode', 'production', '--file', chipsFile([good, resealed]));
-          const checks = await db.kysely.selectFrom('master_key_checks').select(['mode', 'check_value']).execute();
-          assert.deepEqual(checks, [{ mode: 'production', check_value: checkValue(Buffer.from(A, 'hex')) }]);
+          const checks = await db.kysely.selectFrom('master_generations').select(['mode', 'generation', 'check_value']).execute();
+          assert.deepEqual(checks, [{ mode: 'production', generation: 1, check_value: checkValue(Buffer.from(A, 'hex')) }]);
           assert.ok(!JSON.stringify(checks).toLowerCase().includes(A.slice(0, 16)), 'the check value is not the key');
 
           // Every process that touches chips refuses to start under B, with one line saying what to do.
@@ -104,7 +104,7 @@ for (const kind of DATABASES) {
             runCli(envB, 'webhooks', 'attempts', 'whk_0000000000000000000000'),
           ]);
           const expected = new RegExp(
-            `^tapproof: TAPPROOF_MASTER_KEY does not match the production master key this database was first used with \\(check value ${checkValue(Buffer.from(A, 'hex'))}, this process has ${checkValue(Buffer.from(B, 'hex'))}\\): start every process with the master key`,
+            `^tapproof: TAPPROOF_MASTER_KEY does not match any production master key generation of this database \\(current generation 1, check value ${checkValue(Buffer.from(A, 'hex'))}; this process has ${checkValue(Buffer.from(B, 'hex'))}\\): start every process with the current master key`,
           );
           refusals.forEach((r, i) => assertOneLine(r, expected, `refusal ${i}`));
           // Without any master the database's production key material is out of reach: refused too, naming the variable.
@@ -165,14 +165,14 @@ for (const kind of DATABASES) {
           }
 
           // A database from before the check values (none recorded) is judged by the values already sealed in it.
-          await db.kysely.deleteFrom('master_key_checks').execute();
+          await db.kysely.deleteFrom('master_generations').execute();
           const C = randomBytes(32).toString('hex');
           assertOneLine(
             await runCli({ ...storage.env, TAPPROOF_MASTER_KEY: C }, 'worker'),
             /^tapproof: TAPPROOF_MASTER_KEY is not the production master key this database's chips\.sdm_file_read_key_sealed values were sealed under/,
             'upgrade',
           );
-          assert.deepEqual(await db.kysely.selectFrom('master_key_checks').selectAll().execute(), [], 'a refused process records nothing');
+          assert.deepEqual(await db.kysely.selectFrom('master_generations').selectAll().execute(), [], 'a refused process records nothing');
         } finally {
           await db.close();
         }

@@ -193,7 +193,7 @@ for (const kind of DATABASES) {
         assert.deepEqual(fields(unauthorized), {
           status: 401,
           code: 'unauthorized',
-          title: 'Missing, invalid or revoked API key',
+          title: 'Missing, invalid, revoked or expired API key',
           pointer: undefined,
           parameter: undefined,
         });
@@ -503,7 +503,17 @@ for (const kind of DATABASES) {
           {
             type: 'keys',
             id: world.sandbox.id,
-            attributes: { team_id: world.teamId, mode: 'sandbox', created_at: undefined, revoked_at: null, last_used_at: undefined },
+            attributes: {
+              team_id: world.teamId,
+              mode: 'sandbox',
+              role: 'admin',
+              name: null,
+              created_at: undefined,
+              expires_at: null,
+              revoked_at: null,
+              replaced_by: null,
+              last_used_at: undefined,
+            },
           },
         );
         assert.deepEqual(await client().keys.get(world.sandbox.id), key);
@@ -517,6 +527,31 @@ for (const kind of DATABASES) {
           [other.sandbox.id],
         );
         assert.equal((await refusal(client(other.sandbox.key).keys.get(world.sandbox.id))).code, 'not_found');
+      });
+
+      test('keys.create, current, roll and revoke; a role that does not allow a call is a forbidden TapproofError', async () => {
+        const admin = client();
+        const reader = await admin.keys.create({ role: 'read', name: 'sdk reader' });
+        assert.match(reader.attributes.key, /^tp_sandbox_[0-9A-Za-z]{32}$/);
+        assert.deepEqual([reader.attributes.role, reader.attributes.name], ['read', 'sdk reader']);
+        const self = await client(reader.attributes.key).keys.current();
+        assert.deepEqual([self.id, self.attributes.role, 'key' in self.attributes], [reader.id, 'read', false]);
+        const refused = await refusal(client(reader.attributes.key).webhooks.create({ url: 'https://hooks.example.com/x' }));
+        assert.deepEqual(
+          [refused.status, refused.code, refused.detail],
+          [403, 'forbidden', "this key's role is read; this request needs a key of role admin or write"],
+        );
+        assert.equal((await refusal(client(reader.attributes.key).keys.list())).code, 'forbidden');
+        const rolled = await admin.keys.roll(reader.id, { expiresIn: 600 });
+        assert.deepEqual([rolled.attributes.role, rolled.attributes.name], ['read', 'sdk reader']);
+        assert.equal((await admin.keys.get(reader.id)).attributes.replaced_by, rolled.id);
+        const again = await refusal(admin.keys.roll(reader.id));
+        assert.deepEqual([again.code, again.detail], ['conflict', `the key was already rolled to ${rolled.id}`]);
+        await admin.keys.revoke(rolled.id);
+        await admin.keys.revoke(rolled.id);
+        assert.equal((await refusal(client(rolled.attributes.key).keys.current())).code, 'unauthorized');
+        const invalid = await refusal(admin.keys.create({ role: 'owner' as never }));
+        assert.deepEqual([invalid.status, invalid.pointer], [422, '/data/attributes/role']);
       });
 
       test("teams.current is the key's own team", async () => {

@@ -78,7 +78,7 @@ for (const kind of DATABASES) {
         .tags.get('tag_x')
         .catch((e: unknown) => e);
       assert.ok(unauthorized instanceof TapproofError);
-      assert.deepEqual([unauthorized.status, unauthorized.code, unauthorized.title], [401, 'unauthorized', 'Missing, invalid or revoked API key']);
+      assert.deepEqual([unauthorized.status, unauthorized.code, unauthorized.title], [401, 'unauthorized', 'Missing, invalid, revoked or expired API key']);
 
       const [tag] = await sdk.tags.create(entries(1, 'errors'));
       const invalid = await sdk.tags.update([{ id: tag!.id, comment: 'x'.repeat(51), session_duration: 0 }]).catch((e: unknown) => e);

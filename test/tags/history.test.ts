@@ -38,6 +38,7 @@ for (const kind of DATABASES) {
         { ...only.attributes, started_at: 'x', updated_at: 'x', expires_at: 'x', round_trips: 0 },
         {
           tag_id: tag.id,
+          operation: 'personalize',
           status: 'configured',
           step: 'configured',
           apdus: [],

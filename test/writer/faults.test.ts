@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DATABASES, sharedServer } from '../kit/harness.js';
+import { PROBE_AND_AUTH, commandSteps } from './commands.js';
 import { createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
 
 for (const kind of DATABASES) {
@@ -11,28 +12,14 @@ for (const kind of DATABASES) {
     const suite = sharedServer(kind);
     // The 15 commands of a write onto a blank 424 (probe 9, auth 1, personalize 5), by INS and rank.
     const NAMES: [number, string][] = [
-      [0xa4, 'ISOSelectFile'],
-      [0x60, 'GetVersion'],
-      [0xaf, 'GetVersion AF 1'],
-      [0xaf, 'GetVersion AF 2'],
-      [0x3c, 'Read_Sig'],
-      [0x64, 'GetKeyVersion 0'],
-      [0x64, 'GetKeyVersion 1'],
-      [0x64, 'GetKeyVersion 2'],
-      [0x71, 'AuthenticateEV2First part 1'],
-      [0xaf, 'AuthenticateEV2First part 2'],
+      ...PROBE_AND_AUTH,
       [0x8d, 'WriteData'],
       [0x5f, 'ChangeFileSettings'],
       [0xc4, 'ChangeKey 1'],
       [0xc4, 'ChangeKey 2'],
       [0xc4, 'ChangeKey 0'],
     ];
-    const seen = new Map<number, number>();
-    const steps = NAMES.map(([ins, name]) => {
-      const skip = seen.get(ins) ?? 0;
-      seen.set(ins, skip + 1);
-      return { ins, skip, name };
-    });
+    const steps = commandSteps(NAMES);
 
     it('a clean write sends exactly these commands', async () => {
       const { server, world } = suite;

@@ -42,6 +42,27 @@ export async function eventsOf(server: TestServer, tagId: string): Promise<{ typ
   return rows.map((r) => ({ type: r.type, payload: JSON.parse(r.payload) }));
 }
 
+/** A rekey of the tag's chip through the relay. */
+export const rekey = (server: TestServer, key: string, tagId: string, card: Ntag424Card) =>
+  new WriterClient(server.base, key).write(tagId, cardLink(card), () => {}, 'rekey');
+
+export const chipOf = (server: TestServer, tagId: string) =>
+  server.ctx.db.kysely
+    .selectFrom('chips')
+    .select(['key_version', 'key_source', 'pending_key_version', 'last_counter', 'write_generation', 'app_master_key_sealed', 'sdm_file_read_key_sealed'])
+    .where('tag_id', '=', tagId)
+    .executeTakeFirstOrThrow();
+
+/** Taps `card` and verifies the URL: it must be genuine at the next counter. */
+export async function tapsGenuine(server: TestServer, key: string, card: Ntag424Card, tagId: string): Promise<{ url: string; counter: number }> {
+  const url = card.tap();
+  const r = await verify(server, key, url);
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.body.data.attributes.genuine, true, r.text);
+  assert.equal(r.body.data.attributes.tag_id, tagId);
+  return { url, counter: r.body.data.attributes.read_counter };
+}
+
 export function verify(server: TestServer, key: string, url: string) {
   return call(server, 'POST', '/verifications', { key, body: { data: { type: 'verifications', attributes: { url } } } });
 }

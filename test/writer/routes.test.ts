@@ -34,6 +34,7 @@ for (const kind of DATABASES) {
       assert.deepEqual(Object.keys(got.body.data.attributes).sort(), [
         'apdus',
         'expires_at',
+        'operation',
         'reason',
         'round_trips',
         'started_at',
@@ -106,12 +107,16 @@ for (const kind of DATABASES) {
       const paths = Object.keys(document.paths).filter((p) => p.includes('/writer/'));
       const op = (suffix: string, method: string) => document.paths[paths.find((p) => p.endsWith(suffix))!]?.[method];
       assert.equal(paths.length, 3, paths.join(','));
-      assert.deepEqual(Object.keys(op('/writer/writes', 'post').responses).sort(), ['201', '400', '401', '404', '406', '409', '415', '429']);
+      assert.deepEqual(Object.keys(op('/writer/writes', 'post').responses).sort(), ['201', '400', '401', '403', '404', '406', '409', '415', '429']);
       const responses = op('/responses', 'post');
-      assert.deepEqual(Object.keys(responses.responses).sort(), ['200', '400', '401', '404', '406', '409', '415', '429']);
+      assert.deepEqual(Object.keys(responses.responses).sort(), ['200', '400', '401', '403', '404', '406', '409', '415', '429']);
       const body = JSON.stringify(responses.requestBody.content['application/vnd.api+json'].schema);
       for (const name of ['responses', 'removed', 'round_trip', 'abort']) assert.ok(body.includes(`"${name}"`), name);
-      assert.deepEqual(Object.keys(op('/writer/writes/{id}', 'get').responses).sort(), ['200', '401', '404', '406', '429']);
+      const start = op('/writer/writes', 'post').requestBody.content['application/vnd.api+json'].schema;
+      const operation = start.properties.data.properties.attributes.properties.operation;
+      assert.deepEqual(operation.enum, ['personalize', 'rekey']);
+      assert.deepEqual(start.properties.data.properties.attributes.required, ['tag_id']);
+      assert.deepEqual(Object.keys(op('/writer/writes/{id}', 'get').responses).sort(), ['200', '401', '403', '404', '406', '429']);
     });
 
     it('garbage answers from a "chip" end the write with a reason, never a 500', async () => {

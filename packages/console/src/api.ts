@@ -13,6 +13,7 @@ export type Tag = Ok<'listTags'>['data'][number];
 export type Webhook = Ok<'listWebhooks'>['data'][number];
 export type Delivery = Ok<'listDeliveries'>['data'][number];
 export type Key = Ok<'listKeys'>['data'][number];
+export type Role = Key['attributes']['role'];
 export type Team = Ok<'getCurrentTeam'>['data'];
 export type Thresholds = Team['attributes']['signal_thresholds'];
 

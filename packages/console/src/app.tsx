@@ -1,9 +1,9 @@
 // The shell: sign-in until a key is accepted, then the navigation and the page the path names.
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { apiClient, describeProblem, modeOfKey, problemOf, storedKey, type Team } from './api.ts';
+import { apiClient, describeProblem, modeOfKey, problemOf, storedKey, type Role, type Team } from './api.ts';
 import { Link } from './components/ui.tsx';
 import { match, navigate, useLocation } from './router.ts';
-import { SessionContext, useSession, type Session } from './session.ts';
+import { SessionContext, abilities, useSession, type Session } from './session.ts';
 import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
 import { TagsPage } from './pages/tags.tsx';
@@ -21,20 +21,26 @@ const NAV = [
   { to: '/scans', label: 'Scans', section: 'scans' },
   { to: '/alerts', label: 'Alerts', section: 'alerts' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks' },
-  { to: '/keys', label: 'Keys', section: 'keys' },
+  { to: '/keys', label: 'Keys', section: 'keys', admin: true },
 ];
 
-/** Checks a key against GET /teams/current: its team, or the refusal to show. */
-async function acceptKey(key: string): Promise<{ team: Team } | { refused: string }> {
-  const { data, error, response } = await apiClient(key).GET('/teams/current');
-  if (data) return { team: data.data };
-  if (response.status === 401) return { refused: 'That API key was refused: it is wrong or has been revoked.' };
+/** Checks a key: its role (GET /keys/current), then its team (GET /teams/current); or the refusal to show. */
+async function acceptKey(key: string): Promise<{ team: Team; role: Role } | { refused: string }> {
+  const client = apiClient(key);
+  const self = await client.GET('/keys/current');
+  if (self.response.status === 401) return { refused: 'That API key was refused: it is wrong, revoked or expired.' };
+  if (!self.data) return { refused: describeProblem(problemOf(self.error, self.response)) };
+  const role = self.data.data.attributes.role;
+  if (role === 'verify') return { refused: 'That is a verify key: it can only verify scans. Sign in with an admin, write or read key.' };
+  const { data, error, response } = await client.GET('/teams/current');
+  if (data) return { team: data.data, role };
   return { refused: describeProblem(problemOf(error, response)) };
 }
 
 export function App() {
   const [key, setKey] = useState<string | null>(() => storedKey.get());
   const [team, setTeam] = useState<Team | null>(null);
+  const [role, setRole] = useState<Role | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [checking, setChecking] = useState(key !== null);
 
@@ -45,7 +51,7 @@ export function App() {
   }, []);
   const expire = useCallback(() => {
     signOut();
-    setRefusal('The API key is no longer accepted (revoked?). Sign in again.');
+    setRefusal('The API key is no longer accepted (revoked or expired?). Sign in again.');
   }, [signOut]);
 
   const signIn = useCallback(async (candidate: string) => {
@@ -60,6 +66,7 @@ export function App() {
     setRefusal(null);
     setKey(candidate);
     setTeam(answer.team);
+    setRole(answer.role);
   }, []);
 
   // A key kept from earlier in this tab is checked again on load: it may have been revoked since.
@@ -71,15 +78,18 @@ export function App() {
           storedKey.clear();
           setKey(null);
           setRefusal(answer.refused);
-        } else setTeam(answer.team);
+        } else {
+          setTeam(answer.team);
+          setRole(answer.role);
+        }
       });
     }
     // Only on load: signIn sets the team itself.
   }, []);
 
   const session = useMemo<Session | null>(
-    () => (key && team ? { api: apiClient(key, expire), team, mode: modeOfKey(key), signOut } : null),
-    [key, team, expire, signOut],
+    () => (key && team && role ? { api: apiClient(key, expire), team, mode: modeOfKey(key), role, can: abilities(role), signOut } : null),
+    [key, team, role, expire, signOut],
   );
 
   if (!session) return <SignIn onSubmit={(key) => void signIn(key)} refusal={refusal} checking={checking} />;
@@ -103,7 +113,7 @@ function Shell() {
         <span class="brand">tapproof</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => !item.admin || session.can.admin).map((item) => (
               <li key={item.to}>
                 <Link to={item.to} aria-current={item.section === section ? 'page' : undefined}>
                   {item.label}
@@ -114,7 +124,7 @@ function Shell() {
         </nav>
         <div class="who">
           <span>
-            {session.team.attributes.name} · <span class={`mode ${session.mode}`}>{session.mode}</span>
+            {session.team.attributes.name} · <span class={`mode ${session.mode}`}>{session.mode}</span> · {session.role} key
           </span>
           <button
             type="button"

@@ -18,6 +18,8 @@ export interface ApiError {
 const CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',
+  // The key's role does not allow the call; `detail` names the roles that would.
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',

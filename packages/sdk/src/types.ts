@@ -56,6 +56,12 @@ export type DeliveryStatus = Delivery['attributes']['status'];
 export type DeliveryListParams = Omit<Query<'listDeliveries'>, 'cursor'>;
 /** An API key without its text: id, team, mode, created, revoked. */
 export type Key = DataOf<Ok<'getKey', 200>>;
+/** What a key may call: admin, write, read or verify (docs/keys.md). */
+export type KeyRole = Key['attributes']['role'];
+/** `keys.create`: the role (required), a name, an expiry (ISO 8601). */
+export type KeyInput = DataOf<Body<'createKey'>>['attributes'];
+/** A key as created or rolled: `attributes.key` holds its text, shown only in this answer. */
+export type NewKey = Key & { attributes: { key: string } };
 /** The key's team; `signal_thresholds` are those of the key's mode. */
 export type Team = DataOf<Ok<'getCurrentTeam', 200>>;
 /** What counts as suspicious for `counter_gap`, `country_jump` and `replay_burst` (docs/signals.md). */
@@ -66,10 +72,17 @@ export type SignalThresholdsUpdate = NonNullable<DataOf<Body<'updateCurrentTeam'
 type DeliveryBody<Op extends keyof operations> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 /** A delivery of the opt-in `verification.flagged`: the verification (`data`), its tag and its signals. */
 export type VerificationFlaggedEvent = DeliveryBody<'verificationFlagged'>;
+/** A delivery of the opt-in `tag.rekeyed`: the tag (`data`) whose chip a write (`write_id`) moved to new keys. */
+export type TagRekeyedEvent = DeliveryBody<'tagRekeyed'>;
 /**
  * The body of a webhook delivery, one member per event type: the four tag events, and `verification.flagged`
- * for a webhook that lists it in its `events`.
+ * and `tag.rekeyed` for a webhook that lists them in its `events`.
  */
 export type WebhookEvent =
-  DeliveryBody<'tagCreated'> | DeliveryBody<'tagConfigured'> | DeliveryBody<'tagConfigurationFailed'> | DeliveryBody<'tagDeleted'> | VerificationFlaggedEvent;
+  | DeliveryBody<'tagCreated'>
+  | DeliveryBody<'tagConfigured'>
+  | DeliveryBody<'tagConfigurationFailed'>
+  | DeliveryBody<'tagDeleted'>
+  | VerificationFlaggedEvent
+  | TagRekeyedEvent;
 export type WebhookEventType = WebhookEvent['type'];

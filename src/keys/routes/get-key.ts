@@ -10,6 +10,7 @@ import { renderKey } from '../serializer.js';
 
 export default function getKeyRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/keys/:id', {
+    config: { access: 'admin' },
     schema: {
       summary: 'Retrieve a key of the same team and mode (never its secret)',
       operationId: 'getKey',

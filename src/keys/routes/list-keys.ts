@@ -9,6 +9,7 @@ import { renderKey } from '../serializer.js';
 
 export default function listKeysRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/keys', {
+    config: { access: 'admin' },
     schema: {
       summary: "List the team's keys of the same mode (never a secret)",
       operationId: 'listKeys',
@@ -18,7 +19,7 @@ export default function listKeysRoute(app: RouteApp, { db }: Kernel): void {
     handler: async (request, reply) => {
       refuseUnknown(request.query as Record<string, unknown>, []);
       const { teamId, mode } = request.principal;
-      return sendDocument(reply, 200, { data: (await keysRepo.listKeys(db.kysely, teamId, mode)).map(renderKey) });
+      return sendDocument(reply, 200, { data: (await keysRepo.listKeys(db.kysely, teamId, mode)).map((key) => renderKey(key)) });
     },
   });
 }

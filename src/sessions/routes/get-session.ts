@@ -8,6 +8,7 @@ import { getSession } from '../service.js';
 
 export default function getSessionRoute(app: RouteApp, ctx: Kernel): void {
   app.get('/sessions/:id', {
+    config: { access: 'read+verify' },
     schema: {
       summary: 'Retrieve a session',
       operationId: 'getSession',

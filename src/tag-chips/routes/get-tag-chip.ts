@@ -10,6 +10,7 @@ import { renderChip } from '../serializer.js';
 
 export default function getTagChipRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/tags/:id/chip', {
+    config: { access: 'read' },
     schema: {
       summary: "Retrieve a tag's chip",
       description:

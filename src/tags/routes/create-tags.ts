@@ -9,6 +9,7 @@ import { createTags } from '../service.js';
 
 export default function createTagsRoute(app: RouteApp, ctx: Kernel) {
   app.post('/tags', {
+    config: { access: 'write' },
     schema: {
       summary: 'Create tags (1 to 500)',
       operationId: 'createTags',

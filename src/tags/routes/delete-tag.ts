@@ -5,6 +5,7 @@ import { deleteTag } from '../service.js';
 
 export default function deleteTagRoute(app: RouteApp, ctx: Kernel) {
   app.delete('/tags/:id', {
+    config: { access: 'write' },
     schema: {
       summary: 'Delete a tag never written to a chip',
       operationId: 'deleteTag',

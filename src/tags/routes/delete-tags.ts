@@ -8,6 +8,7 @@ import { deleteManyTags } from '../service.js';
 
 export default function deleteTagsRoute(app: RouteApp, ctx: Kernel) {
   app.delete('/tags', {
+    config: { access: 'write' },
     schema: {
       summary: 'Delete many tags; configured ones are kept',
       operationId: 'deleteTags',

@@ -8,6 +8,7 @@ import { getTag } from '../service.js';
 
 export default function getTagRoute(app: RouteApp, ctx: Kernel) {
   app.get('/tags/:id', {
+    config: { access: 'read' },
     schema: {
       summary: 'Retrieve a tag',
       operationId: 'getTag',

@@ -9,6 +9,7 @@ import { listTags } from '../service.js';
 
 export default function listTagsRoute(app: RouteApp, ctx: Kernel) {
   app.get('/tags', {
+    config: { access: 'read' },
     schema: {
       summary: "List the team's tags",
       operationId: 'listTags',

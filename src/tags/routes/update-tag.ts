@@ -9,6 +9,7 @@ import { updateTags } from '../service.js';
 
 export default function updateTagRoute(app: RouteApp, ctx: Kernel) {
   app.patch('/tags/:id', {
+    config: { access: 'write' },
     schema: {
       summary: 'Update a tag (url only while created)',
       operationId: 'updateTag',

@@ -9,6 +9,7 @@ import { updateTags } from '../service.js';
 
 export default function updateTagsRoute(app: RouteApp, ctx: Kernel) {
   app.patch('/tags', {
+    config: { access: 'write' },
     schema: {
       summary: 'Update many tags in one transaction',
       operationId: 'updateTags',

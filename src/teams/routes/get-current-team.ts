@@ -9,6 +9,7 @@ import { currentTeam } from '../service.js';
 
 export default function getCurrentTeamRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/teams/current', {
+    config: { access: 'read' },
     schema: {
       summary: 'Retrieve the team of the key presented',
       operationId: 'getCurrentTeam',

@@ -9,6 +9,7 @@ import { currentTeam } from '../service.js';
 
 export default function getTeamRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/teams/:id', {
+    config: { access: 'read' },
     schema: {
       summary: "Retrieve the key's own team",
       operationId: 'getTeam',

@@ -10,6 +10,7 @@ import { readUpdateDocument } from '../documents.js';
 
 export default function updateCurrentTeamRoute(app: RouteApp, ctx: Kernel & SignalsState): void {
   app.patch('/teams/current', {
+    config: { access: 'write' },
     schema: {
       summary: "Change the signal thresholds of the key's team and mode",
       operationId: 'updateCurrentTeam',

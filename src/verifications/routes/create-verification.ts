@@ -23,7 +23,7 @@ export default function createVerificationRoute(app: RouteApp, ctx: VerifyContex
         ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429),
       },
     },
-    config: { arrivalOrder: true },
+    config: { access: 'write+verify', arrivalOrder: true },
     handler: async (request, reply) => {
       try {
         const scan = { ...readVerificationDocument(request.body), forwardedFor: trustsProxy ? request.ip : null };

@@ -8,6 +8,7 @@ import { getVerification } from '../service.js';
 
 export default function getVerificationRoute(app: RouteApp, ctx: Kernel) {
   app.get('/verifications/:id', {
+    config: { access: 'read+verify' },
     schema: {
       summary: 'Retrieve a verification',
       operationId: 'getVerification',

@@ -11,6 +11,7 @@ import { renderVerification } from '../serializer.js';
 
 export default function listVerificationsRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/verifications', {
+    config: { access: 'read' },
     schema: {
       summary: "List the world's verifications, newest first",
       operationId: 'listVerifications',

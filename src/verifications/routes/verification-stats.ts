@@ -8,6 +8,7 @@ import { VerificationStatsDocument } from '../schemas.js';
 
 export default function verificationStatsRoute(app: RouteApp, ctx: Kernel) {
   app.get('/verifications/stats', {
+    config: { access: 'read' },
     schema: {
       summary: "Counts of the world's verifications per UTC day, by reason and by country",
       operationId: 'getVerificationStats',

@@ -10,6 +10,7 @@ import { createWebhook } from '../service.js';
 
 export default function createWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/webhooks', {
+    config: { access: 'write' },
     schema: {
       summary: 'Register a webhook (the secret is shown only in this response)',
       operationId: 'createWebhook',

@@ -6,6 +6,7 @@ import { deleteWebhook } from '../service.js';
 
 export default function deleteWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.delete('/webhooks/:id', {
+    config: { access: 'write' },
     schema: {
       summary: 'Delete a webhook (pending deliveries are dropped)',
       operationId: 'deleteWebhook',

@@ -9,6 +9,7 @@ import { getWebhook } from '../service.js';
 
 export default function getWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/webhooks/:id', {
+    config: { access: 'read' },
     schema: {
       summary: 'Retrieve a webhook',
       operationId: 'getWebhook',

@@ -13,6 +13,7 @@ const isKey = (value: unknown): value is [number] => Array.isArray(value) && val
 
 export default function listDeliveriesRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/webhooks/:id/deliveries', {
+    config: { access: 'read' },
     schema: {
       summary: "A webhook's deliveries, newest first, each with its attempts",
       operationId: 'listDeliveries',

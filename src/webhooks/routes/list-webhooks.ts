@@ -10,6 +10,7 @@ import { listWebhooks } from '../service.js';
 
 export default function listWebhooksRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/webhooks', {
+    config: { access: 'read' },
     schema: {
       summary: "List the world's webhooks (never a secret)",
       operationId: 'listWebhooks',

@@ -10,6 +10,7 @@ import { renderDelivery } from '../serializer.js';
 
 export default function redeliverRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/webhooks/:id/deliveries/:eventId/redeliver', {
+    config: { access: 'write' },
     schema: {
       summary: 'Send an event to the webhook again now, with a fresh retry schedule; attempts keep their numbering',
       operationId: 'createRedelivery',

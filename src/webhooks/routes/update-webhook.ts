@@ -10,6 +10,7 @@ import { updateWebhook } from '../service.js';
 
 export default function updateWebhookRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.patch('/webhooks/:id', {
+    config: { access: 'write' },
     schema: {
       summary: 'Change url, events or enabled; rotate the secret',
       operationId: 'updateWebhook',

@@ -9,6 +9,7 @@ import { getWrite } from '../service.js';
 
 export default function getWriteRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.get('/writer/writes/:id', {
+    config: { access: 'read' },
     schema: {
       summary: 'Retrieve a write',
       operationId: 'getWrite',

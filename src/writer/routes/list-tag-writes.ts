@@ -14,6 +14,7 @@ const HISTORY_LIMIT = 100;
 
 export default function listTagWritesRoute(app: RouteApp, ctx: Kernel & MastersState): void {
   app.get('/tags/:id/writes', {
+    config: { access: 'read' },
     schema: {
       summary: "List a tag's writes",
       description: 'Every remote personalization of the tag, newest first (at most 100): running, configured or failed, with why.',

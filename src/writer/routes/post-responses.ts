@@ -10,6 +10,7 @@ import { exchange } from '../service.js';
 
 export default function postResponsesRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/writer/writes/:id/responses', {
+    config: { access: 'write' },
     schema: {
       summary: "The chip's answers to the pending APDUs: the next APDUs, or the end of the write",
       operationId: 'createWriteResponses',

@@ -10,8 +10,9 @@ import { startTagWrite } from '../service.js';
 
 export default function startWriteRoute(app: RouteApp, ctx: Kernel & MastersState) {
   app.post('/writer/writes', {
+    config: { access: 'write' },
     schema: {
-      summary: 'Start writing a created tag onto a chip: the first APDUs (or a failure before any APDU)',
+      summary: "Start writing a created tag onto a chip, or rekeying a configured tag's chip: the first APDUs (or a failure before any APDU)",
       operationId: 'createWrite',
       tags: ['writer'],
       body: StartWriteBody,
@@ -20,7 +21,9 @@ export default function startWriteRoute(app: RouteApp, ctx: Kernel & MastersStat
         ...errorResponses(400, 401, 404, 406, 409, 415, 429),
       },
     },
-    handler: async (request, reply) =>
-      sendDocument(reply, 201, { data: renderWrite(await startTagWrite(ctx, request.principal, readStartDocument(request.body))) }),
+    handler: async (request, reply) => {
+      const { tagId, operation } = readStartDocument(request.body);
+      return sendDocument(reply, 201, { data: renderWrite(await startTagWrite(ctx, request.principal, tagId, operation)) });
+    },
   });
 }

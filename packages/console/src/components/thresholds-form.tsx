@@ -27,7 +27,7 @@ const draftOf = (thresholds: Thresholds): Draft => ({
 });
 
 export function ThresholdsForm() {
-  const { api, mode } = useSession();
+  const { api, mode, can } = useSession();
   const [draft, setDraft] = useState<Draft | null>(null);
   const [problems, setProblems] = useState<Record<string, string[]>>({});
   const [saved, setSaved] = useState(false);
@@ -76,6 +76,7 @@ export function ThresholdsForm() {
                   id={`threshold-${name}`}
                   name={name}
                   inputMode="numeric"
+                  readOnly={!can.write}
                   value={draft[name]}
                   onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })}
                   aria-invalid={errors ? 'true' : undefined}
@@ -92,9 +93,13 @@ export function ThresholdsForm() {
               </div>
             );
           })}
-          <div class="actions">
-            <button type="submit">Save thresholds</button>
-          </div>
+          {can.write ? (
+            <div class="actions">
+              <button type="submit">Save thresholds</button>
+            </div>
+          ) : (
+            <p class="muted">A read key shows the thresholds; a write or admin key changes them.</p>
+          )}
           {general && (
             <p class="error" role="alert">
               {general.join(' ')}

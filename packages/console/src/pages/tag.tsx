@@ -15,7 +15,7 @@ import { useSession } from '../session.ts';
 const SESSIONS_SHOWN = 10;
 
 export function TagPage(props: { id: string }) {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const tag = useLoad(() => must(api.GET('/tags/{id}', { params: { path: { id: props.id } } })), [api, props.id]);
   const scans = useLoad(() => must(api.GET('/verifications', { params: { query: { tag_id: props.id, page_size: 25 } } })), [api, props.id]);
@@ -127,13 +127,15 @@ export function TagPage(props: { id: string }) {
               </TableRegion>
             )}
           </section>
-          <section aria-labelledby="danger-heading">
-            <h2 id="danger-heading">Delete</h2>
-            <button type="button" class="danger" onClick={() => void remove()}>
-              Delete this tag
-            </button>
-            <ErrorLine error={deleteError} />
-          </section>
+          {can.write && (
+            <section aria-labelledby="danger-heading">
+              <h2 id="danger-heading">Delete</h2>
+              <button type="button" class="danger" onClick={() => void remove()}>
+                Delete this tag
+              </button>
+              <ErrorLine error={deleteError} />
+            </section>
+          )}
         </>
       )}
     </>

@@ -22,7 +22,7 @@ type Sort = keyof typeof SORTS;
 type OrderField = 'id' | 'protocol' | 'inserted_at' | 'updated_at' | 'configured_at' | 'comment' | 'url' | 'status';
 
 export function TagsPage(props: { query: URLSearchParams }) {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const q = props.query.get('q') ?? '';
   const status = props.query.get('status') ?? '';
   const sort = (props.query.get('sort') ?? 'updated_at:desc') as Sort;
@@ -117,23 +117,25 @@ export function TagsPage(props: { query: URLSearchParams }) {
           {rows.length > 0 && (
             <TableRegion label="Tags">
               <table>
-                <Head columns={[{ hidden: 'Selected' }, 'Tag', 'Status', 'Comment', 'URL', 'Changed']} />
+                <Head columns={[can.write && { hidden: 'Selected' }, 'Tag', 'Status', 'Comment', 'URL', 'Changed']} />
                 <tbody>
                   {rows.map((tag) => (
                     <tr key={tag.id}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Select ${tag.id}`}
-                          checked={selected.has(tag.id)}
-                          onChange={(e) => {
-                            const next = new Set(selected);
-                            if (e.currentTarget.checked) next.add(tag.id);
-                            else next.delete(tag.id);
-                            setSelected(next);
-                          }}
-                        />
-                      </td>
+                      {can.write && (
+                        <td>
+                          <input
+                            type="checkbox"
+                            aria-label={`Select ${tag.id}`}
+                            checked={selected.has(tag.id)}
+                            onChange={(e) => {
+                              const next = new Set(selected);
+                              if (e.currentTarget.checked) next.add(tag.id);
+                              else next.delete(tag.id);
+                              setSelected(next);
+                            }}
+                          />
+                        </td>
+                      )}
                       <td>
                         <Link to={`/tags/${tag.id}`}>{tag.id}</Link>
                       </td>
@@ -149,11 +151,13 @@ export function TagsPage(props: { query: URLSearchParams }) {
               </table>
             </TableRegion>
           )}
-          <div class="actions">
-            <button type="button" class="danger" disabled={selected.size === 0} onClick={() => void deleteSelected()}>
-              Delete selected ({selected.size})
-            </button>
-          </div>
+          {can.write && (
+            <div class="actions">
+              <button type="button" class="danger" disabled={selected.size === 0} onClick={() => void deleteSelected()}>
+                Delete selected ({selected.size})
+              </button>
+            </div>
+          )}
           {deleteMessage && (
             <p class={deleteMessage.error ? 'error' : 'success'} role={deleteMessage.error ? 'alert' : 'status'}>
               {deleteMessage.text}
@@ -169,7 +173,7 @@ export function TagsPage(props: { query: URLSearchParams }) {
           </nav>
         </>
       )}
-      <TagImport api={api} onCreated={list.reload} />
+      {can.write && <TagImport api={api} onCreated={list.reload} />}
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useLoad } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
 export function WebhookPage(props: { id: string }) {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const path = { id: props.id };
   const hook = useLoad(() => must(api.GET('/webhooks/{id}', { params: { path } })), [api, props.id]);
   const deliveries = useLoad(() => must(api.GET('/webhooks/{id}/deliveries', { params: { path, query: { page_size: 25 } } })), [api, props.id]);
@@ -52,7 +52,7 @@ export function WebhookPage(props: { id: string }) {
               ['Created', <When iso={a.created_at} />],
             ]}
           />
-          <div class="actions">
+          <div class="actions" hidden={!can.write}>
             <button
               type="button"
               class="secondary"
@@ -86,7 +86,7 @@ export function WebhookPage(props: { id: string }) {
         {deliveries.data && deliveries.data.data.length > 0 && (
           <TableRegion label="Deliveries">
             <table>
-              <Head columns={['Event', 'Kind', 'Tag', 'Status', 'Attempts', { hidden: 'Actions' }]} />
+              <Head columns={['Event', 'Kind', 'Tag', 'Status', 'Attempts', can.write && { hidden: 'Actions' }]} />
               <tbody>
                 {deliveries.data.data.map((d) => (
                   <tr key={d.id}>
@@ -105,11 +105,13 @@ export function WebhookPage(props: { id: string }) {
                         ))}
                       </ol>
                     </td>
-                    <td>
-                      <button type="button" class="secondary" aria-label={`Redeliver ${d.id}`} onClick={() => void redeliver(d)}>
-                        Redeliver
-                      </button>
-                    </td>
+                    {can.write && (
+                      <td>
+                        <button type="button" class="secondary" aria-label={`Redeliver ${d.id}`} onClick={() => void redeliver(d)}>
+                          Redeliver
+                        </button>
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>

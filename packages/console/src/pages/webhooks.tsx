@@ -9,7 +9,7 @@ import { useSession } from '../session.ts';
 export const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
 
 export function WebhooksPage() {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const list = useLoad(() => must(api.GET('/webhooks')), [api]);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<Set<string>>(new Set(EVENT_TYPES));
@@ -61,7 +61,7 @@ export function WebhooksPage() {
           <SecretOnce secret={secret.secret} onDone={() => setSecret(null)} />
         </>
       )}
-      <section aria-labelledby="new-webhook-heading" class="panel">
+      <section aria-labelledby="new-webhook-heading" class="panel" hidden={!can.write}>
         <h2 id="new-webhook-heading">Create a webhook</h2>
         <form
           onSubmit={(event) => {

@@ -104,6 +104,24 @@ export interface paths {
         /** List the team's keys of the same mode (never a secret) */
         get: operations["listKeys"];
         put?: never;
+        /** Create a key of the caller's team and mode (its text is shown only in this response) */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve the key making the request (never its secret); open to every role */
+        get: operations["getCurrentKey"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -122,6 +140,24 @@ export interface paths {
         get: operations["getKey"];
         put?: never;
         post?: never;
+        /** Revoke a key of the same team and mode: every server refuses it from the next request on (a second revoke keeps the first time) */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll a key: a new key of the same role and name; the old one ends after `expires_in` seconds */
+        post: operations["rollKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -280,7 +316,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start writing a created tag onto a chip: the first APDUs (or a failure before any APDU) */
+        /** Start writing a created tag onto a chip, or rekeying a configured tag's chip: the first APDUs (or a failure before any APDU) */
         post: operations["createWrite"];
         delete?: never;
         options?: never;
@@ -640,6 +676,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "tag.rekeyed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag.rekeyed
+         * @description A configured tag's chip was moved to new keys by the writer (docs/writer.md, Rekey); `data` is the tag, `write_id` the write. Opt-in: sent only to webhooks that list it. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to tag.rekeyed.
+         */
+        post: operations["tagRekeyed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -738,8 +794,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -817,8 +882,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -915,8 +989,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1011,8 +1094,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1098,8 +1190,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1154,8 +1255,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1252,8 +1362,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1366,8 +1485,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1456,8 +1584,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1558,8 +1695,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1659,8 +1805,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1724,13 +1879,25 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sandbox" | "production";
                                 /**
+                                 * @description admin: everything, keys included; write: everything but keys; read: GET only; verify: POST /verifications, GET /verifications/{id}, GET /sessions/{id}
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read" | "verify";
+                                name: string | null;
+                                /**
                                  * @description ISO 8601, microsecond precision, UTC
                                  * @example 2026-01-02T03:04:05.123456Z
                                  */
                                 created_at: string;
+                                /** @description From then on the key is refused (401); null when it never expires */
+                                expires_at: string | null;
                                 revoked_at: string | null;
+                                /** @description The key a roll made to replace this one */
+                                replaced_by: string | null;
                                 /** @description When the key last authenticated a request, to the minute (a later use within a minute is not written); null when never used */
                                 last_used_at: string | null;
+                                /** @description tp_sandbox_… or tp_live_…: only in the answer that created or rolled the key, never again */
+                                key?: string;
                             };
                         }[];
                     };
@@ -1745,7 +1912,239 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "keys";
+                        attributes: {
+                            /**
+                             * @description admin: everything, keys included; write: everything but keys; read: GET only; verify: POST /verifications, GET /verifications/{id}, GET /sessions/{id}
+                             * @enum {string}
+                             */
+                            role: "admin" | "write" | "read" | "verify";
+                            /** @description Tells keys apart in lists */
+                            name?: string;
+                            /** @description ISO 8601, in the future; from then on the key is refused (401) as if revoked. Omitted: never expires */
+                            expires_at?: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the key with its text in `attributes.key`, shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "keys";
+                            /** @description key_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                /** @enum {string} */
+                                mode: "sandbox" | "production";
+                                /**
+                                 * @description admin: everything, keys included; write: everything but keys; read: GET only; verify: POST /verifications, GET /verifications/{id}, GET /sessions/{id}
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read" | "verify";
+                                name: string | null;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                /** @description From then on the key is refused (401); null when it never expires */
+                                expires_at: string | null;
+                                revoked_at: string | null;
+                                /** @description The key a roll made to replace this one */
+                                replaced_by: string | null;
+                                /** @description When the key last authenticated a request, to the minute (a later use within a minute is not written); null when never used */
+                                last_used_at: string | null;
+                                /** @description tp_sandbox_… or tp_live_…: only in the answer that created or rolled the key, never again */
+                                key?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "keys";
+                            /** @description key_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                /** @enum {string} */
+                                mode: "sandbox" | "production";
+                                /**
+                                 * @description admin: everything, keys included; write: everything but keys; read: GET only; verify: POST /verifications, GET /verifications/{id}, GET /sessions/{id}
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read" | "verify";
+                                name: string | null;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                /** @description From then on the key is refused (401); null when it never expires */
+                                expires_at: string | null;
+                                revoked_at: string | null;
+                                /** @description The key a roll made to replace this one */
+                                replaced_by: string | null;
+                                /** @description When the key last authenticated a request, to the minute (a later use within a minute is not written); null when never used */
+                                last_used_at: string | null;
+                                /** @description tp_sandbox_… or tp_live_…: only in the answer that created or rolled the key, never again */
+                                key?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1802,20 +2201,41 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sandbox" | "production";
                                 /**
+                                 * @description admin: everything, keys included; write: everything but keys; read: GET only; verify: POST /verifications, GET /verifications/{id}, GET /sessions/{id}
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read" | "verify";
+                                name: string | null;
+                                /**
                                  * @description ISO 8601, microsecond precision, UTC
                                  * @example 2026-01-02T03:04:05.123456Z
                                  */
                                 created_at: string;
+                                /** @description From then on the key is refused (401); null when it never expires */
+                                expires_at: string | null;
                                 revoked_at: string | null;
+                                /** @description The key a roll made to replace this one */
+                                replaced_by: string | null;
                                 /** @description When the key last authenticated a request, to the minute (a later use within a minute is not written); null when never used */
                                 last_used_at: string | null;
+                                /** @description tp_sandbox_… or tp_live_…: only in the answer that created or rolled the key, never again */
+                                key?: string;
                             };
                         };
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1834,6 +2254,231 @@ export interface operations {
             };
             /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    rollKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "keys";
+                        attributes: {
+                            /**
+                             * @description Seconds the rolled key keeps working beside the new one (at most 7 days); 0 ends it at once
+                             * @default 0
+                             */
+                            expires_in?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new key with its text in `attributes.key`, shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "keys";
+                            /** @description key_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                /** @enum {string} */
+                                mode: "sandbox" | "production";
+                                /**
+                                 * @description admin: everything, keys included; write: everything but keys; read: GET only; verify: POST /verifications, GET /verifications/{id}, GET /sessions/{id}
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read" | "verify";
+                                name: string | null;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                /** @description From then on the key is refused (401); null when it never expires */
+                                expires_at: string | null;
+                                revoked_at: string | null;
+                                /** @description The key a roll made to replace this one */
+                                replaced_by: string | null;
+                                /** @description When the key last authenticated a request, to the minute (a later use within a minute is not written); null when never used */
+                                last_used_at: string | null;
+                                /** @description tp_sandbox_… or tp_live_…: only in the answer that created or rolled the key, never again */
+                                key?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Conflict: the resource is in a state that forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1876,7 +2521,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -1908,8 +2553,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1954,7 +2608,7 @@ export interface operations {
                             /** @description https (http only where the operator allows it); private and loopback targets are refused */
                             url: string;
                             /** @description Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed) */
-                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
+                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
                         };
                     };
                 };
@@ -1976,7 +2630,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -2008,8 +2662,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2090,7 +2753,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -2113,8 +2776,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2169,8 +2841,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2227,7 +2908,7 @@ export interface operations {
                             /** @description https (http only where the operator allows it); private and loopback targets are refused */
                             url?: string;
                             /** @description Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed) */
-                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
+                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
                             enabled?: boolean;
                             /** @description true: issue a new secret (returned once); the old one keeps signing for 24 hours */
                             rotate_secret?: boolean;
@@ -2252,7 +2933,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -2284,8 +2965,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2379,7 +3069,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged") | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -2422,8 +3112,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2487,7 +3186,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged") | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -2526,8 +3225,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2654,8 +3362,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2764,8 +3481,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2924,8 +3650,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3013,8 +3748,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3095,8 +3839,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3147,8 +3900,13 @@ export interface operations {
                         /** @enum {string} */
                         type: "writes";
                         attributes: {
-                            /** @description tag_… of a created tag */
+                            /** @description tag_… of a created tag (of a configured one to rekey) */
                             tag_id: string;
+                            /**
+                             * @description personalize (the default): write a created tag onto a blank chip; rekey: move a configured tag's chip to new keys (docs/writer.md)
+                             * @enum {string}
+                             */
+                            operation?: "personalize" | "rekey";
                         };
                     };
                 };
@@ -3169,11 +3927,16 @@ export interface operations {
                             attributes: {
                                 tag_id: string;
                                 /** @enum {string} */
-                                status: "running" | "configured" | "failed";
+                                operation: "personalize" | "rekey";
+                                /**
+                                 * @description configured: a personalization succeeded; rekeyed: a rekey did
+                                 * @enum {string}
+                                 */
+                                status: "running" | "configured" | "rekeyed" | "failed";
                                 step: string;
                                 /** @description C-APDUs (hex) to send in order, stopping at the first error; empty once the write ended */
                                 apdus: string[];
-                                /** @description Why the write failed (also in the tag.configuration_failed payload) */
+                                /** @description Why the write failed (a personalization: also in the tag.configuration_failed payload) */
                                 reason: null | {
                                     code: string;
                                     detail: string;
@@ -3197,8 +3960,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3298,11 +4070,16 @@ export interface operations {
                             attributes: {
                                 tag_id: string;
                                 /** @enum {string} */
-                                status: "running" | "configured" | "failed";
+                                operation: "personalize" | "rekey";
+                                /**
+                                 * @description configured: a personalization succeeded; rekeyed: a rekey did
+                                 * @enum {string}
+                                 */
+                                status: "running" | "configured" | "rekeyed" | "failed";
                                 step: string;
                                 /** @description C-APDUs (hex) to send in order, stopping at the first error; empty once the write ended */
                                 apdus: string[];
-                                /** @description Why the write failed (also in the tag.configuration_failed payload) */
+                                /** @description Why the write failed (a personalization: also in the tag.configuration_failed payload) */
                                 reason: null | {
                                     code: string;
                                     detail: string;
@@ -3326,8 +4103,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3407,11 +4193,16 @@ export interface operations {
                             attributes: {
                                 tag_id: string;
                                 /** @enum {string} */
-                                status: "running" | "configured" | "failed";
+                                operation: "personalize" | "rekey";
+                                /**
+                                 * @description configured: a personalization succeeded; rekeyed: a rekey did
+                                 * @enum {string}
+                                 */
+                                status: "running" | "configured" | "rekeyed" | "failed";
                                 step: string;
                                 /** @description C-APDUs (hex) to send in order, stopping at the first error; empty once the write ended */
                                 apdus: string[];
-                                /** @description Why the write failed (also in the tag.configuration_failed payload) */
+                                /** @description Why the write failed (a personalization: also in the tag.configuration_failed payload) */
                                 reason: null | {
                                     code: string;
                                     detail: string;
@@ -3426,8 +4217,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3490,11 +4290,16 @@ export interface operations {
                             attributes: {
                                 tag_id: string;
                                 /** @enum {string} */
-                                status: "running" | "configured" | "failed";
+                                operation: "personalize" | "rekey";
+                                /**
+                                 * @description configured: a personalization succeeded; rekeyed: a rekey did
+                                 * @enum {string}
+                                 */
+                                status: "running" | "configured" | "rekeyed" | "failed";
                                 step: string;
                                 /** @description C-APDUs (hex) to send in order, stopping at the first error; empty once the write ended */
                                 apdus: string[];
-                                /** @description Why the write failed (also in the tag.configuration_failed payload) */
+                                /** @description Why the write failed (a personalization: also in the tag.configuration_failed payload) */
                                 reason: null | {
                                     code: string;
                                     detail: string;
@@ -3518,8 +4323,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3615,8 +4429,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3700,8 +4523,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: the key is missing, unknown or revoked. */
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5229,6 +6061,60 @@ export interface operations {
                     };
                     tag: components["schemas"]["Tag"];
                     signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the platform disables this webhook (disabled_reason gone). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within TAPPROOF_WEBHOOK_TIMEOUT_MS (15 s by default), is retried with backoff (docs/decisions.md §6); after 5 days of failures the webhook is disabled (disabled_reason failing). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tagRekeyed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every retry of the event; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per live secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "tag.rekeyed";
+                    /**
+                     * @description ISO 8601, microsecond precision, UTC
+                     * @example 2026-01-02T03:04:05.123456Z
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Tag"];
+                    /** @description The write (wrt_…) that rekeyed the chip */
+                    write_id: string;
                 };
             };
         };

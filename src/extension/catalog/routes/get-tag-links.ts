@@ -8,6 +8,7 @@ import { TagLinksDocument, findTagLinks, renderTagLinks } from '../tag-links.js'
 
 export default function getTagLinksRoute(app: RouteApp, ctx: Kernel): void {
   app.get('/tags/:id/links', {
+    config: { access: 'read' },
     schema: {
       summary: "Retrieve a tag's product and token",
       description: "What the tag's verifications show on the extension API: its product and the token its owner can prove (set by `tapproof tags link`).",

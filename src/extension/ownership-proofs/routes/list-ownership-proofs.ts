@@ -8,6 +8,7 @@ import * as proofs from '../service.js';
 
 export default function listOwnershipProofsRoute(app: RouteApp, ctx: Kernel) {
   app.get('/verifications/:id/ownership-proofs', {
+    config: { access: 'read' },
     schema: {
       summary: "A verification's ownership proofs, oldest first",
       operationId: 'listOwnershipProofs',

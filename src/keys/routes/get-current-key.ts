@@ -1,0 +1,29 @@
+import type { Kernel } from '../../kernel.js';
+import type { RouteApp } from '../../http/route-app.js';
+import { DomainError } from '../../errors.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { answer, errorResponses } from '../../http/schemas.js';
+import * as keysRepo from '../repository.js';
+import { KeyDocument } from '../schemas.js';
+import { renderKey } from '../serializer.js';
+
+// Every key may read itself: a client (the console) learns its role and expiry before it offers
+// what the role cannot do.
+export default function getCurrentKeyRoute(app: RouteApp, { db }: Kernel): void {
+  app.get('/keys/current', {
+    config: { access: 'any' },
+    schema: {
+      summary: 'Retrieve the key making the request (never its secret); open to every role',
+      operationId: 'getCurrentKey',
+      tags: ['keys'],
+      response: { 200: answer('The calling key, without its secret.', KeyDocument), ...errorResponses(401, 406, 429) },
+    },
+    handler: async (request, reply) => {
+      const { keyId, teamId, mode } = request.principal;
+      const key = await keysRepo.findKeyInWorld(db.kysely, keyId, teamId, mode);
+      // Revoked between authentication and this read.
+      if (!key) throw new DomainError('Unauthorized');
+      return sendDocument(reply, 200, { data: renderKey(key) });
+    },
+  });
+}
