@@ -128,7 +128,7 @@ export function sdmTemplate(protocol: Protocol, url: string, options: { crypto?:
 }
 
 /** Key numbers tapproof's write uses on a 424 (docs/decisions.md §4). */
-export const KEY_SLOTS = { appMaster: 0, sdmMetaRead: 1, sdmFileRead: 2 } as const;
+export const KEY_SLOTS = { appMaster: 0, sdmMetaRead: 1, sdmFileRead: 2, appKey3: 3, appKey4: 4 } as const;
 
 /**
  * NDEF file settings after the write: SDM on, file plain, read free (phones), write and change with

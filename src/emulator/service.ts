@@ -2,7 +2,7 @@
 // 424 DNA TagTamper or NTAG 223 DNA with keys derived like a written chip's,
 // whose taps produce the URL a phone would open. Sandbox only.
 import { randomBytes } from 'node:crypto';
-import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
+import { CURRENT_KEY_VERSION, deriveChipKey, teamMetaReadKey } from '../master-keys/derive.js';
 import type { MastersState } from '../master-keys/masters.js';
 import type { TamperState } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
@@ -72,7 +72,7 @@ export async function tap(ctx: Kernel & MastersState, tagId: string): Promise<{ 
   const master = await ctx.masters.generation('sandbox', chip.master_generation);
   const keys = {
     sdmMetaReadKey: chip.mirroring === 'sun' ? null : teamMetaReadKey(master, chip.team_id, chip.key_version),
-    sdmFileReadKey: deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey,
+    sdmFileReadKey: deriveChipKey(master, chip.uid, 'sdmFileReadKey', chip.key_version),
   };
   const tamper = chip.tamper_permanent === null ? undefined : { permanent: chip.tamper_permanent as TamperState, current: chip.tamper_current as TamperState };
   return { url: sunUrl(chip, keys, counter, tamper), counter };

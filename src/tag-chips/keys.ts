@@ -2,7 +2,7 @@
 // are recomputed from the mode's master; imported ones are sealed at rest
 // (AES-256-GCM, src/secrets) and opened here. Keys stay inside the process:
 // no API response, log line or error message carries them.
-import { deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
+import { deriveChipKey, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
 import type { MastersState } from '../master-keys/masters.js';
 import { BoundedCache } from '../bounded-cache.js';
 import type { Kernel } from '../kernel.js';
@@ -39,7 +39,7 @@ export async function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Prom
     const master = await ctx.masters.generation(chip.mode, chip.master_generation);
     keys = {
       sdmMetaReadKey: chip.mirroring === 'encrypted' ? teamMetaReadKey(master, chip.team_id, chip.key_version) : null,
-      sdmFileReadKey: deriveChipKeys(master, chip.uid, chip.key_version).sdmFileReadKey,
+      sdmFileReadKey: deriveChipKey(master, chip.uid, 'sdmFileReadKey', chip.key_version),
     };
   } else {
     // Opened under whichever live generation sealed them (a rewrap may have moved them meanwhile).
@@ -69,18 +69,30 @@ export async function rekeyMaster(ctx: MastersState, mode: Mode, generation: num
   return { generation, key: await ctx.masters.generation(mode, generation) };
 }
 
-/** A chip's three application keys as the writer uses them; `appMaster` null when the server does not hold key 0. */
+/**
+ * A chip's application keys as the writer uses them; `appMaster` null when the server does not hold key 0,
+ * `appKey3`/`appKey4` null when it does not hold them (an import carries keys 0 to 2 only).
+ */
 export interface ApplicationKeys {
   appMaster: Buffer | null;
   sdmMetaRead: Buffer | null;
   sdmFileRead: Buffer;
+  appKey3: Buffer | null;
+  appKey4: Buffer | null;
   version: number;
 }
 
-/** The keys tapproof derives for a chip at `version`: key 0 and the file read key per UID, the meta read key per team. */
+/** The keys tapproof derives for a chip at `version`: keys 0, 2, 3 and 4 per UID, the meta read key per team. */
 export function derivedApplicationKeys(master: Buffer, teamId: string, uid: string, version: number) {
   const k = deriveChipKeys(master, uid, version);
-  return { appMaster: k.appMasterKey, sdmMetaRead: teamMetaReadKey(master, teamId, version), sdmFileRead: k.sdmFileReadKey, version };
+  return {
+    appMaster: k.appMasterKey,
+    sdmMetaRead: teamMetaReadKey(master, teamId, version),
+    sdmFileRead: k.sdmFileReadKey,
+    appKey3: k.appKey3,
+    appKey4: k.appKey4,
+    version,
+  };
 }
 
 /** The keys the chip holds as its row says (derived, or imported and opened), for a rekey to change them. */
@@ -93,6 +105,8 @@ export async function committedApplicationKeys(ctx: Kernel & MastersState, chip:
     appMaster: open(chip.app_master_key_sealed),
     sdmMetaRead: open(chip.sdm_meta_read_key_sealed),
     sdmFileRead: open(chip.sdm_file_read_key_sealed)!,
+    appKey3: null,
+    appKey4: null,
     version: chip.key_version,
   };
 }

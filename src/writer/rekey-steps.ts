@@ -6,7 +6,7 @@
 //   lrp_probe   AuthenticateLRPFirst part 1 (a chip switched to LRP)
 //   auth        AuthenticateEV2First (or LRPFirst) part 2 with key 0: the committed key, or the pending one
 //               when a cut rekey already changed it
-//   rekey       ChangeKey 1, ChangeKey 2 (each with its old key), ChangeKey 0 last, then, out of the session,
+//   rekey       ChangeKey 1, 2, 3, 4 (each with its old key), ChangeKey 0 last, then, out of the session,
 //               ISOSelectFile (application, NDEF file) and ISOReadBinary: the SUN read back under the new keys
 // Key versions say what is done: a key already at the target version is skipped, so a rekey cut after any
 // command is finished by a rerun. The target version is recorded by the service (chips.pending_key_version)
@@ -36,6 +36,7 @@ import {
   checkAnswers,
   fail,
   openSession,
+  PROBE_AUTH,
   PROBE_LENGTH,
   probeApdus,
   readProbe,
@@ -44,6 +45,7 @@ import {
   type ChipKeys,
   type Expect,
   type Failed,
+  ZERO_KEY,
 } from './steps.js';
 
 /** What a rekey step needs from outside: the chip as bound to the tag, its keys, the keys it moves to. */
@@ -127,7 +129,7 @@ function probed(r: Buffer[], env: RekeyEnv): RekeyResult {
   // Key 0 is changed last: at the target version it is the pending key, else still the committed one.
   const key: Key0 = versions[0] === target ? 'pending' : 'committed';
   if (refusedAes(probe)) return { kind: 'apdus', state: { step: 'lrp_probe', uid, versions, key, target }, apdus: [lrpAuthPart1Apdu(0, true)] };
-  if (part1 === null || part1.sw !== 0x91af || part1.data.length !== 16) return fail('chip_error', `AuthenticateEV2First failed: ${statusText(r[8])}`);
+  if (part1 === null || part1.sw !== 0x91af || part1.data.length !== 16) return fail('chip_error', `AuthenticateEV2First failed: ${statusText(r[PROBE_AUTH])}`);
   const challenge = authPart2(key0Of(key, target, env), part1.data);
   const { rndA, rndB } = challenge;
   return {
@@ -164,6 +166,8 @@ function authenticated(state: Extract<RekeyState, { step: 'auth' }>, r: Buffer[]
   const changes: [number, Buffer | null, Buffer][] = [
     [KEY_SLOTS.sdmMetaRead, old.sdmMetaRead, next.sdmMetaRead],
     [KEY_SLOTS.sdmFileRead, old.sdmFileRead, next.sdmFileRead],
+    [KEY_SLOTS.appKey3, spareKey(versions[KEY_SLOTS.appKey3], old.appKey3, old.version), next.appKey3],
+    [KEY_SLOTS.appKey4, spareKey(versions[KEY_SLOTS.appKey4], old.appKey4, old.version), next.appKey4],
   ];
   for (const [keyNo, from, to] of changes) {
     if (versions[keyNo] === target || from === null) continue;
@@ -175,6 +179,17 @@ function authenticated(state: Extract<RekeyState, { step: 'auth' }>, r: Buffer[]
   // Selecting the application again ends the session (if ChangeKey 0 did not): the read is a tap's.
   apdus.push(selectNdefApplicationApdu(), isoSelectFileApdu(FILES.ndef.id), isoReadBinaryApdu(0, FILES.ndef.size));
   return { kind: 'apdus', state: { step: 'rekey', uid: state.uid, target, crypto: state.crypto, session: sessionState(session), expect }, apdus };
+}
+
+/**
+ * What key 3 or 4 holds, as its version tells: at 0 the factory key (a chip personalized before tapproof
+ * changed keys 3 and 4, or an imported one whose keys 3 and 4 were never changed), at the committed version
+ * the committed key when the server holds it; null (left as it is) otherwise, as an imported chip's own keys
+ * 3 and 4 are: the import carried none, and no SUN uses them.
+ */
+function spareKey(version: number | undefined, committed: Buffer | null, committedVersion: number): Buffer | null {
+  if (version === 0) return ZERO_KEY;
+  return version === committedVersion ? committed : null;
 }
 
 function rekeyed(state: Extract<RekeyState, { step: 'rekey' }>, r: Buffer[], env: RekeyEnv): RekeyResult {

@@ -75,7 +75,14 @@ function envFor(ctx: Kernel & MastersState, world: World, master: Buffer, tagId:
     originalityKey: world.mode === 'sandbox' ? EMULATOR_ORIGINALITY_KEY : NTAG424_ORIGINALITY_KEY,
     keysOf(uid): ChipKeys {
       const k = deriveChipKeys(master, uid, CURRENT_KEY_VERSION);
-      return { appMaster: k.appMasterKey, sdmFileRead: k.sdmFileReadKey, sdmMetaRead: metaRead, version: CURRENT_KEY_VERSION };
+      return {
+        appMaster: k.appMasterKey,
+        sdmFileRead: k.sdmFileReadKey,
+        sdmMetaRead: metaRead,
+        appKey3: k.appKey3,
+        appKey4: k.appKey4,
+        version: CURRENT_KEY_VERSION,
+      };
     },
     uidBoundElsewhere: (uid) => chipsRepo.chipOwner(ctx.db.kysely, world, uid, tagId),
   };

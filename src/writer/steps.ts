@@ -3,9 +3,9 @@
 // answers a batch of C-APDUs the writer sends in order, stopping at the first error; the next
 // step reads their R-APDUs. Commands whose bytes do not depend on an earlier answer share a
 // batch, so a write takes three round trips:
-//   probe        ISOSelectFile, GetVersion ×3, Read_Sig, GetKeyVersion 0..2, AuthenticateEV2First part 1
+//   probe        ISOSelectFile, GetVersion ×3, Read_Sig, GetKeyVersion 0..4, AuthenticateEV2First part 1
 //   auth         AuthenticateEV2First part 2
-//   personalize  GetTTStatus (TT), WriteData (NDEF file), ChangeFileSettings (SDM), ChangeKey 1, 2, then 0 last
+//   personalize  GetTTStatus (TT), WriteData (NDEF file), ChangeFileSettings (SDM), ChangeKey 1, 2, 3, 4, then 0 last
 // A chip switched to LRP (SetConfiguration option 05) refuses AuthenticateEV2First with
 // PERMISSION_DENIED (NT4H2421Gx 9.2.2); that answer is how the mode is told, and costs LRP chips one
 // more round trip before auth (then AuthenticateLRPFirst part 2, LRP secure messaging, an LRP SDM template):
@@ -84,6 +84,8 @@ export interface ChipKeys {
   appMaster: Buffer;
   sdmMetaRead: Buffer;
   sdmFileRead: Buffer;
+  appKey3: Buffer;
+  appKey4: Buffer;
   /** The version the keys are written with (chips.key_version). */
   version: number;
 }
@@ -120,8 +122,16 @@ export type StepResult =
   | { kind: 'configured'; uid: string; crypto: ChipCrypto }
   | { kind: 'failed'; reason: FailureReason };
 
-const ZERO_KEY = Buffer.alloc(16);
-export const PROBE_LENGTH = 9;
+/** The factory key: every key of a blank chip, at version 0. */
+export const ZERO_KEY = Buffer.alloc(16);
+/** The application's keys, 0..4: the probe reads every version, a write or a rekey changes every key. */
+const APP_KEYS = 5;
+/** Where the probe's GetKeyVersion answers start: after ISOSelectFile, GetVersion ×3 and Read_Sig. */
+const KEY_VERSIONS_AT = 5;
+/** The probe: GetKeyVersion of every key, then AuthenticateEV2First part 1. */
+export const PROBE_LENGTH = KEY_VERSIONS_AT + APP_KEYS + 1;
+/** Where AuthenticateEV2First part 1 sits in the probe batch (last). */
+export const PROBE_AUTH = PROBE_LENGTH - 1;
 /** GetTTStatus answers TTPermStatus || TTCurrStatus, encrypted in a session. */
 const TT_STATUS_LENGTH = 2;
 
@@ -161,7 +171,7 @@ export async function advance(state: WriteState, responses: Buffer[], removed: b
   }
 }
 
-/** What the probe batch tells of a chip: its UID, the versions of keys 0..2, and AuthenticateEV2First part 1's answer. */
+/** What the probe batch tells of a chip: its UID, the versions of keys 0..4, and AuthenticateEV2First part 1's answer. */
 export interface Probed {
   uid: string;
   versions: number[];
@@ -183,17 +193,24 @@ export function readProbe(r: Buffer[], env: Pick<StepEnv, 'protocol' | 'original
   if (!verifyOriginality(version.uid, signature, env.originalityKey))
     return fail('not_genuine', `the originality signature of chip ${uid} does not verify: not genuine NXP silicon`);
   const versions: number[] = [];
-  for (let k = 0; k < 3; k++) {
-    const v = r[5 + k] === undefined ? null : parseGetKeyVersion(r[5 + k]!, null);
-    if (v === null) return fail('chip_error', `GetKeyVersion ${k} failed: ${statusText(r[5 + k])}`);
+  for (let k = 0; k < APP_KEYS; k++) {
+    const answer = r[KEY_VERSIONS_AT + k];
+    const v = answer === undefined ? null : parseGetKeyVersion(answer, null);
+    if (v === null) return fail('chip_error', `GetKeyVersion ${k} failed: ${statusText(answer)}`);
     versions.push(v);
   }
-  return { uid, versions, part1: r[8] === undefined ? null : splitResponse(r[8]) };
+  return { uid, versions, part1: r[PROBE_AUTH] === undefined ? null : splitResponse(r[PROBE_AUTH]) };
 }
 
 /** The probe batch of every operation (PROBE_LENGTH commands). */
 export function probeApdus(): Buffer[] {
-  return [selectNdefApplicationApdu(), ...getVersionApdus(), readSigApdu(null), ...[0, 1, 2].map((k) => getKeyVersionApdu(null, k)), authPart1Apdu(0, true)];
+  return [
+    selectNdefApplicationApdu(),
+    ...getVersionApdus(),
+    readSigApdu(null),
+    ...Array.from({ length: APP_KEYS }, (_, k) => getKeyVersionApdu(null, k)),
+    authPart1Apdu(0, true),
+  ];
 }
 
 /** A chip switched to LRP refuses AES authentication (NT4H2421Gx 9.2.2). */
@@ -215,7 +232,7 @@ async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
     if (capacity !== null) return fail('url_too_long', `chip ${uid} is in LRP mode: ${capacity}`);
     return { kind: 'apdus', state: { step: 'lrp_probe', uid, versions }, apdus: [lrpAuthPart1Apdu(0, true)] };
   }
-  if (part1 === null || part1.sw !== 0x91af || part1.data.length !== 16) return fail('chip_error', `AuthenticateEV2First failed: ${statusText(r[8])}`);
+  if (part1 === null || part1.sw !== 0x91af || part1.data.length !== 16) return fail('chip_error', `AuthenticateEV2First failed: ${statusText(r[PROBE_AUTH])}`);
   const key = keyUsed(versions);
   const challenge = authPart2(key0Of(key, keys), part1.data);
   return {
@@ -286,6 +303,8 @@ function authenticate(state: Extract<WriteState, { step: 'auth' }>, r: Buffer[],
   const targets: [number, Buffer][] = [
     [KEY_SLOTS.sdmMetaRead, keys.sdmMetaRead],
     [KEY_SLOTS.sdmFileRead, keys.sdmFileRead],
+    [KEY_SLOTS.appKey3, keys.appKey3],
+    [KEY_SLOTS.appKey4, keys.appKey4],
     [KEY_SLOTS.appMaster, keys.appMaster],
   ];
   for (const [keyNo, key] of targets) {

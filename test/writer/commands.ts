@@ -1,6 +1,6 @@
 // The commands of a write or a rekey by INS, as the fault tests name and count them.
 
-/** The probe (9 commands) and AuthenticateEV2First part 2 that open both a personalization and a rekey of a 424. */
+/** The probe (11 commands) and AuthenticateEV2First part 2 that open both a personalization and a rekey of a 424. */
 export const PROBE_AND_AUTH: [number, string][] = [
   [0xa4, 'ISOSelectFile'],
   [0x60, 'GetVersion'],
@@ -10,6 +10,8 @@ export const PROBE_AND_AUTH: [number, string][] = [
   [0x64, 'GetKeyVersion 0'],
   [0x64, 'GetKeyVersion 1'],
   [0x64, 'GetKeyVersion 2'],
+  [0x64, 'GetKeyVersion 3'],
+  [0x64, 'GetKeyVersion 4'],
   [0x71, 'AuthenticateEV2First part 1'],
   [0xaf, 'AuthenticateEV2First part 2'],
 ];

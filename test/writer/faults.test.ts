@@ -10,13 +10,15 @@ import { createdTag, eventsOf, newCard, verify, writeTag } from './helpers.js';
 for (const kind of DATABASES) {
   describe(`writer faults (${kind})`, () => {
     const suite = sharedServer(kind);
-    // The 15 commands of a write onto a blank 424 (probe 9, auth 1, personalize 5), by INS and rank.
+    // The 19 commands of a write onto a blank 424 (probe 11, auth 1, personalize 7), by INS and rank.
     const NAMES: [number, string][] = [
       ...PROBE_AND_AUTH,
       [0x8d, 'WriteData'],
       [0x5f, 'ChangeFileSettings'],
       [0xc4, 'ChangeKey 1'],
       [0xc4, 'ChangeKey 2'],
+      [0xc4, 'ChangeKey 3'],
+      [0xc4, 'ChangeKey 4'],
       [0xc4, 'ChangeKey 0'],
     ];
     const steps = commandSteps(NAMES);

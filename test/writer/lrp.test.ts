@@ -14,7 +14,7 @@ import { cardLink, cli, createdTag, eventsOf, newCard, tamperTapsVerify, verify,
 
 // The commands of a write onto a blank LRP 424: the probe (its AuthenticateEV2First answered
 // PERMISSION_DENIED), AuthenticateLRPFirst part 1, part 2, then the personalize batch.
-const LRP_WRITE = [0xa4, 0x60, 0xaf, 0xaf, 0x3c, 0x64, 0x64, 0x64, 0x71, 0x71, 0xaf, 0x8d, 0x5f, 0xc4, 0xc4, 0xc4];
+const LRP_WRITE = [0xa4, 0x60, 0xaf, 0xaf, 0x3c, 0x64, 0x64, 0x64, 0x64, 0x64, 0x71, 0x71, 0xaf, 0x8d, 0x5f, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4];
 
 const lrpCard = (protocol: 'ntag_424_dna' | 'ntag_424_dna_tag_tamper' = 'ntag_424_dna') => newCard(protocol, { lrp: true });
 
@@ -140,8 +140,8 @@ for (const kind of DATABASES) {
         LRP_WRITE,
       );
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [1, 1, 1],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [1, 1, 1, 1, 1],
       );
       assert.equal(card.lrp, true);
       assert.equal((await verify(server, world.sandbox.key, card.tap())).body.data.attributes.genuine, true);
@@ -157,7 +157,7 @@ for (const kind of DATABASES) {
       );
       const card = lrpCard('ntag_424_dna_tag_tamper');
       assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
-      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(9, 13), [0x71, 0xaf, 0xf7, 0x8d]);
+      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(11, 15), [0x71, 0xaf, 0xf7, 0x8d]);
       const chip = await server.ctx.db.kysely.selectFrom('chips').select('crypto').where('tag_id', '=', id).executeTakeFirstOrThrow();
       assert.equal(chip.crypto, 'lrp');
       await tamperTapsVerify(server, world.sandbox.key, card, url);
@@ -169,7 +169,7 @@ for (const kind of DATABASES) {
       { kind: 'drop', ins: 0x71, skip: 1, name: 'removed after AuthenticateLRPFirst part 1' },
       { kind: 'remove', ins: 0xaf, skip: 2, name: 'removed before AuthenticateLRPFirst part 2' },
       { kind: 'drop', ins: 0xaf, skip: 2, name: 'removed after AuthenticateLRPFirst part 2' },
-      { kind: 'drop', ins: 0xc4, skip: 2, name: 'removed after ChangeKey 0 (the retry authenticates in LRP with the derived key)' },
+      { kind: 'drop', ins: 0xc4, skip: 4, name: 'removed after ChangeKey 0 (the retry authenticates in LRP with the derived key)' },
     ];
     for (const cut of cuts) {
       it(`LRP chip ${cut.name}: chip_removed, then a retry configures and taps verify`, async () => {
@@ -204,8 +204,8 @@ for (const kind of DATABASES) {
       assert.deepEqual(out.reason, { code: 'authentication_failed', detail: 'the chip refused the factory key 0 (LRP): 91AE AUTHENTICATION_ERROR' });
       assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(-3), [0x71, 0x71, 0xaf]);
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [0, 0, 0],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [0, 0, 0, 0, 0],
       );
       await failsOnce(id, 'authentication_failed');
       assert.equal((await writeTag(server, world.sandbox.key, id, lrpCard())).status, 'configured');
@@ -227,7 +227,7 @@ for (const kind of DATABASES) {
           `^chip ${card.uid.toString('hex').toUpperCase()} is in LRP mode: url is ${url.length} bytes but an NTAG 424 DNA has room for ${url.length - 1} bytes of url`,
         ),
       );
-      assert.equal(card.log.length, 9, 'nothing written: the probe only');
+      assert.equal(card.log.length, 11, 'nothing written: the probe only');
       await failsOnce(id, 'url_too_long');
       // The same url on an AES chip fits.
       assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');

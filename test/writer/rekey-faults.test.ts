@@ -12,18 +12,20 @@ import { chipOf, createdTag, eventsOf, newCard, rekey, tapsGenuine, writeTag } f
 for (const kind of DATABASES) {
   describe(`writer rekey faults (${kind})`, () => {
     const suite = sharedServer(kind);
-    // The 16 commands of a rekey of a written 424 (probe 9, auth 1, rekey 3 + read back 3), by INS and rank.
+    // The 20 commands of a rekey of a written 424 (probe 11, auth 1, rekey 5 + read back 3), by INS and rank.
     const NAMES: [number, string][] = [
       ...PROBE_AND_AUTH,
       [0xc4, 'ChangeKey 1'],
       [0xc4, 'ChangeKey 2'],
+      [0xc4, 'ChangeKey 3'],
+      [0xc4, 'ChangeKey 4'],
       [0xc4, 'ChangeKey 0'],
       [0xa4, 'ISOSelectFile (application, read back)'],
       [0xa4, 'ISOSelectFile (NDEF file, read back)'],
       [0xb0, 'ISOReadBinary (read back)'],
     ];
     /** Where the batch that changes keys starts. */
-    const REKEY_BATCH = 10;
+    const REKEY_BATCH = 12;
     const steps = commandSteps(NAMES);
 
     /** A tag written onto a fresh card and tapped once. */
@@ -48,8 +50,8 @@ for (const kind of DATABASES) {
       const after = await tapsGenuine(server, key, card, id);
       assert.ok(after.counter > between.counter);
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [2, 2, 2],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [2, 2, 2, 2, 2],
       );
       const chip = await chipOf(server, id);
       assert.deepEqual([chip.key_version, chip.pending_key_version, chip.last_counter], [2, null, after.counter]);
@@ -96,8 +98,8 @@ for (const kind of DATABASES) {
       assert.equal(out.reason!.code, 'chip_error');
       assert.match(out.reason!.detail, /^ChangeKey 2 failed: 911E/);
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [1, 2, 1],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [1, 2, 1, 1, 1],
       );
       await recovers(id, card, first.counter);
     });

@@ -1,9 +1,10 @@
 // Rekeying a configured tag's chip through the writer: the server authenticates with the chip's keys,
-// changes keys 1, 2 and then 0 to keys of a higher version, reads a SUN back under them and commits; the
+// changes keys 1 to 4 and then 0 to keys of a higher version, reads a SUN back under them and commits; the
 // chip keeps its counter and the tag stays configured. AES, LRP and TagTamper chips, imported chips
 // (with and without their key 0), the refusals, and the opt-in tag.rekeyed event.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Ntag424Card } from '../../src/chips/index.js';
 import { deriveChipKeys, teamMetaReadKey } from '../../src/master-keys/derive.js';
 import { modeMaster } from '../../src/master-keys/masters.js';
 import { importChips } from '../../src/tag-chips/import.js';
@@ -16,7 +17,7 @@ for (const kind of DATABASES) {
   describe(`writer rekey (${kind})`, () => {
     const suite = sharedServer(kind);
 
-    it('rekeys a written chip: keys 1, 2, 0 at version 2, a SUN read back, committed; the counter goes on, the tag stays configured', async () => {
+    it('rekeys a written chip: keys 1 to 4, then 0, at version 2, a SUN read back, committed; the counter goes on, the tag stays configured', async () => {
       const { server, world } = suite;
       const key = world.sandbox.key;
       const { id } = await createdTag(server, key);
@@ -27,14 +28,14 @@ for (const kind of DATABASES) {
       card.log.length = 0;
       const out = await rekey(server, key, id, card);
       assert.deepEqual({ ...out, writeId: null }, { writeId: null, tagId: id, status: 'rekeyed', reason: null, roundTrips: 4 });
-      // probe 9, AuthenticateEV2First part 2, ChangeKey 1, 2, 0, then the read back: select, select, read.
+      // probe 11, AuthenticateEV2First part 2, ChangeKey 1, 2, 3, 4, 0, then the read back: select, select, read.
       assert.deepEqual(
         card.log.map((apdu) => apdu[1]),
-        [0xa4, 0x60, 0xaf, 0xaf, 0x3c, 0x64, 0x64, 0x64, 0x71, 0xaf, 0xc4, 0xc4, 0xc4, 0xa4, 0xa4, 0xb0],
+        [0xa4, 0x60, 0xaf, 0xaf, 0x3c, 0x64, 0x64, 0x64, 0x64, 0x64, 0x71, 0xaf, 0xc4, 0xc4, 0xc4, 0xc4, 0xc4, 0xa4, 0xa4, 0xb0],
       );
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [2, 2, 2],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [2, 2, 2, 2, 2],
       );
       assert.deepEqual(await chipOf(server, id), {
         key_version: 2,
@@ -65,10 +66,39 @@ for (const kind of DATABASES) {
       // Again: version 3.
       assert.equal((await rekey(server, key, id, card)).status, 'rekeyed');
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [3, 3, 3],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [3, 3, 3, 3, 3],
       );
       assert.equal((await chipOf(server, id)).key_version, 3);
+      await tapsGenuine(server, key, card, id);
+    });
+
+    it('a chip personalized while keys 3 and 4 stayed factory (version 0): the rekey changes them from the factory key', async () => {
+      const { server, world } = suite;
+      const key = world.sandbox.key;
+      const { id } = await createdTag(server, key);
+      const written = newCard();
+      assert.equal((await writeTag(server, key, id, written)).status, 'configured');
+      // The same chip as a personalization that changed keys 1, 2 and 0 only left it.
+      const state = written.serialize();
+      const card = Ntag424Card.deserialize({
+        ...state,
+        keys: state.keys.map((k, i) => (i >= 3 ? '00'.repeat(16) : k)),
+        keyVersions: [1, 1, 1, 0, 0],
+      });
+      await tapsGenuine(server, key, card, id);
+      card.log.length = 0;
+      assert.equal((await rekey(server, key, id, card)).status, 'rekeyed');
+      assert.equal(card.log.filter((apdu) => apdu[1] === 0xc4).length, 5);
+      assert.deepEqual(
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [2, 2, 2, 2, 2],
+      );
+      const derived = deriveChipKeys(await modeMaster(server.ctx, 'sandbox'), card.uid.toString('hex'), 2);
+      assert.deepEqual(
+        card.serialize().keys.slice(3),
+        [derived.appKey3, derived.appKey4].map((k) => k.toString('hex').toUpperCase()),
+      );
       await tapsGenuine(server, key, card, id);
     });
 
@@ -130,8 +160,15 @@ for (const kind of DATABASES) {
       assert.equal(row.key_source, 'imported');
       assert.notEqual(row.app_master_key_sealed, null);
       assert.equal(row.app_master_key_sealed!.includes(keys.appMasterKey.toString('hex')), false);
+      card.log.length = 0;
       const out = await rekey(server, withKey.sandbox.key, imported!, card);
       assert.equal(out.status, 'rekeyed', JSON.stringify(out));
+      // Its keys 3 and 4 (version 1 here) are not known to the importer: left as they are, keys 1, 2 and 0 changed.
+      assert.equal(card.log.filter((apdu) => apdu[1] === 0xc4).length, 3);
+      assert.deepEqual(
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [2, 2, 2, 1, 1],
+      );
       assert.deepEqual(await chipOf(server, imported!), {
         ...row,
         key_version: 2,

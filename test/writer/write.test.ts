@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { deriveChipKeys } from '../../src/master-keys/derive.js';
 import { modeMaster } from '../../src/master-keys/masters.js';
 import { sealer } from '../../src/secrets/index.js';
 import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
@@ -19,8 +20,14 @@ for (const kind of DATABASES) {
       assert.equal(out.roundTrips, 4);
       assert.equal(card.isFactoryKeyed, false);
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [1, 1, 1],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [1, 1, 1, 1, 1],
+      );
+      // Keys 3 and 4 are derived per UID too: no key of the application stays the factory's.
+      const derived = deriveChipKeys(await modeMaster(server.ctx, 'sandbox'), card.uid.toString('hex'), 1);
+      assert.deepEqual(
+        card.serialize().keys.slice(3),
+        [derived.appKey3, derived.appKey4].map((k) => k.toString('hex').toUpperCase()),
       );
       const tag = await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
@@ -83,7 +90,7 @@ for (const kind of DATABASES) {
       const card = newCard('ntag_424_dna_tag_tamper');
       assert.equal((await writeTag(server, world.sandbox.key, id, card)).status, 'configured');
       // GetTTStatus first in the personalize batch, right after the authentication, inside the session.
-      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(9, 12), [0xaf, 0xf7, 0x8d]);
+      assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(11, 14), [0xaf, 0xf7, 0x8d]);
     });
 
     async function failsOnce(tagId: string, code: string) {
@@ -153,11 +160,22 @@ for (const kind of DATABASES) {
       assert.equal(out.reason!.code, 'authentication_failed');
       assert.deepEqual(card.log.map((apdu) => apdu[1]).slice(-2), [0x71, 0xaf]);
       assert.deepEqual(
-        [0, 1, 2].map((k) => card.keyVersion(k)),
-        [0, 0, 0],
+        [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),
+        [0, 0, 0, 0, 0],
       );
       await failsOnce(id, 'authentication_failed');
       assert.equal((await writeTag(server, world.sandbox.key, id, newCard())).status, 'configured');
+    });
+
+    it('a chip whose key 4 has a foreign version: authentication_failed after the probe, the chip untouched', async () => {
+      const { server, world } = suite;
+      const { id } = await createdTag(server, world.sandbox.key);
+      const card = newCard('ntag_424_dna', { keyVersions: [0, 0, 0, 0, 7] });
+      const out = await writeTag(server, world.sandbox.key, id, card);
+      assert.equal(out.reason!.code, 'authentication_failed');
+      assert.match(out.reason!.detail, /^key 4 of chip [0-9A-F]{14} has version 7: the chip was personalized elsewhere$/);
+      assert.equal(card.log.length, 11, 'the probe only');
+      await failsOnce(id, 'authentication_failed');
     });
 
     it('a chip already written for another tag is refused (UID bound)', async () => {
@@ -233,7 +251,7 @@ for (const kind of DATABASES) {
       const started = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
       assert.equal(started.status, 201);
       assert.equal(started.body.data.attributes.status, 'running');
-      assert.equal(started.body.data.attributes.apdus.length, 9);
+      assert.equal(started.body.data.attributes.apdus.length, 11);
       // A second start while it runs: 409.
       const second = await call(server, 'POST', '/writer/writes', { key: world.sandbox.key, body: { data: { type: 'writes', attributes: { tag_id: id } } } });
       assert.equal(second.status, 409);
