@@ -16,7 +16,8 @@ import type { Mode } from './db/schema.js';
 import { openContext } from './open-context.js';
 import { createTeam } from './teams/service.js';
 import type { AppContext } from './context.js';
-import { verifyMasterKeys } from './master-keys/masters.js';
+import { productionKeyPath, verifyMasterKeys } from './master-keys/masters.js';
+import { BackupError, backupSqlite, restoreSqlite } from './db/backup.js';
 import { KeyMaterialError } from './secrets/index.js';
 import { DomainError } from './errors.js';
 import { checkTagCounters, driftLine } from './tags/doctor.js';
@@ -117,11 +118,14 @@ program
 
 program
   .command('doctor')
-  .description('check every team and mode tag counter against its rows; exit code 1 on drift (unless --fix repaired it)')
+  .description(
+    'check the master keys against the database and every team and mode tag counter against its rows; exit code 1 on drift (unless --fix repaired it)',
+  )
   .option('--fix', 'set each drifted counter to its row count (one transaction)')
   .option('--json', 'machine-readable output')
   .action(async (opts: { fix?: boolean; json?: boolean }) => {
-    const report = await withContext((ctx) => checkTagCounters(ctx.db, { fix: opts.fix === true }), { touchesKeys: false });
+    // With the key check every chip-touching command makes: a restored database is checked with the keys it needs.
+    const report = await withContext((ctx) => checkTagCounters(ctx.db, { fix: opts.fix === true }));
     const drift = report.drift.map((w) => ({ team_id: w.teamId, mode: w.mode, counter: w.counter, rows: w.rows }));
     // A clean database says so; a cron job tells drift by the exit code (or --json).
     output(
@@ -130,6 +134,52 @@ program
       drift.length === 0 ? 'no drift' : report.drift.map((w) => driftLine(w, report.fixed)).join('\n'),
     );
     if (drift.length > 0 && !report.fixed) process.exitCode = 1;
+  });
+
+program
+  .command('backup')
+  .description('a consistent copy of the SQLite database, taken while servers run, checked before it counts')
+  .requiredOption('--to <path>', 'the new backup file')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { to: string; json?: boolean }) => {
+    const cfg = config();
+    if (cfg.database.kind !== 'sqlite' || cfg.database.path === ':memory:')
+      throw new CliError(
+        'tapproof backup copies the embedded SQLite database; on PostgreSQL use pg_dump or pg_basebackup (docs/operations.md#backup-and-restore)',
+      );
+    const report = await backupSqlite(cfg.database.path, opts.to, productionKeyPath({ config: cfg }));
+    const keys = [
+      report.keyFile ? `the production master keys were copied to ${report.keyFile} (mode 0600): keep it with the backup, apart from it in transit` : null,
+      cfg.masterKey
+        ? `production master keys come from ${cfg.masterKeySource ?? 'the environment'}: keep TAPPROOF_MASTER_KEY (and TAPPROOF_PREVIOUS_MASTER_KEYS) with the backup; they are not in it`
+        : null,
+      'the sandbox master keys are in the database',
+    ].filter((line) => line !== null);
+    output(
+      opts.json === true,
+      { ok: true, path: report.path, bytes: report.bytes, integrity: 'ok', key_file: report.keyFile, keys },
+      [`backed up to ${report.path} (${report.bytes} bytes, integrity ok)`, ...keys].join('\n'),
+    );
+  });
+
+program
+  .command('restore')
+  .description('put a backup in place as the SQLite database, in an empty data directory (then run tapproof doctor)')
+  .requiredOption('--from <path>', 'the backup file')
+  .option('--force', 'replace what the data directory holds')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { from: string; force?: boolean; json?: boolean }) => {
+    const cfg = config();
+    if (cfg.database.kind !== 'sqlite' || cfg.database.path === ':memory:')
+      throw new CliError(
+        'tapproof restore restores the embedded SQLite database; on PostgreSQL use pg_restore or your base backup (docs/operations.md#backup-and-restore)',
+      );
+    const { keyFile } = restoreSqlite(opts.from, cfg.database.path, productionKeyPath({ config: cfg }), opts.force === true);
+    output(
+      opts.json === true,
+      { ok: true, path: cfg.database.path, key_file: keyFile },
+      `restored ${opts.from} to ${cfg.database.path}${keyFile ? ` and its production master keys to ${keyFile}` : ''}; check it with: tapproof doctor`,
+    );
   });
 
 const teams = program.command('teams').description('manage teams');
@@ -219,7 +269,12 @@ export async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (error) {
     // A domain error's message is its plain line (src/errors.ts); anything else unexpected keeps its stack.
-    const known = error instanceof ConfigError || error instanceof CliError || error instanceof KeyMaterialError || error instanceof DomainError;
+    const known =
+      error instanceof ConfigError ||
+      error instanceof CliError ||
+      error instanceof BackupError ||
+      error instanceof KeyMaterialError ||
+      error instanceof DomainError;
     process.stderr.write(`tapproof: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`);
     process.exit(1);
   }
