@@ -18,6 +18,7 @@ import { createTeam } from './teams/service.js';
 import type { AppContext } from './context.js';
 import { productionKeyPath, verifyMasterKeys } from './master-keys/masters.js';
 import { BackupError, backupSqlite, restoreSqlite } from './db/backup.js';
+import { pruneScans } from './verifications/retention.js';
 import { KeyMaterialError } from './secrets/index.js';
 import { DomainError } from './errors.js';
 import { checkTagCounters, driftLine } from './tags/doctor.js';
@@ -179,6 +180,27 @@ program
       opts.json === true,
       { ok: true, path: cfg.database.path, key_file: keyFile },
       `restored ${opts.from} to ${cfg.database.path}${keyFile ? ` and its production master keys to ${keyFile}` : ''}; check it with: tapproof doctor`,
+    );
+  });
+
+program
+  .command('prune')
+  .description('delete scans past the retention window now, as the background job does (never a claimed one, never replay state; stats keep their counts)')
+  .option('--days <n>', 'the window in days (default: TAPPROOF_SCAN_RETENTION_DAYS)', (v: string) => {
+    if (!/^\d{1,5}$/.test(v) || Number(v) < 1 || Number(v) > 36_500) throw new InvalidArgumentError('must be a whole number of days from 1 to 36500');
+    return Number(v);
+  })
+  .option('--dry-run', 'say what would go; delete nothing')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { days?: number; dryRun?: boolean; json?: boolean }) => {
+    const days = opts.days ?? config().scanRetentionDays;
+    if (days === null) throw new CliError('nothing to prune by: pass --days N or set TAPPROOF_SCAN_RETENTION_DAYS');
+    const report = await withContext((ctx) => pruneScans(ctx, { days, dryRun: opts.dryRun === true }), { touchesKeys: false });
+    const cutoff = isoMicros(report.cutoff);
+    output(
+      opts.json === true,
+      { verifications: report.verifications, sessions: report.sessions, cutoff, dry_run: report.dryRun },
+      `${report.dryRun ? 'would prune' : 'pruned'} ${report.verifications} scans and ${report.sessions} sessions older than ${cutoff}`,
     );
   });
 

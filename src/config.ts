@@ -22,6 +22,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Claims one client IP may post per hour on each extension base (docs/extension.md, Claims). */
   claimsPerHour: number;
+  /** Scans older than this many days are pruned (docs/operations.md#retention); null keeps every scan. */
+  scanRetentionDays: number | null;
   /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string[];
   apiPrefix: string;
@@ -225,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: redisPrefix(env),
     requestTimeoutMs: integer(env, 'TAPPROOF_REQUEST_TIMEOUT_MS', 30_000, 1000, 300_000),
     claimsPerHour: integer(env, 'TAPPROOF_CLAIMS_PER_HOUR', 60, 1, 100_000_000),
+    scanRetentionDays: env.TAPPROOF_SCAN_RETENTION_DAYS ? integer(env, 'TAPPROOF_SCAN_RETENTION_DAYS', 0, 1, 36_500) : null,
     trustProxy: trustProxy(env),
     apiPrefix: prefix(env, 'TAPPROOF_API_PREFIX', '/api/v1'),
     extPrefix: prefix(env, 'TAPPROOF_EXT_PREFIX', '/ext'),

@@ -15,6 +15,7 @@ export class Metrics {
   readonly signals: Counter<'signal'>;
   readonly deliveryAttempts: Counter<'outcome'>;
   readonly rateLimited: Counter;
+  readonly pruned: Counter<'what'>;
   readonly scanBatchSize: Histogram;
   readonly scanCommitDuration: Histogram;
   readonly scanFsyncWait: Histogram;
@@ -56,6 +57,12 @@ export class Metrics {
     this.rateLimited = new Counter({
       name: 'tapproof_rate_limited_total',
       help: 'Requests refused with 429 by the rate limiter.',
+      registers,
+    });
+    this.pruned = new Counter({
+      name: 'tapproof_pruned_total',
+      help: 'Rows deleted by scan retention in this process, by what (verifications, sessions).',
+      labelNames: ['what'],
       registers,
     });
     // Observed by the main thread when a batch's commit returns, also when a
