@@ -352,6 +352,10 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
+--   src/verifications/retention.ts prunable
+--   src/verifications/retention.ts prunableSessions
+--   src/verifications/retention.ts pruneScans
+--   src/verifications/retention.ts referenced
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled

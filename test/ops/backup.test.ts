@@ -146,7 +146,8 @@ for (const kind of DATABASES)
         // A server of the restored database: a tap it never saw is genuine, one it saw is refused.
         const revived = await startServe({ ...env, TAPPROOF_RATE_LIMIT: '100000' });
         try {
-          const seen = before.at(-1)!;
+          // The first scan: its chip was scanned again before the backup, so this is a replay, not a reload.
+          const seen = before[0]!;
           const replay = await verify(revived, world.sandbox.key, seen.url);
           assert.equal(replay.status, 201, replay.text);
           assert.deepEqual([replay.body.data.attributes.genuine, replay.body.data.id === seen.id], [false, false]);
