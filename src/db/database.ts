@@ -188,11 +188,16 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   // pg_terminate_backend) is reported on the pool; unhandled, that event would
   // end the process. The pool drops the connection and the next query opens a new one.
   let lastReport = 0;
-  pool.on('error', (error: Error & { code?: string }) => {
+  const report = (error: Error & { code?: string }) => {
     if (Date.now() - lastReport < 10_000) return;
     lastReport = Date.now();
     process.stderr.write(`tapproof: a PostgreSQL connection was closed (${error.code ?? error.message}); reconnecting on the next query\n`);
-  });
+  };
+  pool.on('error', report);
+  // The pool listens to idle connections only: one closed while checked out but between queries (handed
+  // out just as PostgreSQL closed it) emits its error on the client, which unheard would end the process.
+  // Its query fails instead, and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', report));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
   const closers: (() => Promise<void>)[] = [];
   return {
