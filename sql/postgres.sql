@@ -8,6 +8,9 @@ select "name" from "settings" limit $1;
 insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
 select "id" from "teams" limit $1;
 
+-- src/db/change-feed.ts notifyInTransaction
+select pg_notify($1, $2);
+
 -- src/db/day-counts.ts findDayCounts
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 select * from "signal_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
@@ -93,9 +96,6 @@ insert into "api_keys" ("id", "team_id", "mode", "key_hash", "role", "name", "cr
 
 -- src/keys/repository.ts listKeys
 select "id", "team_id", "mode", "role", "name", "created_at", "expires_at", "revoked_at", "replaced_by", "last_used_at" from "api_keys" where "team_id" = $1 and "mode" = $2 order by "created_at", "id";
-
--- src/keys/repository.ts notifyKeyChanged
-select pg_notify($1, $2);
 
 -- src/keys/repository.ts replaceKey
 update "api_keys" set "replaced_by" = $1, "expires_at" = case when "expires_at" is null then $2 when "expires_at" > $3 then $4 else "expires_at" end where "id" = $5 and "replaced_by" is null and "revoked_at" is null and ("expires_at" is null or "expires_at" > $6);
@@ -326,7 +326,6 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" 
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
---   src/db/change-feed.ts notifyInTransaction
 --   src/db/day-counts.ts addDayCounts
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge

@@ -333,7 +333,6 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/db/change-feed.ts notifyInTransaction
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
---   src/keys/repository.ts notifyKeyChanged
 --   src/master-keys/generations.ts markRetired
 --   src/master-keys/generations.ts recordKeyIds
 --   src/master-keys/rewrap.ts rewrap

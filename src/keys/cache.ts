@@ -51,11 +51,7 @@ export class PrincipalCache {
   refreshMs = REFRESH_MS;
 
   constructor(db: Db) {
-    this.feed = new ChangeFeed(
-      db,
-      { channel: keysRepo.KEYS_CHANNEL, file: db.revocationsFile },
-      { changed: (hash) => (hash === null ? this.clear() : this.evict(hash)), reset: () => this.clear() },
-    );
+    this.feed = new ChangeFeed(db, keysRepo.keysFeed(db), { changed: (hash) => (hash === null ? this.clear() : this.evict(hash)), reset: () => this.clear() });
   }
 
   /** Whether entries may be used at all right now. */

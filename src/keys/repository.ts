@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import type { FeedAddress } from '../db/change-feed.js';
+import type { Db, Executor } from '../db/database.js';
 import type { ApiKeysTable, Mode } from '../db/schema.js';
 
 /** PostgreSQL channel on which a revocation reaches every process's key cache. */
@@ -51,10 +51,8 @@ export async function replaceKey(db: Executor, id: string, replacement: string, 
   return result.numUpdatedRows === 1n;
 }
 
-/** PostgreSQL: tells every listening server, when the transaction commits, that this key was revoked or ends sooner. */
-export async function notifyKeyChanged(db: Executor, keyHash: string): Promise<void> {
-  await sql`select pg_notify(${KEYS_CHANNEL}, ${keyHash})`.execute(db);
-}
+/** Where revokes and rolls reach every process's principal cache (src/db/change-feed.ts). */
+export const keysFeed = (db: Db): FeedAddress => ({ channel: KEYS_CHANNEL, file: db.revocationsFile });
 
 export async function findKeyInWorld(db: Executor, id: string, teamId: string, mode: Mode): Promise<KeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('team_id', '=', teamId).where('mode', '=', mode).executeTakeFirst();

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { notifyInTransaction, touchAfterCommit } from '../db/change-feed.js';
 import type { Executor } from '../db/database.js';
 import type { Mode, Role } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -57,15 +57,15 @@ type Announcer = Pick<KeysContext, 'db' | 'clock' | 'principals'>;
  * watched revocations file once the change has committed.
  */
 async function changeKey<T>(ctx: Announcer, change: (trx: Executor) => Promise<{ hash: string; result: T } | undefined>): Promise<T | undefined> {
+  const address = keysRepo.keysFeed(ctx.db);
   const changed = await inTransaction(ctx.db, async (trx) => {
     const done = await change(trx);
-    if (done && ctx.db.dialect === 'postgres') await keysRepo.notifyKeyChanged(trx, done.hash);
+    if (done) await notifyInTransaction(ctx.db, trx, address, done.hash);
     return done;
   });
   if (!changed) return undefined;
   ctx.principals.evict(changed.hash);
-  // SQLite: servers in other processes watch this file and drop their cached principals.
-  if (ctx.db.revocationsFile) writeFileSync(ctx.db.revocationsFile, `${ctx.clock.nowMicros()}\n`);
+  touchAfterCommit(ctx.db, address, ctx.clock.nowMicros());
   return changed.result;
 }
 
