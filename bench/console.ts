@@ -19,6 +19,7 @@ import { createTeam } from '../src/teams/service.js';
 import { systemClock } from '../src/time.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
+import { pad, series, utcDay } from './lib/seed.js';
 import { startServer } from './lib/server.js';
 import { freshStorage, type DatabaseKind } from './lib/storage.js';
 import { describeLaunch, type Launch } from './lib/tapproof.js';
@@ -53,15 +54,6 @@ interface Row {
   errors: number;
 }
 
-/** One INSERT … SELECT over a generated series: SQLite's recursive CTE, PostgreSQL's generate_series. */
-function series(kind: DatabaseKind, count: number) {
-  return kind === 'sqlite'
-    ? sql`(with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ${sql.lit(count)}) select i from n) as s`
-    : sql`generate_series(0::bigint, ${sql.lit(count - 1)}) as s(i)`;
-}
-const pad = (kind: DatabaseKind, expr: string, width: number) =>
-  kind === 'sqlite' ? sql.raw(`printf('%0${width}d', ${expr})`) : sql.raw(`lpad((${expr})::text, ${width}, '0')`);
-
 async function seed(kind: DatabaseKind, db: Db, teamId: string, now: number): Promise<void> {
   const k = db.kysely;
   const tagId = (expr: string) => sql`'tag_bench' || ${pad(kind, expr, 13)}`;
@@ -79,12 +71,10 @@ async function seed(kind: DatabaseKind, db: Db, teamId: string, now: number): Pr
       ${sql.lit(now)} - s.i * ${sql.lit(step)}, 'bench' || s.i, '203.0.113.' || (s.i % 250),
       case s.i % 4 when 0 then 'DE' when 1 then 'FR' when 2 then 'US' else null end, 1
     from ${series(kind, SCANS)}`.execute(k);
-  const day =
-    kind === 'sqlite'
-      ? sql`strftime('%Y-%m-%d', scanned_at / 1000000, 'unixepoch')`
-      : sql`to_char(to_timestamp(scanned_at / 1000000.0) at time zone 'UTC', 'YYYY-MM-DD')`;
   await sql`insert into scan_counts (team_id, mode, day, reason, country, count)
-    select team_id, mode, ${day}, reason, coalesce(country, ''), count(*) from verifications where team_id = ${teamId} group by 1, 2, 3, 4, 5`.execute(k);
+    select team_id, mode, ${utcDay(kind, 'scanned_at')}, reason, coalesce(country, ''), count(*) from verifications where team_id = ${teamId} group by 1, 2, 3, 4, 5`.execute(
+    k,
+  );
   await sql`analyze`.execute(k);
 }
 

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { call, startServer, type TestServer } from '../test/kit/harness.js';
 import { arg, databaseKinds } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
+import { pad, series } from './lib/seed.js';
 import type { DatabaseKind } from './lib/storage.js';
 
 const KINDS = databaseKinds();
@@ -16,18 +17,13 @@ const REQUESTS = Number(arg('requests', '200'));
 
 /** One scan in ten a replay, one in 1,000 a bad CMAC (fewer than a page), the rest genuine. */
 async function seed(kind: DatabaseKind, server: TestServer, teamId: string): Promise<void> {
-  const series =
-    kind === 'sqlite'
-      ? sql`(with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ${sql.lit(SCANS)}) select i from n) as s`
-      : sql`generate_series(0::bigint, ${sql.lit(SCANS - 1)}) as s(i)`;
-  const pad = kind === 'sqlite' ? sql.raw(`printf('%017d', s.i)`) : sql.raw(`lpad(s.i::text, 17, '0')`);
   const reason = sql.raw(`case when s.i % 1000 = 7 then 'bad_cmac' when s.i % 10 = 0 then 'replayed' else 'ok' end`);
   const now = Date.UTC(2026, 0, 31) * 1000;
   await sql`insert into verifications (id, team_id, mode, tag_id, genuine, reason, read_counter, tamper_permanent, tamper_current, session_id,
       scanned_at, url_hash, client_ip, country, write_generation)
-    select 'vrf_bench' || ${pad}, ${teamId}, 'sandbox', 'tag_bench' || (s.i % 500), case when ${reason} = 'ok' then 1 else 0 end, ${reason},
+    select 'vrf_bench' || ${pad(kind, 's.i', 17)}, ${teamId}, 'sandbox', 'tag_bench' || (s.i % 500), case when ${reason} = 'ok' then 1 else 0 end, ${reason},
       null, null, null, null, ${sql.lit(now)} - s.i * 60000000, 'h' || s.i, null, null, 1
-    from ${series}`.execute(server.ctx.db.kysely);
+    from ${series(kind, SCANS)}`.execute(server.ctx.db.kysely);
   // PostgreSQL's autovacuum would analyze a table this size; SQLite is never analyzed (no sqlite_stat1).
   if (kind === 'postgres') await sql`analyze`.execute(server.ctx.db.kysely);
 }

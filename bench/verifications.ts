@@ -17,13 +17,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { generateSun424 } from '../src/chips/index.js';
-import { loadConfig } from '../src/config.js';
-import { createContext, type AppContext } from '../src/context.js';
-import { migrate } from '../src/db/migrations.js';
-import { createKey } from '../src/keys/service.js';
-import { importChips } from '../src/tag-chips/import.js';
-import { appendSdm, defaultLayout } from '../src/chips/url-layout.js';
-import { createTeam } from '../src/teams/service.js';
+import type { AppContext } from '../src/context.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
 import { busiestThreads, cpuSeconds, processTree, threadSeconds } from './lib/cpu.js';
@@ -31,9 +25,9 @@ import { drive } from './lib/drive.js';
 import { rssMiB } from './lib/rss.js';
 import { startPeer, type Peer } from './lib/peer.js';
 import { startServer } from './lib/server.js';
-import { POSTGRES_URL, freshStorage, type DatabaseKind as Kind, type Storage } from './lib/storage.js';
+import { POSTGRES_URL, freshStorage, type DatabaseKind as Kind } from './lib/storage.js';
 import { ROOT, describeLaunch, type Launch } from './lib/tapproof.js';
-import { systemClock } from '../src/time.js';
+import { freshTaps, prepareTeam } from './lib/taps.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -60,66 +54,6 @@ const PEER = arg('peer', '');
 const NO_THREAD = flag('no-thread');
 /** --client-ip: every scan carries a public client_ip, so that each one looks its country up in the GeoIP database. */
 const CLIENT_IP = flag('client-ip');
-
-interface Chip {
-  uid: string;
-  url: string;
-  meta: Buffer;
-  file: Buffer;
-}
-
-async function prepare(storage: Storage): Promise<{ key: string; chips: Chip[]; ctx: AppContext }> {
-  const db = storage.open();
-  await migrate(db);
-  const ctx = createContext(db, { ...loadConfig({ ...storage.env, TAPPROOF_MASTER_KEY: MASTER }), database: storage.target });
-  const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
-  const { key } = await createKey(db.kysely, teamId, 'production', systemClock);
-  const chips: Chip[] = Array.from({ length: CHIPS }, (_, i) => ({
-    uid: '04' + randomBytes(6).toString('hex').toUpperCase(),
-    url: `https://bench.example.com/t/${i}`,
-    meta: randomBytes(16),
-    file: randomBytes(16),
-  }));
-  const entries = chips.map((c) => ({
-    url: c.url,
-    protocol: 'ntag_424_dna',
-    uid: c.uid,
-    sdm_meta_read_key: c.meta.toString('hex'),
-    sdm_file_read_key: c.file.toString('hex'),
-  }));
-  await importChips(ctx, { teamId, mode: 'production' }, entries);
-  return { key, chips, ctx };
-}
-
-/**
- * Fresh taps, each chip's counter rising. autocannon writes each connection's
- * first request as it connects, and the server may accept a connection only
- * after hundreds of requests on the others: those first requests use chips
- * that are not tapped again for the next OPENING_GAP requests (the rest
- * round-robin over the other chips). After that, round-robin over all chips:
- * a chip's next tap is CHIPS requests later, so the server receives one chip's
- * taps in counter order.
- */
-const OPENING_GAP = 2_000;
-function taps(chips: Chip[], counters: Map<string, number>, total: number): string[] {
-  const layout = defaultLayout('ntag_424_dna');
-  const opening = chips.slice(0, CONNECTIONS);
-  const others = chips.slice(CONNECTIONS);
-  const out: string[] = [];
-  for (let n = 0; n < total; n++) {
-    const chip = n < CONNECTIONS ? opening[n]! : n < CONNECTIONS + OPENING_GAP ? others[(n - CONNECTIONS) % others.length]! : chips[n % chips.length]!;
-    const counter = (counters.get(chip.uid) ?? 0) + 1;
-    counters.set(chip.uid, counter);
-    const sun = generateSun424({ crypto: 'aes', uid: Buffer.from(chip.uid, 'hex'), counter, sdmMetaReadKey: chip.meta, sdmFileReadKey: chip.file });
-    const url = appendSdm(chip.url, layout, { picc_data: sun.piccData, cmac: sun.cmac });
-    out.push(JSON.stringify({ data: { type: 'verifications', attributes: CLIENT_IP ? { url, client_ip: publicIp(n) } : { url } } }));
-  }
-  return out;
-}
-
-/** A public IPv4 address (one of 256 /8s that regional registries hand out), different from one scan to the next. */
-const PUBLIC_FIRST_OCTETS = [2, 5, 31, 37, 46, 62, 77, 78, 81, 85, 88, 91, 93, 95, 101, 103, 110, 118, 121, 130, 133, 151, 177, 186, 190, 196, 200, 213];
-const publicIp = (n: number) => `${PUBLIC_FIRST_OCTETS[n % PUBLIC_FIRST_OCTETS.length]}.${(n >> 16) & 255}.${(n >> 8) & 255}.${(n & 254) + 1}`;
 
 const fire = (origin: string, key: string, bodies: string[]) =>
   drive(
@@ -231,10 +165,10 @@ async function postTagsP50(origin: string, key: string): Promise<number> {
 async function run(kind: Kind): Promise<Row> {
   console.log(`\n${kind}: importing ${CHIPS} chips, generating ${WARMUP_REQUESTS + REQUESTS} fresh taps`);
   const storage = await freshStorage(kind);
-  const { key, chips, ctx } = await prepare(storage);
+  const { key, chips, ctx } = await prepareTeam(storage, MASTER, CHIPS);
   const counters = new Map<string, number>();
-  const warm = taps(chips, counters, WARMUP_REQUESTS);
-  const measured = taps(chips, counters, REQUESTS);
+  const warm = freshTaps(chips, counters, WARMUP_REQUESTS, CONNECTIONS, CLIENT_IP);
+  const measured = freshTaps(chips, counters, REQUESTS, CONNECTIONS, CLIENT_IP);
   // PostgreSQL: the server's connections carry a name of their own, so that their backends can be told apart from
   // those of other clients of the same PostgreSQL (their CPU is part of each verification's cost).
   const applicationName = `tapproof_bench_${randomBytes(4).toString('hex')}`;

@@ -350,10 +350,12 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
+--   src/verifications/retention.ts countPrunable
 --   src/verifications/retention.ts prunable
---   src/verifications/retention.ts prunableSessions
+--   src/verifications/retention.ts pruneBatch
 --   src/verifications/retention.ts pruneScans
 --   src/verifications/retention.ts referenced
+--   src/verifications/retention.ts wanted
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents

@@ -351,10 +351,12 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
+--   src/verifications/retention.ts countPrunable
 --   src/verifications/retention.ts prunable
---   src/verifications/retention.ts prunableSessions
+--   src/verifications/retention.ts pruneBatch
 --   src/verifications/retention.ts pruneScans
 --   src/verifications/retention.ts referenced
+--   src/verifications/retention.ts wanted
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled

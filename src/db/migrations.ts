@@ -24,6 +24,7 @@ import * as reasonTimeIndex from './migrations/0020_reason_time_index.js';
 import * as signals from './migrations/0021_signals.js';
 import * as keyRoles from './migrations/0022_key_roles.js';
 import * as chipRekey from './migrations/0024_chip_rekey.js';
+import * as challengeScanIndex from './migrations/0025_challenge_scan_index.js';
 import * as masterGenerations from './migrations/0023_master_generations.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
@@ -51,6 +52,7 @@ const steps: Record<string, Step> = {
   '0021_signals': signals,
   '0022_key_roles': keyRoles,
   '0024_chip_rekey': chipRekey,
+  '0025_challenge_scan_index': challengeScanIndex,
   '0023_master_generations': masterGenerations,
 };
 

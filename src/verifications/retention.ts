@@ -3,11 +3,12 @@
 // transaction, so the verify path never waits behind a long lock. What is never deleted: what replay
 // protection rests on (each chip's last counter and session live in its chip row, not in its scans),
 // a scan that a claim, a challenge or an ownership proof refers to, and the per-day counts behind
-// GET /verifications/stats (their own tables). A session goes once it has ended before the window and
-// no kept scan and no chip names it.
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import type { Executor } from '../db/database.js';
-import type { Database, Mode, VerificationsTable } from '../db/schema.js';
+// GET /verifications/stats (their own tables). A session goes with the last of its scans, unless its
+// chip still names it (the chip's current session).
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Db, Executor } from '../db/database.js';
+import type { Database, Mode, SessionsTable, VerificationsTable } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import type { BackgroundJob } from '../background-job.js';
 import type { Kernel } from '../kernel.js';
 
@@ -35,84 +36,110 @@ export interface PruneReport {
 /** The tables whose rows name a scan, which keeps it. */
 const REFERRERS = ['claims', 'challenges', 'ownerships', 'ownership_proofs'] as const;
 
-/** Whether something names the scan `v`. */
-const referenced = (eb: ExpressionBuilder<Database & { v: VerificationsTable }, 'v'>) =>
+/** Whether something names the scan whose id is the column `scan` (`v.id`, `w.id`). */
+const referenced = (eb: ExpressionBuilder<any, any>, scan: 'v.id' | 'w.id') =>
   eb.or(
     REFERRERS.map((table) =>
       eb.exists(
         eb
           .selectFrom(`${table} as r` as 'claims as r')
           .select(sql.lit(1).as('one'))
-          .whereRef('r.verification_id', '=', 'v.id'),
+          .whereRef('r.verification_id', '=', scan),
       ),
     ),
   );
 
-/** Scans of one world beyond the cutoff that nothing names. */
+/** Scans of one world beyond the cutoff that nothing names, oldest first (the world index's order). */
 function prunable(db: Executor, teamId: string, mode: Mode, cutoff: number) {
   return db
     .selectFrom('verifications as v')
-    .select('v.id')
     .where('v.team_id', '=', teamId)
     .where('v.mode', '=', mode)
     .where('v.scanned_at', '<', cutoff)
-    .where((eb) => eb.not(referenced(eb)));
+    .where((eb) => eb.not(referenced(eb, 'v.id')));
 }
 
 /**
- * Ended sessions of one world beyond the cutoff that no kept scan and no chip names: the same set
- * before the scans go (a dry run) and after.
+ * Whether the session `s` is still wanted once `gone` scans are deleted: its chip names it (the chip's
+ * current session, which replay protection and the next tap read), or a scan outside `gone` names it.
+ * Both looked up by the session's tag (the chip's key, the tag index), never by a scan of the whole table.
  */
-function prunableSessions(db: Executor, teamId: string, mode: Mode, cutoff: number) {
-  return db
+const wanted = (
+  eb: ExpressionBuilder<Database & { s: SessionsTable }, 's'>,
+  gone: (v: ExpressionBuilder<Database & { w: VerificationsTable }, 'w'>) => Expression<SqlBool>,
+) =>
+  eb.or([
+    eb.exists(eb.selectFrom('chips as k').select(sql.lit(1).as('one')).whereRef('k.tag_id', '=', 's.tag_id').whereRef('k.session_id', '=', 's.id')),
+    eb.exists(
+      eb
+        .selectFrom('verifications as w')
+        .select(sql.lit(1).as('one'))
+        .whereRef('w.tag_id', '=', 's.tag_id')
+        .whereRef('w.session_id', '=', 's.id')
+        .where((w) => w.not(gone(w as never))),
+    ),
+  ]);
+
+/** What a run would delete in one world, counted without reading the rows out. */
+async function countPrunable(db: Executor, teamId: string, mode: Mode, cutoff: number): Promise<{ verifications: number; sessions: number }> {
+  const scans = await prunable(db, teamId, mode, cutoff)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const sessions = await db
     .selectFrom('sessions as s')
-    .select('s.id')
-    .where('s.team_id', '=', teamId)
-    .where('s.mode', '=', mode)
-    .where('s.expires_at', '<', cutoff)
-    .where((eb) =>
-      eb.not(
-        eb.or([
-          eb.exists(
-            eb
-              .selectFrom('verifications as v')
-              .select(sql.lit(1).as('one'))
-              .whereRef('v.session_id', '=', 's.id')
-              .where((v) => v.or([v('v.scanned_at', '>=', cutoff), referenced(v as never)])),
-          ),
-          eb.exists(eb.selectFrom('chips as k').select(sql.lit(1).as('one')).whereRef('k.session_id', '=', 's.id')),
-        ]),
-      ),
-    );
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('s.id', 'in', prunable(db, teamId, mode, cutoff).select('v.session_id').where('v.session_id', 'is not', null).$narrowType<{ session_id: string }>())
+    .where((eb) => eb.not(wanted(eb, (w) => w.and([w('w.scanned_at', '<', cutoff), w.not(referenced(w, 'w.id'))]))))
+    .executeTakeFirstOrThrow();
+  return { verifications: Number(scans.n), sessions: Number(sessions.n) };
 }
 
-/** Deletes (or counts, dry run) the scans and sessions beyond the window, world by world, a batch per statement. */
+/**
+ * One batch of one world: up to `batch` prunable scans, oldest first, and the sessions they alone
+ * named, in one transaction (a session is never left behind by a crash between the two). The
+ * sessions to look at come from the deleted scans themselves, so no statement walks the sessions.
+ */
+async function pruneBatch(db: Db, teamId: string, mode: Mode, cutoff: number, batch: number): Promise<{ verifications: number; sessions: number }> {
+  return inTransaction(db, async (trx) => {
+    const rows = await prunable(trx, teamId, mode, cutoff).select(['v.id', 'v.session_id']).orderBy('v.scanned_at').limit(batch).execute();
+    if (rows.length === 0) return { verifications: 0, sessions: 0 };
+    const ids = rows.map((r) => r.id);
+    await trx.deleteFrom('verifications').where('id', 'in', ids).execute();
+    const named = [...new Set(rows.flatMap((r) => (r.session_id === null ? [] : [r.session_id])))];
+    let sessions = 0;
+    if (named.length > 0) {
+      const deleted = await trx
+        .deleteFrom('sessions as s')
+        .where('s.id', 'in', named)
+        .where((eb) => eb.not(wanted(eb, () => sql<SqlBool>`false`)))
+        .executeTakeFirst();
+      sessions = Number(deleted.numDeletedRows);
+    }
+    return { verifications: rows.length, sessions };
+  });
+}
+
+/** Deletes (or counts, dry run) the scans and sessions beyond the window, world by world, a batch per transaction. */
 export async function pruneScans(ctx: Pick<Kernel, 'db' | 'clock'>, options: PruneOptions): Promise<PruneReport> {
-  const db = ctx.db.kysely;
+  const db = ctx.db;
   const batch = options.batch ?? 1_000;
   const cutoff = ctx.clock.nowMicros() - options.days * DAY_MICROS;
   const report: PruneReport = { cutoff, verifications: 0, sessions: 0, dryRun: options.dryRun === true };
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pause ?? 0));
-  // Scans first: a session goes only once none of its scans is kept.
-  type Ids = (db: Executor, teamId: string, mode: Mode, cutoff: number) => SelectQueryBuilder<any, any, { id: string }>;
-  const steps: { table: 'verifications' | 'sessions'; rows: Ids }[] = [
-    { table: 'verifications', rows: prunable },
-    { table: 'sessions', rows: prunableSessions },
-  ];
-  for (const { id: teamId } of await db.selectFrom('teams').select('id').execute()) {
+  for (const { id: teamId } of await db.kysely.selectFrom('teams').select('id').execute()) {
     for (const mode of MODES) {
-      for (const step of steps) {
-        if (report.dryRun) {
-          report[step.table] += (await step.rows(db, teamId, mode, cutoff).execute()).length;
-          continue;
-        }
-        for (;;) {
-          const ids = step.rows(db, teamId, mode, cutoff).limit(batch);
-          const deleted = Number((await db.deleteFrom(step.table).where('id', 'in', ids).executeTakeFirst()).numDeletedRows);
-          report[step.table] += deleted;
-          if (deleted < batch) break;
-          await pause();
-        }
+      if (report.dryRun) {
+        const counts = await countPrunable(db.kysely, teamId, mode, cutoff);
+        report.verifications += counts.verifications;
+        report.sessions += counts.sessions;
+        continue;
+      }
+      for (;;) {
+        const done = await pruneBatch(db, teamId, mode, cutoff, batch);
+        report.verifications += done.verifications;
+        report.sessions += done.sessions;
+        if (done.verifications < batch) break;
+        await pause();
       }
     }
   }
