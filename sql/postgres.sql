@@ -173,7 +173,7 @@ insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on
 update "tags" set "status" = $1, "configured_at" = $2, "updated_at" = $3 where "id" = $4 and "team_id" = $5 and "mode" = $6 and "status" = $7 returning "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at";
 
 -- src/tags/repository.ts countFiltered
-select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and ("id" = $3 or strpos(comment_folded, $4) > $5);
+select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and ("id" = $3 or comment_folded like $4);
 
 -- src/tags/repository.ts countTags
 select "tag_count" from "tag_counts" where "team_id" = $1 and "mode" = $2;

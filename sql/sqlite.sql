@@ -179,7 +179,7 @@ insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on co
 update "tags" set "status" = ?, "configured_at" = ?, "updated_at" = ? where "id" = ? and "team_id" = ? and "mode" = ? and "status" = ? returning "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at";
 
 -- src/tags/repository.ts countFiltered
-select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and ("id" = ? or instr(comment_folded, ?) > ?);
+select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and ("id" = ? or instr(comment_folded, ?) > 0);
 
 -- src/tags/repository.ts countTags
 select "tag_count" from "tag_counts" where "team_id" = ? and "mode" = ?;

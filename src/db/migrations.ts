@@ -25,6 +25,7 @@ import * as signals from './migrations/0021_signals.js';
 import * as keyRoles from './migrations/0022_key_roles.js';
 import * as chipRekey from './migrations/0024_chip_rekey.js';
 import * as challengeScanIndex from './migrations/0025_challenge_scan_index.js';
+import * as tagSearch from './migrations/0026_tag_search.js';
 import * as masterGenerations from './migrations/0023_master_generations.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
@@ -53,6 +54,7 @@ const steps: Record<string, Step> = {
   '0022_key_roles': keyRoles,
   '0024_chip_rekey': chipRekey,
   '0025_challenge_scan_index': challengeScanIndex,
+  '0026_tag_search': tagSearch,
   '0023_master_generations': masterGenerations,
 };
 

@@ -1,5 +1,5 @@
 // All SQL on tags and their per-world counts.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { lockedForUpdate, onPostgres, type Executor } from '../db/database.js';
 import type { Database, Mode } from '../db/schema.js';
 import { isId } from '../ids.js';
@@ -155,12 +155,21 @@ export interface ListQuery {
 function filtered(db: Executor, world: World, q: string | null, status: TagRow['status'] | null) {
   let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
   if (status !== null) query = query.where('status', '=', status);
-  if (q !== null) {
-    // Folded in JavaScript on both sides (src/tags/search-fold.ts); the engines only compare code points.
-    const position = onPostgres(db) ? sql<number>`strpos(comment_folded, ${foldForSearch(q)})` : sql<number>`instr(comment_folded, ${foldForSearch(q)})`;
-    query = query.where((eb) => eb.or([eb('id', '=', q), eb(position, '>', 0)]));
-  }
+  if (q !== null) query = query.where((eb) => eb.or([eb('id', '=', q), commentContains(db, foldForSearch(q))]));
   return query;
+}
+
+/**
+ * The folded comment holds `folded` (folded in JavaScript on both sides, src/tags/search-fold.ts; the
+ * engines only compare code points), answered from the trigram index of migration 0026 where one
+ * applies: on PostgreSQL LIKE, which pg_trgm's GIN index serves; on SQLite a phrase query of the FTS5
+ * trigram table, which needs three characters (shorter, every comment is read).
+ */
+function commentContains(db: Executor, folded: string): RawBuilder<SqlBool> {
+  if (onPostgres(db)) return sql<SqlBool>`comment_folded like ${'%' + folded.replace(/[\\%_]/g, '\\$&') + '%'}`;
+  if ([...folded].length < 3) return sql<SqlBool>`instr(comment_folded, ${folded}) > 0`;
+  const phrase = `"${folded.replace(/"/g, '""')}"`;
+  return sql<SqlBool>`id in (select k.tag_id from tag_search_keys k where k.key in (select rowid from tag_search where tag_search match ${phrase}))`;
 }
 
 /** ORDER BY the list's terms; the id breaks every tie so a walk never shows a tag twice (a unique field already does). */

@@ -1,9 +1,10 @@
-// The restore drill, both engines: scans under load, a backup in the middle (SQLite: `tapproof backup`;
+// The restore drill, both engines: scans and webhook deliveries under load, a backup in the middle (SQLite: `tapproof backup`;
 // PostgreSQL: pg_dump, as docs/operations.md says), a restore into an empty place (`tapproof restore`;
 // pg_restore into a new database), `tapproof doctor` on it; every scan answered 201 before the backup
 // began is in the restored database, every chip's counter is at least its last genuine scan's, a tap
 // newer than the backup verifies genuine on a server of the restored database and a tap it already saw
-// is refused. Bad requests to backup and restore: an existing target, a non-empty data directory, a
+// is refused; every tag event the backup holds reaches the webhook (the restored server's worker sends
+// what was still pending when the backup was taken; at least once, as always). Bad requests to backup and restore: an existing target, a non-empty data directory, a
 // file that is no database.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,9 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../src/db/database.js';
 import { runCli, startServe } from '../cli/process.js';
-import { DATABASES, POSTGRES_URL, startServer, type DatabaseKind, type SeededTeam, type TestServer } from '../kit/harness.js';
+import { DATABASES, POSTGRES_URL, call, startServer, type DatabaseKind, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
+import { FAST_WEBHOOKS, startDelivery, verify as signedBy } from '../webhooks/receiver.js';
 
 /** Takes a backup of the server's database now (the documented way for its engine) and returns how to restore it. */
 async function takeBackup(server: TestServer, dir: string): Promise<{ restore: () => Promise<Record<string, string>>; drop: () => void }> {
@@ -54,6 +56,8 @@ async function takeBackup(server: TestServer, dir: string): Promise<{ restore: (
   return {
     restore: async () => {
       execFileSync('psql', [POSTGRES_URL, '-qc', `create database ${database}`]);
+      // A dump of one schema carries no extension: the tag search's trigram index needs pg_trgm (docs/operations.md).
+      execFileSync('psql', [at(database).toString(), '-qc', 'create extension pg_trgm with schema public']);
       execFileSync('pg_restore', ['--no-owner', `--dbname=${at(database).toString()}`, dump]);
       const restored = at(database);
       restored.searchParams.set('options', `-c search_path=${schema}`);
@@ -66,13 +70,16 @@ async function takeBackup(server: TestServer, dir: string): Promise<{ restore: (
 /** The schema a test PostgreSQL url names in its search_path. */
 const schemaOf = (url: string): string => /search_path=(\w+)/.exec(new URL(url).searchParams.get('options')!)![1]!;
 
+function openRestored(env: Record<string, string>, kind: DatabaseKind) {
+  const url = env.DATABASE_URL!;
+  return kind === 'sqlite'
+    ? openDatabase({ kind: 'sqlite', path: url.slice('sqlite:'.length) })
+    : openDatabase({ kind: 'postgres', url: url.replace(/\?.*$/, '') }, { schema: schemaOf(url) });
+}
+
 /** Reads the restored database: its verification ids, and each chip's counter beside its last genuine scan's. */
 async function restoredState(env: Record<string, string>, kind: DatabaseKind, chipIds: string[]) {
-  const url = env.DATABASE_URL!;
-  const db =
-    kind === 'sqlite'
-      ? openDatabase({ kind: 'sqlite', path: url.slice('sqlite:'.length) })
-      : openDatabase({ kind: 'postgres', url: url.replace(/\?.*$/, '') }, { schema: schemaOf(url) });
+  const db = openRestored(env, kind);
   try {
     const ids = new Set((await db.kysely.selectFrom('verifications').select('id').execute()).map((r) => r.id));
     const counters = [];
@@ -92,26 +99,57 @@ async function restoredState(env: Record<string, string>, kind: DatabaseKind, ch
   }
 }
 
+/** The restored database's tag.created events. */
+async function restoredEvents(env: Record<string, string>, kind: DatabaseKind): Promise<{ id: string; tag_id: string }[]> {
+  const db = openRestored(env, kind);
+  try {
+    return await db.kysely.selectFrom('events').select(['id', 'tag_id']).where('type', '=', 'tag.created').execute();
+  } finally {
+    await db.close();
+  }
+}
+
 for (const kind of DATABASES)
   describe(`backup and restore (${kind})`, () => {
     let server: TestServer;
     let world: SeededTeam;
     let dir: string;
+    let delivery: Awaited<ReturnType<typeof startDelivery>>;
 
     before(async () => {
-      server = await startServer(kind);
+      server = await startServer(kind, FAST_WEBHOOKS);
       world = await server.seedTeam({ name: 'drill' });
       dir = mkdtempSync(join(tmpdir(), 'tapproof-backup-'));
+      delivery = await startDelivery(server.ctx);
     });
     after(async () => {
+      await delivery.stop();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     });
 
     test('a backup under load restores every scan answered before it; newer taps verify, seen ones are refused', { timeout: 120_000 }, async () => {
       const chips = await Promise.all([0, 1, 2].map(() => emulated(server, world.teamId, 'ntag_424_dna')));
+      const hook = await call(server, 'POST', '/webhooks', {
+        key: world.sandbox.key,
+        body: { data: { type: 'webhooks', attributes: { url: delivery.receiver.url('/drill'), events: ['tag.created'] } } },
+      });
+      assert.equal(hook.status, 201, hook.text);
+      const secret: string = hook.body.data.attributes.secret;
       const answered: { id: string; url: string; at: number }[] = [];
+      const created: { id: string; at: number }[] = [];
       let stop = false;
+      // A fourth client creating tags: each a tag.created event whose delivery the backup may catch pending.
+      const creating = (async () => {
+        for (let n = 0; !stop; n++) {
+          const r = await call(server, 'POST', '/tags', {
+            key: world.sandbox.key,
+            body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_223_dna', url: `https://drill.example/${n}` } }] },
+          });
+          assert.equal(r.status, 201, r.text);
+          created.push({ id: r.body.data[0].id, at: Date.now() });
+        }
+      })();
       // Three clients tapping their own chip in a loop: scans commit while the backup copies.
       const load = chips.map(async (chip) => {
         while (!stop) {
@@ -128,7 +166,9 @@ for (const kind of DATABASES)
       const backup = await takeBackup(server, dir);
       while (answered.length < before.length + 60) await new Promise((resolve) => setTimeout(resolve, 20));
       stop = true;
-      await Promise.all(load);
+      await Promise.all([...load, creating]);
+      const createdBefore = created.filter((c) => c.at < backupStarted);
+      assert.ok(createdBefore.length > 0, 'no tag was created before the backup');
 
       try {
         const env = await backup.restore();
@@ -142,9 +182,16 @@ for (const kind of DATABASES)
         const missing = before.filter((a) => !ids.has(a.id));
         assert.deepEqual(missing, [], `${missing.length} of ${before.length} scans answered before the backup are missing`);
         for (const c of counters) assert.ok(c.counter >= c.lastGenuine, `${c.id}: counter ${c.counter} below its last genuine scan ${c.lastGenuine}`);
+        // The chips' tags were created before the webhook: only the fourth client's tags are announced to it.
+        const ours = new Set(created.map((c) => c.id));
+        const announced = (await restoredEvents(env, kind)).filter((e) => ours.has(e.tag_id));
+        const eventOf = new Map(announced.map((e) => [e.tag_id, e.id]));
+        const unannounced = createdBefore.filter((c) => !eventOf.has(c.id));
+        assert.deepEqual(unannounced, [], `${unannounced.length} tags created before the backup have no event in it`);
 
         // A server of the restored database: a tap it never saw is genuine, one it saw is refused.
-        const revived = await startServe({ ...env, TAPPROOF_RATE_LIMIT: '100000' });
+        // Its embedded worker sends what the backup holds as pending, to the same receiver.
+        const revived = await startServe({ ...env, ...FAST_WEBHOOKS, TAPPROOF_RATE_LIMIT: '100000', TAPPROOF_EMBEDDED_WORKER: '1' });
         try {
           // The first scan: its chip was scanned again before the backup, so this is a replay, not a reload.
           const seen = before[0]!;
@@ -154,6 +201,12 @@ for (const kind of DATABASES)
           const fresh = await verify(revived, world.sandbox.key, await tapUrl(server, chips[0]!.id));
           assert.equal(fresh.status, 201, fresh.text);
           assert.equal(fresh.body.data.attributes.genuine, true, fresh.text);
+          const arrived = () => new Set(delivery.receiver.on('/drill').map((r) => String(r.headers['webhook-id'])));
+          await delivery.receiver.until(() => announced.every((e) => arrived().has(e.id)), 30_000);
+          assert.ok(
+            delivery.receiver.on('/drill').every((r) => signedBy(secret, r)),
+            'every delivery, before and after the restore, is signed with the secret',
+          );
         } finally {
           assert.equal(await revived.stop(), 0);
         }

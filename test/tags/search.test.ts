@@ -96,15 +96,75 @@ for (const kind of DATABASES) {
       assert.deepEqual(await found('DÜSSELDORF'), []);
     });
 
-    test('migration 0010 folds the comments stored before it', async () => {
+    test('q is a literal substring: LIKE and phrase characters, short and long q; a deleted tag is no longer found', async () => {
+      const literal = ['50% off_now', '50x offXnow', 'a "quoted" back\\slash', 'ab'];
+      const tags = await createTags(
+        server,
+        world.sandbox.key,
+        literal.map((comment) => ({ comment })),
+      );
+      const [percent, lookalike, quoted, short] = tags.map((t: any) => t.id as string);
+      assert.deepEqual(await found('0% off_'), [percent]);
+      assert.deepEqual(await found('%'), [percent]);
+      assert.deepEqual(await found('_'), [percent]);
+      assert.deepEqual(await found('x offx'), [lookalike]);
+      assert.deepEqual(await found('"quoted" b'), [quoted]);
+      assert.deepEqual(await found('k\\s'), [quoted]);
+      assert.deepEqual(await found('"'), [quoted]);
+      assert.deepEqual(await found('ab'), [short]);
+      assert.deepEqual(await found('a "quoted" back\\slash!'), []);
+      assert.equal((await call(server, 'DELETE', `/tags/${quoted}`, { key: world.sandbox.key })).status, 204);
+      assert.deepEqual(await found('"quoted" b'), []);
+      for (const id of [percent, lookalike, short]) assert.equal((await call(server, 'DELETE', `/tags/${id}`, { key: world.sandbox.key })).status, 204);
+    });
+
+    test('a q of three characters or more is answered from the trigram index', async () => {
+      const db = server.ctx.db.kysely;
+      if (server.kind === 'sqlite') {
+        const plan = await sql<{ detail: string }>`explain query plan
+          select id from tags where team_id = ${world.teamId} and mode = 'sandbox'
+          and id in (select k.tag_id from tag_search_keys k where k.key in (select rowid from tag_search where tag_search match '"café"'))`.execute(db);
+        assert.ok(
+          plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)),
+          plan.rows.map((r) => r.detail).join('\n'),
+        );
+        // The index holds each folded comment once, keyed by its tag.
+        const indexed = await sql<{
+          n: number;
+        }>`select count(*) as n from tag_search_keys k join tags t on t.id = k.tag_id where t.team_id = ${world.teamId}`.execute(db);
+        const withComment = await db
+          .selectFrom('tags')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('team_id', '=', world.teamId)
+          .where('comment', 'is not', null)
+          .executeTakeFirstOrThrow();
+        assert.equal(Number(indexed.rows[0]!.n), Number(withComment.n));
+      } else {
+        // With seq scans priced out, a plan that can use the index does (a handful of rows would otherwise be read directly).
+        const plan = await db.transaction().execute(async (trx) => {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          return sql<{ 'QUERY PLAN': string }>`explain select id from tags where comment_folded like '%café%'`.execute(trx);
+        });
+        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.match(text, /tags_comment_trigrams/, text);
+      }
+    });
+
+    test('migrations 0010 and 0026 fold and index the comments stored before them', async () => {
       const db = server.ctx.db;
-      // Back to the schema before 0010: the column gone and the migration not applied.
+      // Back to the schema before 0010: the column gone (on PostgreSQL its trigram index with it), the search
+      // table and its triggers gone (SQLite), and both migrations not applied.
+      if (server.kind === 'sqlite') {
+        for (const name of ['tag_search_insert', 'tag_search_delete', 'tag_search_update']) await sql`drop trigger ${sql.id(name)}`.execute(db.kysely);
+        await sql`drop table tag_search`.execute(db.kysely);
+        await sql`drop table tag_search_keys`.execute(db.kysely);
+      }
       await sql`alter table tags drop column comment_folded`.execute(db.kysely);
       await db.kysely
         .deleteFrom('kysely_migration' as any)
-        .where('name', '=', '0010_comment_folded')
+        .where('name', 'in', ['0010_comment_folded', '0026_tag_search'])
         .execute();
-      assert.deepEqual(await migrate(db), ['0010_comment_folded']);
+      assert.deepEqual(await migrate(db), ['0010_comment_folded', '0026_tag_search']);
       for (const [q, names] of EXPECTED) assert.deepEqual(await found(q), idsOf(names), `q=${q}`);
     });
   });
