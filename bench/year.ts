@@ -301,6 +301,7 @@ function readsOf(): Read[] {
     { label: 'Tags, first page', path: () => '/tags?page_size=25' },
     { label: 'Tags, page 10,000', path: () => '/tags?page_size=25&page=10000' },
     { label: 'Tags, `q` = a comment fragment (one tag)', path: (n) => `/tags?page_size=25&q=${String((n * 7_919) % TAGS).padStart(7, '0')}` },
+    { label: 'Tags, `q` of two characters (no trigram: every comment read)', path: (n) => `/tags?page_size=25&q=${String(n % 100).padStart(2, '0')}` },
     { label: 'Tags, `q` = a tag id', path: (n) => `/tags?page_size=25&q=${seededTag((n * 15_485_863) % TAGS)}` },
   ];
 }

@@ -13,6 +13,14 @@ export interface ResourceObject<A> {
 
 /** Whether an Accept header admits `application/vnd.api+json` (or a wildcard that covers it). */
 function acceptsJsonApi(accept: string): boolean {
+  return accepts(accept, JSON_API);
+}
+
+/**
+ * Whether an Accept header admits `type`, itself or by a wildcard (`*\/*`, `text/*`); a range with q=0 refuses.
+ * JSON:API: a JSON:API media type with parameters other than ext/profile is not acceptable.
+ */
+function accepts(accept: string, type: string): boolean {
   return accept.split(',').some((part) => {
     const [range, ...params] = part
       .trim()
@@ -20,10 +28,18 @@ function acceptsJsonApi(accept: string): boolean {
       .map((s) => s.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
     if (q && Number(q.slice(2)) === 0) return false;
-    // JSON:API: a JSON:API media type with parameters other than ext/profile is not acceptable.
-    if (range === JSON_API) return params.every((p) => p.startsWith('q=') || p.startsWith('ext=') || p.startsWith('profile='));
-    return range === '*/*' || range === 'application/*';
+    if (range === type) return type !== JSON_API || params.every((p) => p.startsWith('q=') || p.startsWith('ext=') || p.startsWith('profile='));
+    return range === '*/*' || range === `${type.split('/')[0]}/*`;
   });
+}
+
+/** The media type of a route that answers something other than JSON:API on success (`config.produces`): its errors stay JSON:API. */
+export const CSV = 'text/csv';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    produces?: typeof CSV;
+  }
 }
 
 /**
@@ -63,7 +79,12 @@ export function installJsonApi(app: FastifyInstance): void {
   // Callback-style hooks: these run on every request and need no promise.
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const accept = request.headers.accept;
-    if (accept !== undefined && accept !== '' && !acceptsJsonApi(accept)) return done(new DomainError('NotAcceptable'));
+    const produces = request.routeOptions.config?.produces;
+    const acceptable = produces === undefined ? acceptsJsonApi(accept ?? '') : accepts(accept ?? '', produces);
+    if (accept !== undefined && accept !== '' && !acceptable)
+      return done(
+        produces === undefined ? new DomainError('NotAcceptable') : new DomainError('NotAcceptable', [], undefined, `this request answers ${produces}`),
+      );
     const type = request.headers['content-type'];
     if (type !== undefined && hasBody(request) && !acceptedBodyType(type)) return done(new DomainError('UnsupportedMediaType'));
     done();

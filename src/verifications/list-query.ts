@@ -39,13 +39,25 @@ const isKey = (value: unknown): value is [number, string] =>
 /** The filter and page of GET /verifications; the cursor is read last, once the query it is bound to is known to be valid. */
 export async function readListVerificationsQuery(query: Query, cursors: ListCursors): Promise<VerificationListing> {
   refuseUnknown(query, Object.keys(ListVerificationsQuery.properties));
+  const filter = readFilter(query);
+  return { ...filter, size: pageSize(query), before: await cursors.read(isKey) };
+}
+
+/** GET /verifications/export: the list's filters, every row (no page). */
+export const ExportVerificationsQuery = Type.Omit(ListVerificationsQuery, Object.keys(KeysetQuery) as (keyof typeof KeysetQuery)[]);
+
+export function readExportVerificationsQuery(query: Query): Omit<VerificationListing, 'size' | 'before'> {
+  refuseUnknown(query, Object.keys(ExportVerificationsQuery.properties));
+  return readFilter(query);
+}
+
+function readFilter(query: Query): Omit<VerificationListing, 'size' | 'before'> {
   const tagId = single(query, 'tag_id');
   if (tagId !== undefined && !isId('tag', tagId)) throw badParameter('tag_id', 'tag_id must be a tag id (tag_…)');
   const genuine = oneOf(query, 'genuine', ['true', 'false'] as const);
   const since = isoTime(query, 'since');
   const until = isoTime(query, 'until');
   checkWindow(since, until);
-  const size = pageSize(query);
   const reason = oneOf(query, 'reason', REASONS);
   const signal = oneOf(query, 'signal', SIGNALS);
   const flagged = oneOf(query, 'flagged', ['true', 'false'] as const);
@@ -59,8 +71,6 @@ export async function readListVerificationsQuery(query: Query, cursors: ListCurs
     flagged: flagged === undefined ? undefined : flagged === 'true',
     since,
     until,
-    size,
-    before: await cursors.read(isKey),
   };
 }
 

@@ -414,6 +414,7 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         'GET /keys',
         'GET /verifications',
         'GET /verifications/stats',
+        'GET /verifications/export',
         'GET /verifications/:id/ownership-proofs',
         'GET /webhooks',
         'GET /webhooks/:id/deliveries',

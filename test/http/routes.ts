@@ -197,6 +197,7 @@ export const ROUTES: RouteRow[] = [
   },
   { method: 'GET', pattern: '/verifications', request: () => ({ path: '/verifications' }), outsider: 200, access: 'read' },
   { method: 'GET', pattern: '/verifications/stats', request: () => ({ path: '/verifications/stats' }), outsider: 200, access: 'read' },
+  { method: 'GET', pattern: '/verifications/export', request: () => ({ path: '/verifications/export' }), outsider: 200, access: 'read' },
   {
     method: 'GET',
     pattern: '/verifications/:id',

@@ -58,7 +58,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 45);
+      assert.equal(all.length, 46);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -67,7 +67,7 @@ for (const kind of DATABASES)
       const webhooks = Object.entries<any>(document.webhooks).map(([name, item]) => ({ where: `webhook ${name}`, op: item.post }));
       const all = [...operations(document), ...webhooks];
       const ids = all.map(({ where, op }) => {
-        assert.match(op.operationId ?? '', /^(create|get|list|update|delete|roll|revoke|tag|verification)[A-Z][A-Za-z]*$/, where);
+        assert.match(op.operationId ?? '', /^(create|get|list|export|update|delete|roll|revoke|tag|verification)[A-Z][A-Za-z]*$/, where);
         for (const [status, response] of Object.entries<any>(op.responses)) {
           assert.ok(response.description && response.description !== 'Default Response', `${where} ${status}: ${response.description}`);
         }
@@ -167,6 +167,8 @@ for (const kind of DATABASES)
         page_size: { ...integer, default: 10 },
         q: { in: 'query', required: false, type: 'string', pattern: '^[^\\u0000]*$' },
         status: { in: 'query', required: false, type: 'string', enum: ['created', 'configured'] },
+        url: { in: 'query', required: false, type: 'string', minLength: 1 },
+        uid: { in: 'query', required: false, type: 'string', pattern: '^[0-9A-Fa-f]{14}$' },
         'order_by[]': {
           in: 'query',
           required: false,
@@ -196,6 +198,14 @@ for (const kind of DATABASES)
         );
       }
       assert.deepEqual([await status('q=abc'), await status('q=a%00b')], [200, 400]);
+      assert.deepEqual(
+        [await status('url=https%3A%2F%2Fa.example%2F'), await status('url=https%3A%2F%2Fa.example%2F*'), await status('url=')],
+        [200, 200, 400],
+      );
+      assert.deepEqual(
+        await Promise.all(['04a1b2c3d4e5f6', '04A1B2C3D4E5F6', '04A1B2C3D4E5F', '04A1B2C3D4E5FG'].map((uid) => status(`uid=${uid}`))),
+        ['04a1b2c3d4e5f6', '04A1B2C3D4E5F6', '04A1B2C3D4E5F', '04A1B2C3D4E5FG'].map((uid) => (new RegExp(schemas.uid.pattern).test(uid) ? 200 : 400)),
+      );
       assert.deepEqual(
         await Promise.all([...schemas.status.enum.map((s: string) => status(`status=${s}`)), status('status=deleted'), status('colour=red')]),
         [200, 200, 400, 400],
