@@ -11,18 +11,26 @@ if (!TAPPROOF_URL || !TAPPROOF_KEY) throw new Error('set TAPPROOF_URL and TAPPRO
 const tapproof = new Tapproof({ baseUrl: TAPPROOF_URL, key: TAPPROOF_KEY });
 // A sandbox key's taps are shown by the sandbox base only (docs/extension.md, "Base URLs").
 const extApi = `${new URL(TAPPROOF_URL).origin}/ext${TAPPROOF_KEY.startsWith('tp_sandbox_') ? '/sandbox' : ''}`;
-const bundle = readFileSync(createRequire(import.meta.url).resolve('@tapproof/landing/bundle'));
+const require = createRequire(import.meta.url);
+// Everything the page loads comes from this server: the element, its stylesheet and the page's own.
+const assets = {
+  '/tapproof-landing.js': ['text/javascript', readFileSync(require.resolve('@tapproof/landing/bundle'))],
+  '/tapproof-landing.css': ['text/css', readFileSync(require.resolve('@tapproof/landing/style.css'))],
+  '/page.css': ['text/css', readFileSync(new URL('page.css', import.meta.url))],
+};
 const attr = (s) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const page = (verificationId, resourceUrl) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Check your item</title><script type="module" src="/tapproof-landing.js"></script></head>
+<title>Check your item</title><link rel="stylesheet" href="/page.css"><link rel="stylesheet" href="/tapproof-landing.css">
+<script type="module" src="/tapproof-landing.js"></script></head>
 <body><main><h1>Check your item</h1>
 <tapproof-verification api="${attr(extApi)}" verification-id="${attr(verificationId)}" resource-url="${attr(resourceUrl)}"></tapproof-verification>
 </main></body></html>`;
 
 createServer(async (req, res) => {
-  if (req.url === '/tapproof-landing.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+  const asset = assets[req.url];
+  if (asset) return res.writeHead(200, { 'content-type': asset[0] }).end(asset[1]);
   if (req.method !== 'GET' || req.url === '/favicon.ico') return res.writeHead(404).end();
   // The URL the chip wrote, as the phone opened it: its query is the tap's SUN message.
   let url;

@@ -36,6 +36,7 @@ export class TapproofVerification extends HTMLElement {
   private claimList = h('ul');
   private claimForm = h('form');
   private proveButton = h('button') as HTMLButtonElement;
+  private proveParagraph = h('p');
   private walletHint = h('span');
 
   connectedCallback() {
@@ -110,7 +111,7 @@ export class TapproofVerification extends HTMLElement {
     const image = v.product?.image_url;
     this.owner = h('dd');
     this.showOwner(v.ownership);
-    this.status = h('p', { role: 'status' });
+    this.status = h('p', { role: 'status', tabindex: '-1' });
     this.alert = h('p', { role: 'alert' });
     this.claimList = h('ul');
     const note = uniqueId();
@@ -153,7 +154,8 @@ export class TapproofVerification extends HTMLElement {
     const hint = uniqueId();
     this.proveButton = h('button', { type: 'button', 'aria-describedby': hint, onclick: () => void this.prove(v, chain) }, TEXT.prove) as HTMLButtonElement;
     this.walletHint = h('span', { id: hint }, walletHint(chain, findProver(chain, this.getAttribute('wallet'))?.name ?? null));
-    return h('p', {}, this.proveButton, ' ', this.walletHint);
+    this.proveParagraph = h('p', {}, this.proveButton, ' ', this.walletHint);
+    return this.proveParagraph;
   }
 
   private showOwner(ownership: Ownership | null) {
@@ -196,9 +198,13 @@ export class TapproofVerification extends HTMLElement {
     const prove = async () => {
       const result = await prover.prove(this.client, v.verification_id);
       this.showOwner(result.ownership);
+      // Proven: the Owner row and the status say so, and a second proof by the same wallet would prove nothing new.
+      this.proveParagraph.hidden = true;
       return result;
     };
     await this.act(this.proveButton, TEXT.proving, prove, TEXT.proven, 'tapproof-proven', v);
+    // The button that had the focus is gone: the focus goes to the outcome, not back to the page's start.
+    if (this.proveParagraph.hidden) this.status.focus();
   }
 
   private claim(v: ExtVerification, note: string) {
