@@ -3,9 +3,10 @@
 // is told exactly what the server accepts.
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../errors.js';
-import { enumOf, oneOf, refuseUnknown } from '../http/query.js';
+import { badParameter, enumOf, oneOf, refuseUnknown, single, type Query } from '../http/query.js';
+import { textProblem } from '../http/text-rules.js';
 import * as tagsRepo from './repository.js';
-import type { ListQuery, OrderField, OrderTerm } from './repository.js';
+import type { ListQuery, OrderField, OrderTerm, UrlMatch } from './repository.js';
 import { LIMITS } from './rules.js';
 
 type Json = Record<string, unknown>;
@@ -13,7 +14,7 @@ type Json = Record<string, unknown>;
 const DIRECTIONS = ['asc', 'desc'] as const;
 const STATUSES = ['created', 'configured'] as const;
 // The array parameters are also read without their brackets.
-const KNOWN = ['page', 'page_size', 'q', 'status', 'order_by[]', 'order_by', 'order_directions[]', 'order_directions'];
+const KNOWN = ['page', 'page_size', 'q', 'status', 'url', 'uid', 'order_by[]', 'order_by', 'order_directions[]', 'order_directions'];
 // Page numbers and sizes are read as at most 15 digits: exact as a JS number and as a DB offset.
 const NUMBER_RANGE = { minimum: 1, maximum: 10 ** 15 - 1 };
 const PAGE = { ...NUMBER_RANGE, default: 1 };
@@ -24,6 +25,10 @@ const DEFAULT_ORDER: OrderTerm = { field: 'updated_at', direction: 'desc' };
 const DEFAULT_DIRECTION = 'asc';
 // Fastify decodes %00 into the string; the databases refuse NUL in text.
 const NO_NUL = '^[^\\u0000]*$';
+/** The one wildcard of `url`: a last character that asks for every url starting with what precedes it. */
+const PREFIX_MARK = '*';
+// NTAG 424 DNA, 424 DNA TT and 223 DNA all carry a 7-byte UID; chips.uid holds it as upper-case hex.
+const UID = /^[0-9A-Fa-f]{14}$/;
 
 export const ListQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ ...PAGE, description: '1-based' })),
@@ -42,6 +47,18 @@ export const ListQuerySchema = Type.Object({
     }),
   ),
   status: Type.Optional(enumOf(STATUSES)),
+  url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: `The tag's url exactly as stored (byte for byte, case included), or, with a last \`${PREFIX_MARK}\`, every url starting with what precedes it (\`https://brand.example/p/12${PREFIX_MARK}\`). A \`${PREFIX_MARK}\` elsewhere, \`%\` and \`_\` are literal characters. At most ${LIMITS.urlBytes} bytes before the \`${PREFIX_MARK}\`.`,
+    }),
+  ),
+  uid: Type.Optional(
+    Type.String({
+      pattern: UID.source,
+      description: "The UID of the tag's chip: 7 bytes as 14 hex digits, either case. Only a tag bound to a chip (written, imported or emulated) has one.",
+    }),
+  ),
   'order_directions[]': Type.Optional(
     Type.Array(enumOf(DIRECTIONS), {
       description: `One per order_by[] entry, in the same order (no more entries than order_by[]); a missing one is ${DEFAULT_DIRECTION}`,
@@ -64,10 +81,35 @@ function pageNumber(raw: unknown, rule: typeof PAGE): number {
   return n;
 }
 
-/** GET /tags query → page, size and order (docs/api.md#tags). */
-export function readListQuery(query: Json): ListQuery & { page: number; pageSize: number } {
+/** `url`: an exact url, or a prefix when it ends in the mark; never empty, at most a stored url's length. */
+function urlMatch(query: Query): UrlMatch | null {
+  const raw = single(query, 'url');
+  if (raw === undefined) return null;
+  const prefix = raw.endsWith(PREFIX_MARK);
+  const text = prefix ? raw.slice(0, -PREFIX_MARK.length) : raw;
+  // An empty value, or the mark alone, would quietly list every tag: a search box sent before anything was typed.
+  if (text === '') throw badParameter('url', `url must not be empty (a url, or the start of one followed by ${PREFIX_MARK})`);
+  // What a tag url may not hold (control characters, lone surrogates) matches no tag; said rather than searched for.
+  const problem = textProblem('url', text);
+  if (problem) throw badParameter('url', problem);
+  if (Buffer.byteLength(text) > LIMITS.urlBytes) throw badParameter('url', `url must be at most ${LIMITS.urlBytes} bytes, as a tag url is`);
+  return prefix ? { prefix: text } : { exact: text };
+}
+
+/** `uid`: 14 hex digits of either case, upper-cased as chips.uid stores it. */
+function chipUid(query: Query): string | null {
+  const raw = single(query, 'uid');
+  if (raw === undefined) return null;
+  if (!UID.test(raw)) throw badParameter('uid', 'uid must be a 7-byte chip UID: 14 hex digits (04A1B2C3D4E5F6)');
+  return raw.toUpperCase();
+}
+
+/** GET /tags query → filters, page, size and order (docs/api.md#tags). */
+export function readListQuery(query: Json): ListQuery & { uid: string | null; page: number; pageSize: number } {
   refuseUnknown(query, KNOWN);
   const status = oneOf(query, 'status', STATUSES) ?? null;
+  const url = urlMatch(query);
+  const uid = chipUid(query);
   const page = pageNumber(query.page, PAGE);
   const pageSize = Math.min(pageNumber(query.page_size, PAGE_SIZE), LIMITS.pageSize.max);
   if (query.q !== undefined && (typeof query.q !== 'string' || !new RegExp(NO_NUL).test(query.q))) throw new DomainError('InvalidQuery');
@@ -82,5 +124,5 @@ export function readListQuery(query: Json): ListQuery & { page: number; pageSize
     fields.length === 0
       ? [DEFAULT_ORDER]
       : fields.map((field, i) => ({ field: field as OrderField, direction: (directions[i] ?? DEFAULT_DIRECTION) as OrderTerm['direction'] }));
-  return { page, pageSize, q, status, order, limit: pageSize, offset: (page - 1) * pageSize };
+  return { page, pageSize, q, status, url, uid, order, limit: pageSize, offset: (page - 1) * pageSize };
 }

@@ -1,4 +1,4 @@
-// All SQL on tags and their per-world counts.
+// All SQL on tags and their per-world counts (and the chip lookup a listing filters by).
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { lockedForUpdate, onPostgres, type Executor } from '../db/database.js';
 import type { Database, Mode } from '../db/schema.js';
@@ -144,19 +144,71 @@ export async function countTags(db: Executor, world: World): Promise<number> {
   return row?.tag_count ?? 0;
 }
 
-export interface ListQuery {
+/** `url=` of GET /tags: one url, or every url that starts with `prefix`. */
+export type UrlMatch = { exact: string } | { prefix: string };
+
+/** What narrows a listing; null (or absent, for callers that filter by less) is no filter. */
+export interface TagFilter {
   q: string | null;
   status: TagRow['status'] | null;
+  url?: UrlMatch | null;
+  /** Only these tags: those whose chip has a UID (findChipTagIds), looked up before the listing. */
+  among?: string[] | null;
+}
+
+export interface ListQuery extends TagFilter {
   order: OrderTerm[];
   limit: number;
   offset: number;
 }
 
-function filtered(db: Executor, world: World, q: string | null, status: TagRow['status'] | null) {
+/** True when `filter` narrows nothing: the world's stored counter is its count. */
+export const unfiltered = (filter: TagFilter): boolean => filter.q === null && filter.status === null && !filter.url && !filter.among;
+
+function filtered(db: Executor, world: World, filter: TagFilter) {
+  const { q, status, url, among } = filter;
   let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
   if (status !== null) query = query.where('status', '=', status);
   if (q !== null) query = query.where((eb) => eb.or([eb('id', '=', q), commentContains(db, foldForSearch(q))]));
+  if (url && 'exact' in url) query = query.where('url', '=', url.exact);
+  if (url && 'prefix' in url) {
+    const { from, below } = prefixRange(url.prefix);
+    query = query.where('url', '>=', from);
+    if (below !== null) query = query.where('url', '<', below);
+  }
+  // A list of ids, not a subquery on chips: SQLite, which keeps no statistics here, would rather walk the
+  // world in the page's order testing each tag against the subquery than look up the few tags it names.
+  if (among) query = query.where('id', 'in', among.length > 0 ? among : ['']); // `in ()` is not SQL; '' is no tag id
   return query;
+}
+
+/** The world's tags whose chip has `uid` (upper-case hex). */
+export async function findChipTagIds(db: Executor, world: World, uid: string): Promise<string[]> {
+  return (await chipTags(db, world, uid).execute()).map((r) => r.tag_id);
+}
+
+/** The statement of findChipTagIds, answered from the chips index of migration 0027. */
+export function chipTags(db: Executor, world: World, uid: string) {
+  return db.selectFrom('chips').select('tag_id').where('mode', '=', world.mode).where('uid', '=', uid).where('team_id', '=', world.teamId);
+}
+
+/**
+ * The strings that start with `prefix`, as one range of the url index (tags_team_url). Not a LIKE: its `%`
+ * and `_` would need escaping, and SQLite's LIKE ignores ASCII case, so it neither matches as PostgreSQL's
+ * does nor uses the BINARY index. Both engines order url by its UTF-8 bytes (BINARY on SQLite, COLLATE "C"
+ * on PostgreSQL: migration 0001), which is code point order, so `[prefix, below)` holds exactly the strings
+ * starting with prefix when `below` is the prefix cut after its last code point below U+10FFFF, that code
+ * point raised by one (over the surrogates, which no stored url holds). Null when no such code point
+ * exists: no upper bound (docs/read-api.md#finding-a-tag-by-its-url-or-chip).
+ */
+export function prefixRange(prefix: string): { from: string; below: string | null } {
+  const points = [...prefix].map((c) => c.codePointAt(0)!);
+  for (let i = points.length - 1; i >= 0; i--) {
+    if (points[i]! >= 0x10ffff) continue;
+    const next = points[i]! + 1 === 0xd800 ? 0xe000 : points[i]! + 1;
+    return { from: prefix, below: String.fromCodePoint(...points.slice(0, i), next) };
+  }
+  return { from: prefix, below: null };
 }
 
 /**
@@ -193,17 +245,30 @@ function inOrder<O>(query: SelectQueryBuilder<Database, 'tags', O>, order: Order
  * page's rows are read and put back in order (a sort of at most page_size rows).
  */
 export async function listTags(db: Executor, world: World, list: ListQuery): Promise<TagRow[]> {
-  const page = inOrder(filtered(db, world, list.q, list.status).select('id'), list.order)
-    .limit(list.limit)
-    .offset(list.offset);
-  return inOrder(db.selectFrom('tags').select(TAG_COLUMNS).where('id', 'in', page), list.order).execute();
+  return inOrder(
+    db
+      .selectFrom('tags')
+      .select(TAG_COLUMNS)
+      .where('id', 'in', pageIds(db, world, list)),
+    list.order,
+  ).execute();
 }
 
-export async function countFiltered(db: Executor, world: World, q: string | null, status: TagRow['status'] | null): Promise<number> {
-  const row = await filtered(db, world, q, status)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+/** The ids of one page, in order: the statement whose plan decides what a listing reads. */
+export function pageIds(db: Executor, world: World, list: ListQuery) {
+  return inOrder(filtered(db, world, list).select('id'), list.order)
+    .limit(list.limit)
+    .offset(list.offset);
+}
+
+export async function countFiltered(db: Executor, world: World, filter: TagFilter): Promise<number> {
+  const row = await filteredCount(db, world, filter).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The count of a filtered listing (its total_count). */
+export function filteredCount(db: Executor, world: World, filter: TagFilter) {
+  return filtered(db, world, filter).select((eb) => eb.fn.countAll<number>().as('n'));
 }
 
 /** A world whose stored tag counter differs from its rows. */

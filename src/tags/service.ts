@@ -191,11 +191,19 @@ export async function deleteManyTags({ db, clock }: TagServices, world: World, i
   });
 }
 
-export async function listTags({ db }: Pick<Kernel, 'db'>, world: World, list: ListQuery): Promise<{ rows: TagRow[]; total: number }> {
-  const total =
-    list.q === null && list.status === null ? await tagsRepo.countTags(db.kysely, world) : await tagsRepo.countFiltered(db.kysely, world, list.q, list.status);
+export async function listTags(
+  { db }: Pick<Kernel, 'db'>,
+  world: World,
+  list: ListQuery & { uid?: string | null },
+): Promise<{ rows: TagRow[]; total: number }> {
+  const { uid, ...rest } = list;
+  const among = uid ? await tagsRepo.findChipTagIds(db.kysely, world, uid) : null;
+  // No tag holds that chip: nothing to count or list.
+  if (among?.length === 0) return { rows: [], total: 0 };
+  const filter = { ...rest, among };
+  const total = tagsRepo.unfiltered(filter) ? await tagsRepo.countTags(db.kysely, world) : await tagsRepo.countFiltered(db.kysely, world, filter);
   // A page past the end needs no query (and an OFFSET there would walk the whole index).
-  const rows = list.offset >= total ? [] : await tagsRepo.listTags(db.kysely, world, list);
+  const rows = filter.offset >= total ? [] : await tagsRepo.listTags(db.kysely, world, filter);
   return { rows, total };
 }
 

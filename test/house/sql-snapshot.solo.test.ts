@@ -59,6 +59,10 @@ async function drive(server: TestServer): Promise<void> {
     await writeTag(server, key, written.id, newCard());
     const tagged = (await call(server, 'GET', `/tags/${written.id}`, { key })).body.data;
     assert.equal(tagged.attributes.status, 'configured');
+    // The tag in hand found by its chip's UID and a url prefix, then by its exact url.
+    const { uid } = (await call(server, 'GET', `/tags/${written.id}/chip`, { key })).body.data.attributes;
+    ok(await call(server, 'GET', `/tags?uid=${uid.toLowerCase()}&url=${encodeURIComponent(written.url.slice(0, 12))}*`, { key }), 200, 'find by chip');
+    ok(await call(server, 'GET', `/tags?url=${encodeURIComponent(written.url)}&status=configured`, { key }), 200, 'find by url');
     const chip = await emulated(server, world.teamId, 'ntag_424_dna');
     const older = await tapUrl(server, chip.id);
     const opening = await tapUrl(server, chip.id);

@@ -273,6 +273,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/verifications/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The world's verifications with the list's filters as CSV, newest first, streamed */
+        get: operations["exportVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verifications/{id}": {
         parameters: {
             query?: never;
@@ -760,6 +777,10 @@ export interface operations {
                 /** @description Sort fields, most significant first; the tag id always breaks ties. Without it: updated_at desc. */
                 "order_by[]"?: ("id" | "protocol" | "inserted_at" | "updated_at" | "configured_at" | "comment" | "url" | "status")[];
                 status?: "created" | "configured";
+                /** @description The tag's url exactly as stored (byte for byte, case included), or, with a last `*`, every url starting with what precedes it (`https://brand.example/p/12*`). A `*` elsewhere, `%` and `_` are literal characters. At most 2048 bytes before the `*`. */
+                url?: string;
+                /** @description The UID of the tag's chip: 7 bytes as 14 hex digits, either case. Only a tag bound to a chip (written, imported or emulated) has one. */
+                uid?: string;
                 /** @description One per order_by[] entry, in the same order (no more entries than order_by[]); a missing one is asc */
                 "order_directions[]"?: ("asc" | "desc")[];
             };
@@ -3093,6 +3114,8 @@ export interface operations {
                                     status_code: number | null;
                                     duration_ms: number;
                                     error: string | null;
+                                    /** @description The first 512 bytes of the endpoint's answer as UTF-8 text; null when no answer came */
+                                    response_body: string | null;
                                 }[];
                             };
                         }[];
@@ -3210,6 +3233,8 @@ export interface operations {
                                     status_code: number | null;
                                     duration_ms: number;
                                     error: string | null;
+                                    /** @description The first 512 bytes of the endpoint's answer as UTF-8 text; null when no answer came */
+                                    response_body: string | null;
                                 }[];
                             };
                         };
@@ -3675,6 +3700,82 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    exportVerifications: {
+        parameters: {
+            query?: {
+                /** @description Only this tag's verifications (a tag of another world lists none) */
+                tag_id?: string;
+                genuine?: "true" | "false";
+                reason?: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
+                signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
+                flagged?: "true" | "false";
+                /** @description Scanned at or after; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
+                since?: string;
+                /** @description Scanned before; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180, CRLF), a header line then one line per scan: id, scanned_at, tag_id, tag_url, tag_comment, genuine, reason, read_counter, signals, country, client_ip, session_id, tamper_permanent, tamper_current. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
