@@ -28,6 +28,7 @@ import * as challengeScanIndex from './migrations/0025_challenge_scan_index.js';
 import * as tagSearch from './migrations/0026_tag_search.js';
 import * as chipUidIndex from './migrations/0027_chip_uid_index.js';
 import * as masterGenerations from './migrations/0023_master_generations.js';
+import * as attemptResponse from './migrations/0028_attempt_response.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -56,6 +57,7 @@ const steps: Record<string, Step> = {
   '0024_chip_rekey': chipRekey,
   '0025_challenge_scan_index': challengeScanIndex,
   '0026_tag_search': tagSearch,
+  '0028_attempt_response': attemptResponse,
   '0023_master_generations': masterGenerations,
   '0027_chip_uid_index': chipUidIndex,
 };

@@ -122,6 +122,8 @@ export interface DeliveryAttemptsTable {
   duration_ms: number;
   status_code: number | null;
   error: string | null;
+  /** The first RESPONSE_EXCERPT_BYTES of the answer's body as UTF-8 text; null without an answer. */
+  response_excerpt: string | null;
 }
 
 /** The chip written with a configured tag: how its SUN message is read and checked (docs/decisions.md §4). */

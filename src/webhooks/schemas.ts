@@ -1,3 +1,4 @@
+import { RESPONSE_EXCERPT_BYTES } from './sender.js';
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../http/schemas.js';
 import { KeysetQuery, Links, enumOf } from '../http/query.js';
@@ -68,6 +69,9 @@ const Delivery = Type.Object(
           status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The endpoint's HTTP status; null when none came" }),
           duration_ms: Type.Integer(),
           error: Type.Union([Type.String(), Type.Null()]),
+          response_body: Type.Union([Type.String(), Type.Null()], {
+            description: `The first ${RESPONSE_EXCERPT_BYTES} bytes of the endpoint's answer as UTF-8 text; null when no answer came`,
+          }),
         }),
         { description: 'Oldest first' },
       ),

@@ -12,7 +12,25 @@ export interface AttemptResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The first RESPONSE_EXCERPT_BYTES of the body, when an answer came. */
+  responseExcerpt: string | null;
 }
+
+/**
+ * How much of an endpoint's answer is kept: enough for the reason a refusal gives (a framework's error
+ * line, a JSON error), little enough that an endpoint answering megabytes costs a row nothing.
+ */
+export const RESPONSE_EXCERPT_BYTES = 512;
+
+/**
+ * The kept bytes as text: a multi-byte character cut at the end is dropped rather than mangled, and NUL
+ * (which a PostgreSQL text column refuses: the attempt would never be recorded) becomes U+FFFD.
+ */
+const excerptOf = (bytes: Buffer): string =>
+  new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes)
+    .replace(/\uFFFD$/, '')
+    .replace(/\0/g, '\uFFFD');
 
 class RefusedAddress extends Error {}
 
@@ -45,9 +63,10 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
   return {
     send(url, headers, body) {
       const started = performance.now();
-      const done = (statusCode: number | null, error: string | null): AttemptResult => ({
+      const done = (statusCode: number | null, error: string | null, responseExcerpt: string | null = null): AttemptResult => ({
         statusCode,
         error,
+        responseExcerpt,
         durationMs: Math.round(performance.now() - started),
       });
       return new Promise((resolve) => {
@@ -71,16 +90,22 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
         const timer = setTimeout(() => request.destroy(new Error(`timeout after ${options.timeoutMs} ms`)), options.timeoutMs);
         request.on('response', (response) => {
           const status = response.statusCode ?? 0;
-          // Drain (the socket goes back to the pool) but keep nothing: the body is not ours to store.
-          response.resume();
+          // Keep the first bytes and drain the rest, so the socket goes back to the pool.
+          const kept: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size >= RESPONSE_EXCERPT_BYTES) return;
+            kept.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - size));
+            size += Math.min(chunk.length, RESPONSE_EXCERPT_BYTES - size);
+          });
           response.on('end', () => {
             clearTimeout(timer);
             const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
-            resolve(done(status, error));
+            resolve(done(status, error, excerptOf(Buffer.concat(kept))));
           });
           response.on('error', (e) => {
             clearTimeout(timer);
-            resolve(done(status, e.message));
+            resolve(done(status, e.message, excerptOf(Buffer.concat(kept))));
           });
         });
         request.on('error', (e) => {

@@ -53,6 +53,7 @@ export function renderDelivery({ delivery, attempts }: DeliveryView) {
         status_code: a.status_code,
         duration_ms: a.duration_ms,
         error: a.error,
+        response_body: a.response_excerpt,
       })),
     },
   };

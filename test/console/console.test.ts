@@ -343,17 +343,34 @@ for (const kind of DATABASES) {
       assert.match(delivery[4], /^#1 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: 200 in \d+ ms$/);
       const eventId = delivery[0];
 
+      // The resend is refused once with a reason in the body, then accepted on the retry.
+      receiver.respond = (path, nth) => (path === '/hooks' && nth === 2 ? 500 : 200);
+      receiver.answer = (path, nth) => (path === '/hooks' && nth === 2 ? 'maintenance: try later' : undefined);
       await page.getByRole('button', { name: `Redeliver ${eventId}` }).click();
       assert.equal(await message(page, 'status', 'again'), `Sending ${eventId} again.`);
-      await receiver.until((received) => received.filter((r) => r.path === '/hooks').length === 2);
+      await receiver.until((received) => received.filter((r) => r.path === '/hooks').length === 3);
       assert.equal(JSON.parse(receiver.on('/hooks')[1].body).type, 'tag.configured');
-      // The worker records the attempt after the receiver answered: refresh until it is there.
+      // The worker records the attempts after the receiver answered: refresh until they are there.
       let attempts = '';
-      for (let i = 0; i < 100 && !attempts.includes('#2'); i++) {
+      for (let i = 0; i < 100 && !attempts.includes('#3'); i++) {
         await page.getByRole('button', { name: 'Refresh deliveries' }).click();
         attempts = (await tableRows(page, 'Deliveries'))[0][4];
       }
-      assert.match(attempts, /^#1 .+: 200 in \d+ ms\n#2 .+: 200 in \d+ ms$/);
+      // The status is said once (not "500 … (HTTP 500)"); the answer's first bytes are one click away.
+      assert.match(attempts, /^#1 .+: 200 in \d+ ms\n#2 .+: 500 in \d+ ms\nResponse body \(first bytes\)\n#3 .+: 200 in \d+ ms$/);
+      await page.getByText('Response body (first bytes)').click();
+      assert.equal(await page.locator('.response-body pre').innerText(), 'maintenance: try later');
+      receiver.answer = () => undefined;
+      // A pending delivery says when its next attempt is due (made pending here: the receiver accepts at once).
+      const due = server.ctx.clock.nowMicros() + 3_600_000_000;
+      const pending = () =>
+        server.ctx.db.kysely.updateTable('deliveries').set({ status: 'pending', next_attempt_at: due }).where('event_id', '=', eventId).execute();
+      await pending();
+      await page.getByRole('button', { name: 'Refresh deliveries' }).click();
+      const dueText = new Date(due / 1000).toISOString().slice(0, 16).replace('T', ' ');
+      await page.getByText(`(next attempt ${dueText}`, { exact: false }).waitFor();
+      assert.match((await tableRows(page, 'Deliveries'))[0][3], /^pending \(next attempt \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/);
+      await server.ctx.db.kysely.updateTable('deliveries').set({ status: 'delivered' }).where('event_id', '=', eventId).execute();
 
       await page.getByRole('button', { name: 'Disable' }).click();
       assert.equal(await message(page, 'status', 'Disabled'), 'Disabled the webhook.');

@@ -174,6 +174,33 @@ for (const kind of DATABASES) {
       await patch(hook.id, { enabled: false });
     });
 
+    test("each attempt keeps the first 512 bytes of the endpoint's answer, as text", async () => {
+      const hook = await webhook('/answers', { events: ['tag.created'] });
+      // 1: a refusal with a long reason; 2: binary with NUL and a character cut at byte 512; 3: an empty 204.
+      const reason = 'upstream said no: ' + 'x'.repeat(600);
+      const cut = Buffer.concat([Buffer.from([0x7b, 0x00, 0x7d]), Buffer.alloc(508, 0x61), Buffer.from('€', 'utf8')]);
+      receiver.respond = (path, nth) => (path !== '/answers' ? 200 : nth === 1 ? 503 : nth === 2 ? 500 : 204);
+      receiver.answer = (path, nth) => (path !== '/answers' ? undefined : nth === 1 ? reason : nth === 2 ? cut : undefined);
+      await createTags(1);
+      await receiver.until(() => receiver.on('/answers').length >= 3);
+      let attempts: any[] = [];
+      for (let i = 0; i < 200 && attempts.length < 3; i++) {
+        const page = await call(server, 'GET', `/webhooks/${hook.id}/deliveries`, { key: world.sandbox.key });
+        attempts = page.body.data[0]?.attributes.attempts ?? [];
+        if (attempts.length < 3) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(
+        attempts.map((a) => [a.status_code, a.error, a.response_body]),
+        [
+          [503, 'HTTP 503', reason.slice(0, 512)],
+          [500, 'HTTP 500', '{\uFFFD}' + 'a'.repeat(508)],
+          [204, null, ''],
+        ],
+      );
+      receiver.answer = () => undefined;
+      await patch(hook.id, { enabled: false });
+    });
+
     /** The webhook's attributes once the worker has disabled it (or after ~2 s). */
     const disabledState = async (id: string) => {
       let state;

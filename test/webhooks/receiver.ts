@@ -19,6 +19,8 @@ export interface Receiver {
   until(predicate: (received: Received[]) => boolean, ms?: number): Promise<void>;
   /** Answers with the returned status (default 200); may delay. */
   respond: (path: string, nth: number) => number | Promise<number>;
+  /** The body of the answer (default none). */
+  answer: (path: string, nth: number) => Buffer | string | undefined;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: (path) => `http://127.0.0.1:${(server.address() as { port: number }).port}${path}`,
     on: (path) => received.filter((r) => r.path === path),
     respond: () => 200,
+    answer: () => undefined,
     async until(predicate, ms = 60_000) {
       const deadline = Date.now() + ms;
       while (!predicate(received)) {
@@ -56,7 +59,7 @@ export async function startReceiver(): Promise<Receiver> {
           const status = await receiver.respond(path, nth);
           received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
           // A redirect points somewhere the sender must not follow.
-          res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {}).end();
+          res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {}).end(receiver.answer(path, nth));
         })(),
     );
   });

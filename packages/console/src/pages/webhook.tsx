@@ -95,12 +95,28 @@ export function WebhookPage(props: { id: string }) {
                     <td>
                       <Link to={`/tags/${d.attributes.tag_id}`}>{d.attributes.tag_id}</Link>
                     </td>
-                    <td>{d.attributes.status}</td>
+                    <td>
+                      {d.attributes.status}
+                      {d.attributes.next_attempt_at && (
+                        <span class="muted">
+                          {' '}
+                          (next attempt <When iso={d.attributes.next_attempt_at} />)
+                        </span>
+                      )}
+                    </td>
                     <td>
                       <ol class="attempts">
                         {d.attributes.attempts.map((t) => (
                           <li key={t.attempt}>
-                            #{t.attempt} <When iso={t.started_at} />: {t.status_code ?? 'no answer'} in {t.duration_ms} ms{t.error ? ` (${t.error})` : ''}
+                            #{t.attempt} <When iso={t.started_at} />: {t.status_code ?? 'no answer'} in {t.duration_ms} ms
+                            {/* An error that only repeats the status ("HTTP 500") is not said twice. */}
+                            {t.error && t.error !== `HTTP ${t.status_code}` ? ` (${t.error})` : ''}
+                            {t.response_body ? (
+                              <details class="response-body">
+                                <summary>Response body (first bytes)</summary>
+                                <pre>{t.response_body}</pre>
+                              </details>
+                            ) : null}
                           </li>
                         ))}
                       </ol>
