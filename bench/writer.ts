@@ -76,7 +76,7 @@ async function benchOne(kind: DatabaseKind): Promise<string[]> {
       `### ${kind}`,
       '',
       `- ${written} chips written (${failed} failed) in ${elapsed.toFixed(1)} s at concurrency ${CONCURRENCY}: **${perMinute.toFixed(0)} chips/min** — ${verdict(perMinute, 600, 'higher', ' chips/min')}`,
-      `- round trips per write: ${(roundTrips / Math.max(1, written + failed)).toFixed(2)} (start + 3 APDU batches)`,
+      `- round trips per write: ${(roundTrips / Math.max(1, written + failed)).toFixed(2)} (APDU batches relayed; each write is one HTTP request more)`,
       `- server's share per write (HTTP wait ÷ concurrency): ${share.toFixed(1)} ms — ${verdict(share, 15, 'lower', ' ms')}`,
       `- software card time per write: ${(cardMs / Math.max(1, written + failed)).toFixed(2)} ms`,
       `- load average after: ${loadavg()

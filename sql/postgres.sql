@@ -15,6 +15,9 @@ select pg_notify($1, $2);
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 select * from "signal_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 
+-- src/extension/catalog/repository.ts findProduct
+select * from "products" where "id" = $1;
+
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 
@@ -173,6 +176,8 @@ insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on
 update "tags" set "status" = $1, "configured_at" = $2, "updated_at" = $3 where "id" = $4 and "team_id" = $5 and "mode" = $6 and "status" = $7 returning "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at";
 
 -- src/tags/repository.ts countFiltered
+select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and "status" = $3 and "url" = $4;
+select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and "url" >= $3 and "url" < $4 and "id" in (…);
 select count(*) as "n" from "tags" where "team_id" = $1 and "mode" = $2 and ("id" = $3 or comment_folded like $4);
 
 -- src/tags/repository.ts countTags
@@ -180,6 +185,9 @@ select "tag_count" from "tag_counts" where "team_id" = $1 and "mode" = $2;
 
 -- src/tags/repository.ts deleteTags
 delete from "tags" where "id" in (…);
+
+-- src/tags/repository.ts findChipTagIds
+select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "team_id" = $3;
 
 -- src/tags/repository.ts findCounterDrift
 select team_id, mode, sum(counter) as counter, sum(n) as rows from ( select team_id, mode, count(*) as n, 0 as counter from tags group by team_id, mode union all select team_id, mode, 0 as n, tag_count as counter from tag_counts ) as worlds group by team_id, mode having sum(counter) <> sum(n);
@@ -197,8 +205,12 @@ select "id", "url" from "tags" where "team_id" = $1 and "mode" = $2 and "url" in
 insert into "tags" ("id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at", "comment_folded") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- src/tags/repository.ts listTags
+select "id" from "tags" where "team_id" = $1 and "mode" = $2 and "status" = $3 and "url" = $4 order by "updated_at" desc, "id" desc limit $5 offset $6;
+select "id" from "tags" where "team_id" = $1 and "mode" = $2 and "url" >= $3 and "url" < $4 and "id" in (…) order by "updated_at" desc, "id" desc limit $5 offset $6;
 select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "configured_at" asc nulls first, "id" asc limit $3 offset $4;
 select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "updated_at" desc, "id" desc limit $3 offset $4;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = $1 and "mode" = $2 and "status" = $3 and "url" = $4 order by "updated_at" desc, "id" desc limit $5 offset $6) order by "updated_at" desc, "id" desc;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = $1 and "mode" = $2 and "url" >= $3 and "url" < $4 and "id" in (…) order by "updated_at" desc, "id" desc limit $5 offset $6) order by "updated_at" desc, "id" desc;
 select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "configured_at" asc nulls first, "id" asc limit $3 offset $4) order by "configured_at" asc nulls first, "id" asc;
 select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = $1 and "mode" = $2 order by "updated_at" desc, "id" desc limit $3 offset $4) order by "updated_at" desc, "id" desc;
 
@@ -272,7 +284,7 @@ select * from "webhooks" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 select * from "webhooks" where "id" = $1;
 
 -- src/webhooks/repository.ts insertAttempts
-insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error") values ($1, $2, $3, $4, $5, $6, $7, $8);
+insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error", "response_excerpt") values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- src/webhooks/repository.ts insertDeliveries
 insert into "deliveries" ("event_id", "webhook_id", "status", "attempts", "next_attempt_at", "created_at") values ($1, $2, $3, $4, $5, $6);
@@ -329,6 +341,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/db/day-counts.ts addDayCounts
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
+--   src/keys/repository.ts liveKeyModes
 --   src/master-keys/generations.ts markRetired
 --   src/master-keys/generations.ts recordKeyIds
 --   src/master-keys/rewrap.ts rewrap
@@ -341,6 +354,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/tag-chips/repository.ts lockChips
 --   src/tag-chips/repository.ts recordPendingKeys
 --   src/tag-chips/repository.ts saveChipProgress
+--   src/tags/repository.ts chipTags
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags
 --   src/teams/repository.ts listTeams

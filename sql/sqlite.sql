@@ -15,6 +15,9 @@ insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count
 select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 select * from "signal_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 
+-- src/extension/catalog/repository.ts findProduct
+select * from "products" where "id" = ?;
+
 -- src/extension/catalog/repository.ts findProductIn
 select * from "products" where "id" = ? and "team_id" = ? and "mode" = ?;
 
@@ -179,6 +182,8 @@ insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on co
 update "tags" set "status" = ?, "configured_at" = ?, "updated_at" = ? where "id" = ? and "team_id" = ? and "mode" = ? and "status" = ? returning "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at";
 
 -- src/tags/repository.ts countFiltered
+select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and "status" = ? and "url" = ?;
+select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and "url" >= ? and "url" < ? and "id" in (…);
 select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and ("id" = ? or instr(comment_folded, ?) > 0);
 
 -- src/tags/repository.ts countTags
@@ -186,6 +191,9 @@ select "tag_count" from "tag_counts" where "team_id" = ? and "mode" = ?;
 
 -- src/tags/repository.ts deleteTags
 delete from "tags" where "id" in (…);
+
+-- src/tags/repository.ts findChipTagIds
+select "tag_id" from "chips" where "mode" = ? and "uid" = ? and "team_id" = ?;
 
 -- src/tags/repository.ts findCounterDrift
 select team_id, mode, sum(counter) as counter, sum(n) as rows from ( select team_id, mode, count(*) as n, 0 as counter from tags group by team_id, mode union all select team_id, mode, 0 as n, tag_count as counter from tag_counts ) as worlds group by team_id, mode having sum(counter) <> sum(n);
@@ -203,8 +211,12 @@ select "id", "url" from "tags" where "team_id" = ? and "mode" = ? and "url" in (
 insert into "tags" ("id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at", "comment_folded") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/tags/repository.ts listTags
+select "id" from "tags" where "team_id" = ? and "mode" = ? and "status" = ? and "url" = ? order by "updated_at" desc, "id" desc limit ? offset ?;
+select "id" from "tags" where "team_id" = ? and "mode" = ? and "url" >= ? and "url" < ? and "id" in (…) order by "updated_at" desc, "id" desc limit ? offset ?;
 select "id" from "tags" where "team_id" = ? and "mode" = ? order by "configured_at" asc nulls first, "id" asc limit ? offset ?;
 select "id" from "tags" where "team_id" = ? and "mode" = ? order by "updated_at" desc, "id" desc limit ? offset ?;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? and "status" = ? and "url" = ? order by "updated_at" desc, "id" desc limit ? offset ?) order by "updated_at" desc, "id" desc;
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? and "url" >= ? and "url" < ? and "id" in (…) order by "updated_at" desc, "id" desc limit ? offset ?) order by "updated_at" desc, "id" desc;
 select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? order by "configured_at" asc nulls first, "id" asc limit ? offset ?) order by "configured_at" asc nulls first, "id" asc;
 select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at" from "tags" where "id" in (select "id" from "tags" where "team_id" = ? and "mode" = ? order by "updated_at" desc, "id" desc limit ? offset ?) order by "updated_at" desc, "id" desc;
 
@@ -276,7 +288,7 @@ select * from "webhooks" where "id" = ? and "team_id" = ? and "mode" = ?;
 select * from "webhooks" where "id" = ?;
 
 -- src/webhooks/repository.ts insertAttempts
-insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error") values (?, ?, ?, ?, ?, ?, ?, ?);
+insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attempt", "started_at", "duration_ms", "status_code", "error", "response_excerpt") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/webhooks/repository.ts insertDeliveries
 insert into "deliveries" ("event_id", "webhook_id", "status", "attempts", "next_attempt_at", "created_at") values (?, ?, ?, ?, ?, ?);
@@ -333,6 +345,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/db/change-feed.ts notifyInTransaction
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
+--   src/keys/repository.ts liveKeyModes
 --   src/master-keys/generations.ts markRetired
 --   src/master-keys/generations.ts recordKeyIds
 --   src/master-keys/rewrap.ts rewrap
@@ -342,6 +355,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/sessions/repository.ts sessionVerifications
 --   src/tag-chips/repository.ts commitPendingKeys
 --   src/tag-chips/repository.ts recordPendingKeys
+--   src/tags/repository.ts chipTags
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags

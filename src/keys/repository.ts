@@ -68,6 +68,19 @@ export async function listKeys(db: Executor, teamId: string, mode?: Mode): Promi
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
+/** The modes of a team's live keys (neither revoked nor expired at `now`), each once. */
+export async function liveKeyModes(db: Executor, teamId: string, now: number): Promise<Mode[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select('mode')
+    .distinct()
+    .where('team_id', '=', teamId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .execute();
+  return rows.map((r) => r.mode);
+}
+
 /** Moves each key's last use forward to its time (never back: writes of several processes may cross). */
 export async function setKeysLastUsed(db: Executor, uses: readonly { keyId: string; at: number }[]): Promise<void> {
   for (const { keyId, at } of uses)

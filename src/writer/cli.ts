@@ -8,7 +8,7 @@ import { loadConfig } from '../config.js';
 import { Ntag424Card } from '../chips/index.js';
 import { cardPath, loadCard, saveCard } from './cards.js';
 import { connectPcsc, PcscUnavailableError, type PcscCard } from './pcsc.js';
-import { HttpTransport, WriterClient, type WriteOutcome } from './relay.js';
+import { fetchFrom, HttpTransport, ServerUnreachableError, WriterClient, type WriteOutcome } from './relay.js';
 
 /** `https://host`, `https://host/`, `https://host/api/v1` or `https://host/api/v1/` → `https://host/api/v1`. */
 export function apiBaseOf(server: string, apiPrefix: string): string {
@@ -16,8 +16,21 @@ export function apiBaseOf(server: string, apiPrefix: string): string {
   return trimmed.endsWith(apiPrefix) ? trimmed : trimmed + apiPrefix;
 }
 
+/**
+ * Whether a phone that taps the chip can open `url`: an http(s) URL with a host, written as such (a
+ * phone reads the NDEF record as it stands, without a browser's fixing up of spaces or a missing `//`).
+ */
+export function phoneCanOpen(url: string): boolean {
+  if (!/^https?:\/\//i.test(url) || /[\s\p{Cc}]/u.test(url)) return false;
+  try {
+    return new URL(url).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 async function getJson(base: string, key: string, path: string): Promise<{ status: number; body: any }> {
-  const r = await fetch(base + path, { headers: { authorization: `Bearer ${key}`, accept: 'application/vnd.api+json' } });
+  const r = await fetchFrom(base, path, { headers: { authorization: `Bearer ${key}`, accept: 'application/vnd.api+json' } });
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : null };
 }
@@ -32,6 +45,15 @@ async function allCreated(base: string, key: string): Promise<string[]> {
     ids.push(...rows.filter((t) => t.attributes.status === 'created').map((t) => t.id));
     if (rows.length < 100) return ids;
   }
+}
+
+/** A server that did not answer, as one line that says where its address came from. */
+function cannotReach(serverGiven: boolean): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof ServerUnreachableError)) throw error;
+    const hint = serverGiven ? 'check --server' : 'set --server to its address (or PORT, for a server on this machine)';
+    throw new CliError(`${error.message}; ${hint}`);
+  };
 }
 
 export function registerWriterCommands(program: Command): void {
@@ -57,12 +79,15 @@ export function registerWriterCommands(program: Command): void {
     .action(async (tagIds: string[], opts) => {
       const config = loadConfig();
       const base = apiBaseOf(opts.server ?? `http://127.0.0.1:${config.port}`, config.apiPrefix);
+      if (!/^https?:\/\/[^/]/i.test(base)) throw new CliError(`--server must be an http(s) URL, not ${JSON.stringify(opts.server)}`);
+      const reach = cannotReach(opts.server !== undefined);
       if (opts.rekey && opts.allCreated) throw new CliError('--rekey takes tag ids, not --all-created');
       const operation = opts.rekey ? 'rekey' : 'personalize';
       const done = opts.rekey ? 'rekeyed' : 'configured';
-      const ids = opts.allCreated ? await allCreated(base, opts.key) : tagIds;
+      const ids = opts.allCreated ? await allCreated(base, opts.key).catch(reach) : tagIds;
       if (ids.length === 0) throw new CliError(opts.allCreated ? 'no created tags to write' : 'name at least one tag id, or --all-created');
-      const client = new WriterClient(new HttpTransport(base, opts.key));
+      const http = new HttpTransport(base, opts.key);
+      const client = new WriterClient({ post: (path, body) => http.post(path, body).catch(reach) });
       const tty = !opts.json && process.stderr.isTTY;
       const outcomes: WriteOutcome[] = [];
       for (const [index, tagId] of ids.entries()) {
@@ -70,15 +95,20 @@ export function registerWriterCommands(program: Command): void {
           if (tty) process.stderr.write(`\r[${index + 1}/${ids.length}] ${tagId}: ${step}…   `);
         };
         let outcome: WriteOutcome;
+        const tag = await getJson(base, opts.key, `/tags/${encodeURIComponent(tagId)}`).catch(reach);
+        const url: unknown = tag.status === 200 ? tag.body.data.attributes.url : null;
+        // The platform writes any url as given (the contract lets the caller choose it), so this only
+        // warns: a chip that opens nothing on a phone is still what was asked for.
+        if (!opts.rekey && typeof url === 'string' && !phoneCanOpen(url))
+          process.stderr.write(`tapproof: WARNING: ${tagId}: its url ${JSON.stringify(url)} is not an http(s) URL a phone can open; writing it as given\n`);
         if (opts.reader === 'emulator') {
-          const tag = await getJson(base, opts.key, `/tags/${encodeURIComponent(tagId)}`);
           if (tag.status !== 200) {
             outcome = {
               writeId: null,
               tagId,
               status: 'failed',
               reason: null,
-              roundTrips: 1,
+              roundTrips: 0,
               refused: { status: tag.status, detail: tag.body?.errors?.[0]?.title ?? `HTTP ${tag.status}` },
             };
           } else {

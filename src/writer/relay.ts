@@ -12,6 +12,7 @@ export interface WriteOutcome {
   tagId: string;
   status: 'configured' | 'rekeyed' | 'failed';
   reason: { code: string; detail: string } | null;
+  /** As the server counts them (the write's `round_trips`): APDU batches relayed and answered; the request that starts the write is none. */
   roundTrips: number;
   /** HTTP status and one-line message when the server refused the request (409, 404, …). */
   refused?: { status: number; detail: string };
@@ -25,6 +26,53 @@ export interface Transport {
   post(path: string, body: unknown): Promise<{ status: number; body: any }>;
 }
 
+/** The server did not answer at all (nothing listening, unknown host, timed out): no write was refused. */
+export class ServerUnreachableError extends Error {
+  constructor(
+    /** `https://host/api/v1` */
+    readonly base: string,
+    /** `connection refused`, `unknown host`, … */
+    readonly reason: string,
+  ) {
+    super(`cannot reach the tapproof server at ${base} (${reason})`);
+  }
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'unknown host',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for an answer',
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/**
+ * Why fetch could not reach `base`, or null when `error` is not that. fetch hides the system error as
+ * the cause of a bare `TypeError: fetch failed` (an AggregateError's when several addresses were tried).
+ */
+function unreachable(base: string, error: unknown): ServerUnreachableError | null {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return null;
+  const cause = error.cause as (Error & { code?: string; errors?: (Error & { code?: string })[] }) | undefined;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  // The fetch standard's blocked ports (9, 25, 6000, …), refused before any connection.
+  if (cause?.message === 'bad port') return new ServerUnreachableError(base, 'a port fetch refuses to connect to');
+  return new ServerUnreachableError(base, (code && NETWORK_REASONS[code]) ?? (cause?.message || code || 'no answer'));
+}
+
+/** `fetch(base + path)`; failing to reach the server at all is a ServerUnreachableError naming `base`. */
+export async function fetchFrom(base: string, path: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(base + path, init);
+  } catch (error) {
+    throw unreachable(base, error) ?? error;
+  }
+}
+
 export class HttpTransport implements Transport {
   constructor(
     /** `https://host/api/v1` */
@@ -33,7 +81,7 @@ export class HttpTransport implements Transport {
   ) {}
 
   async post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(this.base + path, {
+    const response = await fetchFrom(this.base, path, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' },
       body: JSON.stringify(body),
@@ -68,7 +116,7 @@ export class WriterClient {
   ): Promise<WriteOutcome> {
     const attributes = operation === 'rekey' ? { tag_id: tagId, operation } : { tag_id: tagId };
     let r = await this.#post('/writer/writes', { data: { type: 'writes', attributes } });
-    let roundTrips = 1;
+    let roundTrips = 0;
     let writeId: string | null = null;
     for (;;) {
       if (r.status !== 200 && r.status !== 201) {
@@ -85,6 +133,7 @@ export class WriterClient {
       const write = r.body.data;
       writeId = write.id as string;
       const a = write.attributes;
+      roundTrips = a.round_trips;
       if (a.status !== 'running') return { writeId, tagId, status: a.status, reason: a.reason, roundTrips };
       progress(a.step);
       const responses: string[] = [];
@@ -108,7 +157,6 @@ export class WriterClient {
       r = await this.#post(`/writer/writes/${writeId}/responses`, {
         data: { type: 'writes', id: writeId, attributes: { responses, removed, round_trip: a.round_trips } },
       });
-      roundTrips++;
     }
   }
 }

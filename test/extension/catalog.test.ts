@@ -7,10 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { Mode } from '../../src/db/schema.js';
 import { createProduct, createToken } from '../../src/extension/catalog/service.js';
+import * as keysRepo from '../../src/keys/repository.js';
+import { createKey } from '../../src/keys/service.js';
 import { ChipImportServiceError, importChips } from '../../src/tag-chips/import.js';
+import { createTeam } from '../../src/teams/service.js';
 import { DATABASES, sharedServer, type TestServer } from '../kit/harness.js';
-import { cli } from '../verifications/helpers.js';
+import { cli, emulated } from '../verifications/helpers.js';
 import { CARDANO_TOKEN, ETHEREUM_TOKEN, ext, genuineScan, productionTag, scan } from './helpers.js';
 
 const count = async (server: TestServer, table: 'products' | 'tokens' | 'tag_links') =>
@@ -135,7 +139,10 @@ for (const kind of DATABASES) {
       const relinked = (await ext(server, 'GET', `/verifications/${scanned.publicId}`)).body;
       assert.equal(relinked.product.id, product.id);
       assert.deepEqual(relinked.token.data, { token_id: '42', standard: 'erc721' });
-      assert.match((await cli(server, ['products', 'create', '--team', team, '--name', 'Bag'])).stdout, /^created product prd_\w{22}\n$/);
+      assert.match(
+        (await cli(server, ['products', 'create', '--team', team, '--name', 'Bag'])).stdout,
+        /^created product prd_\w{22} in production mode \(the team has keys of both modes; --mode sandbox makes a sandbox product\)\n$/,
+      );
     });
 
     test('the CLI refuses bad values in one line and writes nothing', async () => {
@@ -189,12 +196,101 @@ for (const kind of DATABASES) {
       const other = await server.seedTeam({ name: 'other' });
       const otherToken = await createToken(server.ctx, { teamId: other.teamId, mode: 'production' }, CARDANO_TOKEN);
       const stderr = await cliFails(server, ['tags', 'link', tag.id, '--product', sandboxProduct.id, '--token', otherToken.id]);
-      assert.match(stderr, new RegExp(`no product ${sandboxProduct.id} in the tag's team and mode; no token ${otherToken.id} in the tag's team and mode`));
+      assert.equal(
+        stderr,
+        `tapproof: tag not linked: tag ${tag.id} is production but product ${sandboxProduct.id} is sandbox: a tag links only to a product of its own mode (create one with --mode production); no token ${otherToken.id} in the tag's team and mode\n`,
+      );
       assert.match(await cliFails(server, ['tags', 'link', tag.id]), /give --product, --token or both/);
       assert.deepEqual(
         [await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')],
         [before[0]! + 1, before[1]! + 1, before[2]],
       );
+    });
+
+    test("without --mode, products and tokens are created in the mode of the team's keys; production when it has both or none", async () => {
+      const { server } = suite;
+      const db = server.ctx.db.kysely;
+      const teamWith = async (modes: Mode[], revoked: Mode[] = []) => {
+        const { id } = await createTeam(db, 'keys', null, server.clock);
+        for (const mode of modes) await createKey(db, id, mode, server.clock);
+        for (const mode of revoked) await keysRepo.revokeKey(db, (await createKey(db, id, mode, server.clock)).id, server.clock.nowMicros());
+        return id;
+      };
+      const modeOf = async (table: 'products' | 'tokens', id: string) =>
+        (await db.selectFrom(table).select('mode').where('id', '=', id).executeTakeFirstOrThrow()).mode;
+      const product = (team: string, ...more: string[]) => cli(server, ['products', 'create', '--team', team, '--name', 'P', ...more]);
+      const token = (team: string) =>
+        cli(server, [
+          'tokens',
+          'create',
+          '--team',
+          team,
+          '--chain',
+          'cardano',
+          '--policy-id',
+          'ab'.repeat(28),
+          '--asset-name',
+          '00',
+          '--name',
+          'T',
+          '--symbol',
+          'T',
+          '--supply',
+          '1',
+        ]);
+      const cases: [Mode[], Mode[], Mode, string, boolean][] = [
+        [['sandbox'], [], 'sandbox', " (the team's keys are all sandbox keys)", true],
+        // A revoked key no longer says which mode the team works in.
+        [['sandbox'], ['production'], 'sandbox', " (the team's keys are all sandbox keys)", false],
+        [['production'], [], 'production', " (the team's keys are all production keys)", false],
+        [['sandbox', 'production'], [], 'production', ' (the team has keys of both modes; --mode sandbox makes a sandbox product)', true],
+        [[], [], 'production', '', false],
+      ];
+      for (const [live, revoked, expected, why, withToken] of cases) {
+        const team = await teamWith(live, revoked);
+        const made = (await product(team)).stdout;
+        const id = /^created product (prd_\w{22}) /.exec(made)?.[1];
+        assert.equal(made, `created product ${id} in ${expected} mode${why}\n`, `keys ${live.join()} revoked ${revoked.join()}`);
+        assert.equal(await modeOf('products', id!), expected);
+        if (!withToken) continue;
+        const minted = (await token(team)).stdout;
+        const tokenId = /^created token (tok_\w{22}) /.exec(minted)?.[1];
+        assert.equal(minted, `created token ${tokenId} in ${expected} mode${why.replace('sandbox product', 'sandbox token')}\n`);
+        assert.equal(await modeOf('tokens', tokenId!), expected);
+      }
+      // --mode wins over the keys, and --json stays {"id"}.
+      const sandboxOnly = await teamWith(['sandbox']);
+      const given = JSON.parse((await product(sandboxOnly, '--mode', 'production', '--json')).stdout);
+      assert.deepEqual(Object.keys(given), ['id']);
+      assert.equal(await modeOf('products', given.id), 'production');
+      assert.match((await product(sandboxOnly, '--mode', 'production')).stdout, /^created product prd_\w{22} in production mode\n$/);
+    });
+
+    test('tags link names both modes when the tag and the product or token are of different modes, and links nothing', async () => {
+      const { server, world } = suite;
+      const team = world.teamId;
+      const sandboxTag = await emulated(server, team, 'ntag_424_dna');
+      const productionProduct = JSON.parse((await cli(server, ['products', 'create', '--team', team, '--name', 'Live', '--json'])).stdout);
+      const productionToken = await createToken(server.ctx, { teamId: team, mode: 'production' }, CARDANO_TOKEN);
+      const sandboxToken = await createToken(server.ctx, { teamId: team, mode: 'sandbox' }, CARDANO_TOKEN);
+      const links = () => server.ctx.db.kysely.selectFrom('tag_links').selectAll().where('tag_id', '=', sandboxTag.id).execute();
+      assert.equal(
+        await cliFails(server, ['tags', 'link', sandboxTag.id, '--product', productionProduct.id]),
+        `tapproof: tag not linked: tag ${sandboxTag.id} is sandbox but product ${productionProduct.id} is production: a tag links only to a product of its own mode (create one with --mode sandbox)\n`,
+      );
+      assert.equal(
+        await cliFails(server, ['tags', 'link', sandboxTag.id, '--product', productionProduct.id, '--token', productionToken.id]),
+        `tapproof: tag not linked: tag ${sandboxTag.id} is sandbox but product ${productionProduct.id} is production: a tag links only to a product of its own mode (create one with --mode sandbox); ` +
+          `tag ${sandboxTag.id} is sandbox but token ${productionToken.id} is production: a tag links only to a token of its own mode (create one with --mode sandbox)\n`,
+      );
+      // One entry of the right mode is not linked alone: the command links all it was given or nothing.
+      assert.equal(
+        await cliFails(server, ['tags', 'link', sandboxTag.id, '--product', productionProduct.id, '--token', sandboxToken.id]),
+        `tapproof: tag not linked: tag ${sandboxTag.id} is sandbox but product ${productionProduct.id} is production: a tag links only to a product of its own mode (create one with --mode sandbox)\n`,
+      );
+      assert.deepEqual(await links(), []);
+      assert.deepEqual(JSON.parse((await cli(server, ['tags', 'link', sandboxTag.id, '--token', sandboxToken.id, '--json'])).stdout), { id: sandboxTag.id });
+      assert.equal((await links())[0]!.token_id, sandboxToken.id);
     });
 
     test('the chip import file accepts product and token: ids of the same world, or inline entries', async () => {

@@ -41,7 +41,7 @@ for (const kind of DATABASES) {
       assert.equal(written.code, 0, written.stderr + written.stdout);
       const out = JSON.parse(written.stdout.trim().split('\n')[0]!);
       assert.equal(out.status, 'configured', written.stdout);
-      assert.equal(out.roundTrips, 5, written.stdout);
+      assert.equal(out.roundTrips, 4, written.stdout);
       const chip = await server.ctx.db.kysely.selectFrom('chips').selectAll().where('tag_id', '=', id).executeTakeFirstOrThrow();
       assert.deepEqual([chip.crypto, chip.key_source, chip.key_version], ['lrp', 'derived', 1]);
       assert.deepEqual(
@@ -132,7 +132,7 @@ for (const kind of DATABASES) {
         (step) => steps.push(step),
       );
       assert.equal(out.status, 'configured', JSON.stringify(out));
-      assert.equal(out.roundTrips, 5);
+      assert.equal(out.roundTrips, 4);
       assert.deepEqual(steps, ['probe', 'lrp_probe', 'auth', 'personalize']);
       assert.deepEqual(sealedKinds, ['-', '-', 'lrp', 'lrp']);
       assert.deepEqual(

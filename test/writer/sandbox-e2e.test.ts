@@ -89,7 +89,7 @@ for (const kind of DATABASES) {
       const { id, url } = await createdTag(server, world.sandbox.key);
       const r = await writer(id);
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(JSON.parse(r.stdout), { writeId: JSON.parse(r.stdout).writeId, tagId: id, status: 'configured', reason: null, roundTrips: 4 });
+      assert.deepEqual(JSON.parse(r.stdout), { writeId: JSON.parse(r.stdout).writeId, tagId: id, status: 'configured', reason: null, roundTrips: 3 });
       await configuredDelivery(id);
       await tapsVerify(id, url);
     });

@@ -17,7 +17,7 @@ for (const kind of DATABASES) {
       const out = await writeTag(server, world.sandbox.key, id, card);
       assert.equal(out.status, 'configured', JSON.stringify(out));
       assert.equal(out.reason, null);
-      assert.equal(out.roundTrips, 4);
+      assert.equal(out.roundTrips, 3);
       assert.equal(card.isFactoryKeyed, false);
       assert.deepEqual(
         [0, 1, 2, 3, 4].map((k) => card.keyVersion(k)),

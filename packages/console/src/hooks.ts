@@ -1,5 +1,5 @@
 // Loading state for a page: one request (or several in one function), its result or its error, a reload,
-// and an optional poll that keeps the last good result on screen while the next one loads.
+// and an optional poll that keeps the last good result on screen while the next one loads; a media query's state.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Loaded<T> {
@@ -43,4 +43,17 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: num
     };
   }, [reload, pollMs]);
   return { data, error, loading, reload };
+}
+
+/** Whether the CSS media `query` matches now; the component renders again when that changes. */
+export function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const update = () => setMatches(list.matches);
+    update();
+    list.addEventListener('change', update);
+    return () => list.removeEventListener('change', update);
+  }, [query]);
+  return matches;
 }

@@ -5,10 +5,35 @@ import type { WithContext } from '../../cli-kit.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
 import type { Command } from 'commander';
-import { createProduct, createToken, linkTag } from './service.js';
+import type { Mode } from '../../db/schema.js';
+import { createProduct, createToken, defaultCatalogMode, linkTag } from './service.js';
 
 export function registerCatalogCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
-  const MODE_HELP = 'sandbox or production (the tags it links to must be of the same mode; default production)';
+  const MODE_HELP =
+    "sandbox or production (the tags it links to must be of the same mode; default: the mode of the team's keys, production when it has keys of both modes or none)";
+
+  /**
+   * Creates in `--mode`, or else in the mode defaultCatalogMode picks; the line printed says the
+   * mode, and why when the team's keys chose it or it was picked between two.
+   */
+  async function createIn(
+    ctx: Kernel & MastersState,
+    what: 'product' | 'token',
+    team: string,
+    given: Mode | undefined,
+    create: (mode: Mode) => Promise<{ id: string }>,
+  ): Promise<{ created: { id: string }; line: string }> {
+    let mode = given;
+    let why = '';
+    if (mode === undefined) {
+      const picked = await defaultCatalogMode(ctx, team);
+      mode = picked.mode;
+      if (picked.keyModes.length === 1) why = ` (the team's keys are all ${mode} keys)`;
+      if (picked.keyModes.length > 1) why = ` (the team has keys of both modes; --mode sandbox makes a sandbox ${what})`;
+    }
+    const created = await create(mode);
+    return { created, line: `created ${what} ${created.id} in ${mode} mode${why}` };
+  }
 
   /** A whole-number flag stays a string when it is not one, so that the rules word the refusal. */
   const wholeNumber = (v: string): number | string => (/^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : v);
@@ -17,23 +42,25 @@ export function registerCatalogCommands(program: Command, withContext: WithConte
   products
     .command('create')
     .requiredOption('--team <team_id>', 'team the product belongs to')
-    .option('--mode <mode>', MODE_HELP, parseMode, 'production')
+    .option('--mode <mode>', MODE_HELP, parseMode)
     .requiredOption('--name <name>', 'product name')
     .option('--image-url <url>', 'absolute http(s) URL of a picture')
     .option('--description <text>', 'description')
     .option('--json', 'machine-readable output')
     .action(async (opts) => {
-      const product = await withContext((ctx) =>
-        createProduct(ctx, { teamId: opts.team, mode: opts.mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }),
+      const made = await withContext((ctx) =>
+        createIn(ctx, 'product', opts.team, opts.mode, (mode) =>
+          createProduct(ctx, { teamId: opts.team, mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }),
+        ),
       );
-      output(opts.json, product, `created product ${product.id}`);
+      output(opts.json, made.created, made.line);
     });
 
   const tokens = program.command('tokens').description('the tokens whose holders can prove ownership of an item');
   tokens
     .command('create')
     .requiredOption('--team <team_id>', 'team the token belongs to')
-    .option('--mode <mode>', MODE_HELP, parseMode, 'production')
+    .option('--mode <mode>', MODE_HELP, parseMode)
     .requiredOption('--chain <chain>', 'cardano or ethereum')
     .requiredOption('--name <name>', 'token name')
     .requiredOption('--symbol <symbol>', 'ticker symbol')
@@ -56,8 +83,8 @@ export function registerCatalogCommands(program: Command, withContext: WithConte
         token_id: opts.tokenId,
         standard: opts.standard,
       };
-      const token = await withContext((ctx) => createToken(ctx, { teamId: opts.team, mode: opts.mode }, raw));
-      output(opts.json, token, `created token ${token.id}`);
+      const made = await withContext((ctx) => createIn(ctx, 'token', opts.team, opts.mode, (mode) => createToken(ctx, { teamId: opts.team, mode }, raw)));
+      output(opts.json, made.created, made.line);
     });
 
   const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');

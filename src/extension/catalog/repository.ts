@@ -23,6 +23,10 @@ export async function findTokenIn(db: Executor, world: World, id: string): Promi
   return db.selectFrom('tokens').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 
+export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
+  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function findToken(db: Executor, id: string): Promise<TokenRow | undefined> {
   return db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/database.js';
 import { DomainError, problem, refusal } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { World } from '../../world.js';
+import * as keysRepo from '../../keys/repository.js';
 import * as teamsRepo from '../../teams/repository.js';
 import * as catalogRepo from './repository.js';
 import type { ProductRow, TokenRow } from './repository.js';
@@ -62,6 +63,27 @@ export async function catalogProblems(db: Executor, world: World, productId: str
   return problems;
 }
 
+/**
+ * The mode `products create` and `tokens create` use when not told: a team that has live keys of one
+ * mode only works in that mode, so its catalog is of it too; with keys of both modes, or none,
+ * production. `keyModes` says which case it was.
+ */
+export async function defaultCatalogMode({ db: { kysely: db }, clock }: CatalogServices, teamId: string): Promise<{ mode: Mode; keyModes: Mode[] }> {
+  const keyModes = await keysRepo.liveKeyModes(db, teamId, clock.nowMicros());
+  return { mode: keyModes.length === 1 ? keyModes[0]! : 'production', keyModes };
+}
+
+/**
+ * A product or token of the tag's team but of the other mode, named with both modes: "no product"
+ * alone would leave the operator looking for a typo in an id that exists.
+ */
+async function modeMismatch(db: Executor, tag: { id: string } & World, what: 'product' | 'token', id: string | undefined): Promise<string | null> {
+  if (id === undefined) return null;
+  const row = what === 'product' ? await catalogRepo.findProduct(db, id) : await catalogRepo.findToken(db, id);
+  if (row === undefined || row.team_id !== tag.teamId || row.mode === tag.mode) return null;
+  return `tag ${tag.id} is ${tag.mode} but ${what} ${id} is ${row.mode}: a tag links only to a ${what} of its own mode (create one with --mode ${tag.mode})`;
+}
+
 /** `tapproof tags link`: the tag's verifications show this product and prove this token. */
 /** `mode`, when given, is the mode the operator expects the tag to be of: another mode's tag is not found. */
 export async function linkTag(
@@ -72,7 +94,13 @@ export async function linkTag(
   if (links.product === undefined && links.token === undefined) throw refusal('tag not linked: give --product, --token or both');
   const world = isId('tag', tagId) ? await catalogRepo.findTagWorld(db, tagId) : undefined;
   if (!world || (links.mode !== undefined && world.mode !== links.mode)) throw refusal(`no ${links.mode ?? ''}${links.mode ? ' ' : ''}tag ${tagId}`);
-  const problems = await catalogProblems(db, world, links.product, links.token);
+  const tag = { id: tagId, ...world };
+  const product = await modeMismatch(db, tag, 'product', links.product);
+  const token = await modeMismatch(db, tag, 'token', links.token);
+  const problems = [
+    ...(product === null ? await catalogProblems(db, world, links.product, undefined) : [product]),
+    ...(token === null ? await catalogProblems(db, world, undefined, links.token) : [token]),
+  ];
   if (problems.length > 0) throw refuse('tag not linked', problems);
   await catalogRepo.upsertTagLinks(db, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: clock.nowMicros() }]);
   const row = await db.selectFrom('tag_links').selectAll().where('tag_id', '=', tagId).executeTakeFirstOrThrow();

@@ -1,9 +1,10 @@
 // Creating tags from CSV (pasted or uploaded). The API takes at most 500 tags a request and creates all
 // of a request or none of it; the console sends the file in such requests, in order, shows the progress,
 // and stops at the first refused request, naming the CSV line of each error.
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { problemOf, type Api } from '../api.ts';
 import { parseTagCsv, type TagRow } from '../csv.ts';
+import { phoneCanOpen, UNOPENABLE } from '../urls.ts';
 
 /** The API's largest create request (docs/api.md, Tags). */
 export const BATCH = 500;
@@ -38,6 +39,13 @@ export function TagImport(props: { api: Api; onCreated: () => void }) {
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Read as the text changes, so the warning is there before anything is created. An empty url is the
+  // server's to refuse, with its line.
+  const unopenable = useMemo(() => {
+    const parsed = parseTagCsv(text, protocol);
+    if ('error' in parsed) return [];
+    return parsed.rows.filter((row) => typeof row.attributes.url === 'string' && row.attributes.url !== '' && !phoneCanOpen(row.attributes.url));
+  }, [text, protocol]);
 
   const run = async () => {
     setOutcome(null);
@@ -101,6 +109,22 @@ export function TagImport(props: { api: Api; onCreated: () => void }) {
               if (file) void file.text().then(setText);
             }}
           />
+        </div>
+        <div role="status">
+          {unopenable.length > 0 && (
+            <div class="warning">
+              <p>
+                {unopenable.length === 1 ? 'This url is' : 'These urls are'} {UNOPENABLE}. The tags are still created and written as given.
+              </p>
+              <ul>
+                {unopenable.map((row) => (
+                  <li key={row.line}>
+                    Line {row.line}: {String(row.attributes.url)}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
         </div>
         <label for="tags-protocol">Protocol for rows without one</label>
         <select id="tags-protocol" value={protocol} onChange={(e) => setProtocol(e.currentTarget.value)}>

@@ -1,5 +1,5 @@
 // One tag: its attributes, its chip, writes, product and token, its scans, its signal history (its flagged
-// scans), the sessions its scans opened, and deleting it.
+// scans), the sessions its scans opened, and deleting it (a configured tag is kept: the contract's 409).
 import { useState } from 'preact/hooks';
 import { ProblemError, describeProblem, must, problemOf } from '../api.ts';
 import { AlertList } from '../components/alert-list.tsx';
@@ -10,6 +10,7 @@ import { ErrorLine, Head, Facts, Link, Loading, TableRegion, When } from '../com
 import { useLoad } from '../hooks.ts';
 import { navigate } from '../router.ts';
 import { useSession } from '../session.ts';
+import { phoneCanOpen, UNOPENABLE } from '../urls.ts';
 
 /** Sessions shown on a tag's page: those of its last scans. */
 const SESSIONS_SHOWN = 10;
@@ -57,7 +58,17 @@ export function TagPage(props: { id: string }) {
               items={[
                 ['Status', a.status],
                 ['Protocol', a.protocol],
-                ['URL', <span class="url">{a.url}</span>],
+                [
+                  'URL',
+                  <>
+                    <span class="url">{a.url}</span>
+                    {!phoneCanOpen(a.url) && (
+                      <span class="warning" role="status">
+                        This url is {UNOPENABLE}.
+                      </span>
+                    )}
+                  </>,
+                ],
                 ['Comment', a.comment],
                 ['Session duration', `${a.session_duration} s`],
                 ['Configured', <When iso={a.configured_at} />],
@@ -130,9 +141,15 @@ export function TagPage(props: { id: string }) {
           {can.write && (
             <section aria-labelledby="danger-heading">
               <h2 id="danger-heading">Delete</h2>
-              <button type="button" class="danger" onClick={() => void remove()}>
-                Delete this tag
-              </button>
+              {a.status === 'configured' ? (
+                <p class="muted">
+                  A configured tag cannot be deleted: it is written onto a chip, and the platform keeps it so that the chip's taps are still verified.
+                </p>
+              ) : (
+                <button type="button" class="danger" onClick={() => void remove()}>
+                  Delete this tag
+                </button>
+              )}
               <ErrorLine error={deleteError} />
             </section>
           )}

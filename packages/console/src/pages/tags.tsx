@@ -3,7 +3,8 @@
 import { useState } from 'preact/hooks';
 import { must, problemOf, describeProblem } from '../api.ts';
 import { TagImport } from '../components/tag-import.tsx';
-import { ErrorLine, Head, Link, Loading, TableRegion, When } from '../components/ui.tsx';
+import { TagList } from '../components/tag-list.tsx';
+import { ErrorLine, Loading } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
@@ -114,43 +115,7 @@ export function TagsPage(props: { query: URLSearchParams }) {
             {total} tag{total === 1 ? '' : 's'}
             {total > 0 && `, page ${page} of ${pages}`}
           </p>
-          {rows.length > 0 && (
-            <TableRegion label="Tags">
-              <table>
-                <Head columns={[can.write && { hidden: 'Selected' }, 'Tag', 'Status', 'Comment', 'URL', 'Changed']} />
-                <tbody>
-                  {rows.map((tag) => (
-                    <tr key={tag.id}>
-                      {can.write && (
-                        <td>
-                          <input
-                            type="checkbox"
-                            aria-label={`Select ${tag.id}`}
-                            checked={selected.has(tag.id)}
-                            onChange={(e) => {
-                              const next = new Set(selected);
-                              if (e.currentTarget.checked) next.add(tag.id);
-                              else next.delete(tag.id);
-                              setSelected(next);
-                            }}
-                          />
-                        </td>
-                      )}
-                      <td>
-                        <Link to={`/tags/${tag.id}`}>{tag.id}</Link>
-                      </td>
-                      <td>{tag.attributes.status}</td>
-                      <td>{tag.attributes.comment ?? ''}</td>
-                      <td class="url">{tag.attributes.url}</td>
-                      <td>
-                        <When iso={tag.attributes.updated_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
-          )}
+          {rows.length > 0 && <TagList tags={rows} selection={can.write ? { selected, onChange: setSelected } : undefined} />}
           {can.write && (
             <div class="actions">
               <button type="button" class="danger" disabled={selected.size === 0} onClick={() => void deleteSelected()}>

@@ -1,31 +1,18 @@
 // Webhooks: the world's webhooks and creating one (its secret shown once).
 import { useState } from 'preact/hooks';
-import { describeProblem, must, problemOf } from '../api.ts';
+import { must } from '../api.ts';
 import { SecretOnce } from '../components/secret.tsx';
+import { WebhookForm } from '../components/webhook-form.tsx';
 import { ErrorLine, Head, Link, Loading, TableRegion, When } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
-export const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
-
 export function WebhooksPage() {
   const { api, can } = useSession();
   const list = useLoad(() => must(api.GET('/webhooks')), [api]);
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<Set<string>>(new Set(EVENT_TYPES));
-  const [problem, setProblem] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
-
-  const create = async () => {
-    const { data, error, response } = await api.POST('/webhooks', {
-      body: { data: { type: 'webhooks', attributes: { url, events: [...events] } } } as never,
-    });
-    if (!data) return setProblem(describeProblem(problemOf(error, response)));
-    setProblem(null);
-    setUrl('');
-    setSecret({ id: data.data.id, secret: data.data.attributes.secret ?? '' });
-    list.reload();
-  };
+  // Each creation mounts a new form: a clean url and the default events.
+  const [created, setCreated] = useState(0);
 
   return (
     <>
@@ -63,37 +50,15 @@ export function WebhooksPage() {
       )}
       <section aria-labelledby="new-webhook-heading" class="panel" hidden={!can.write}>
         <h2 id="new-webhook-heading">Create a webhook</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create();
+        <WebhookForm
+          key={created}
+          api={api}
+          onCreated={(webhook) => {
+            setSecret(webhook);
+            setCreated((n) => n + 1);
+            list.reload();
           }}
-        >
-          <label for="webhook-url">Receiver URL</label>
-          <input id="webhook-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/hooks" />
-          <fieldset>
-            <legend>Events</legend>
-            {EVENT_TYPES.map((type) => (
-              <label key={type} class="check">
-                <input
-                  type="checkbox"
-                  checked={events.has(type)}
-                  onChange={(e) => {
-                    const next = new Set(events);
-                    if (e.currentTarget.checked) next.add(type);
-                    else next.delete(type);
-                    setEvents(next);
-                  }}
-                />
-                {type}
-              </label>
-            ))}
-          </fieldset>
-          <div class="actions">
-            <button type="submit">Create webhook</button>
-          </div>
-          <ErrorLine error={problem} />
-        </form>
+        />
       </section>
     </>
   );

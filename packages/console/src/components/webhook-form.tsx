@@ -1,0 +1,58 @@
+// Creating a webhook: its receiver and the events it takes. The page mounts a fresh form after each
+// creation, so a second webhook never inherits the first one's ticks.
+import { useState } from 'preact/hooks';
+import { describeProblem, problemOf, type Api } from '../api.ts';
+import { ErrorLine } from './ui.tsx';
+
+const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
+
+export function WebhookForm(props: { api: Api; onCreated: (created: { id: string; secret: string }) => void }) {
+  const [url, setUrl] = useState('');
+  // The API's default when `events` is left out: the four tag events.
+  const [events, setEvents] = useState<Set<string>>(() => new Set(EVENT_TYPES));
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const create = async () => {
+    // In the form's order, whatever order they were ticked in.
+    const ticked = EVENT_TYPES.filter((type) => events.has(type));
+    const { data, error, response } = await props.api.POST('/webhooks', {
+      body: { data: { type: 'webhooks', attributes: { url, events: ticked } } } as never,
+    });
+    if (!data) return setProblem(describeProblem(problemOf(error, response)));
+    props.onCreated({ id: data.data.id, secret: data.data.attributes.secret ?? '' });
+  };
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void create();
+      }}
+    >
+      <label for="webhook-url">Receiver URL</label>
+      <input id="webhook-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/hooks" />
+      <fieldset>
+        <legend>Events</legend>
+        {EVENT_TYPES.map((type) => (
+          <label key={type} class="check">
+            <input
+              type="checkbox"
+              checked={events.has(type)}
+              onChange={(e) => {
+                const next = new Set(events);
+                if (e.currentTarget.checked) next.add(type);
+                else next.delete(type);
+                setEvents(next);
+              }}
+            />
+            {type}
+          </label>
+        ))}
+      </fieldset>
+      <div class="actions">
+        <button type="submit">Create webhook</button>
+      </div>
+      <ErrorLine error={problem} />
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+// Which tag urls `tapproof writer` warns about before writing them: what a phone opens from a tap.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { phoneCanOpen } from '../../src/writer/cli.js';
+
+test('an http(s) URL with a host is one a phone opens', () => {
+  for (const url of [
+    'https://brand.example/i/42',
+    'http://brand.example',
+    'HTTPS://Brand.Example/x?a=1',
+    'https://192.0.2.7:8443/p',
+    'https://[2001:db8::1]/p',
+  ])
+    assert.equal(phoneCanOpen(url), true, url);
+});
+
+test('anything else is not: no scheme, another scheme, no host, a missing slash, blanks', () => {
+  for (const url of [
+    'not-a-url',
+    'brand.example/i/42',
+    'ftp://files.example/a',
+    'mailto:a@b.example',
+    'https://',
+    'https:/brand.example',
+    ' https://brand.example',
+    'https://brand.example/a b',
+    'https://brand.example/\n',
+    '',
+  ])
+    assert.equal(phoneCanOpen(url), false, JSON.stringify(url));
+});
