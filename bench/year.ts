@@ -313,12 +313,12 @@ interface PruneRow {
   during: VerifyRow;
 }
 
-/** `tapproof prune` of the year's oldest month while fresh taps arrive at 50 connections. */
+/** `tapproof prune` of the year's oldest week (eight days) while fresh taps arrive at 50 connections. */
 async function pruneUnderLoad(server: BenchServer, storage: Storage, team: BenchTeam, counters: Map<string, number>): Promise<PruneRow> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...(LAUNCH.tsx ? ['--import', 'tsx', join(ROOT, 'src/main.ts')] : [join(ROOT, 'dist/main.js')]), 'prune', '--days', '335', '--json'],
+    [...(LAUNCH.tsx ? ['--import', 'tsx', join(ROOT, 'src/main.ts')] : [join(ROOT, 'dist/main.js')]), 'prune', '--days', '358', '--json'],
     {
       cwd: ROOT,
       env: { ...process.env, ...storage.env, TAPPROOF_MASTER_KEY: MASTER, LOG_LEVEL: 'warn' },
@@ -413,7 +413,7 @@ const section = (r: KindResult) => {
     '',
     ...(r.prune
       ? [
-          `Pruning the oldest month (\`tapproof prune --days 335\`, batches of 1,000) while fresh taps arrive at 50 connections: ${fmt(r.prune.scans)} scans and ${fmt(r.prune.sessions)} sessions in ${r.prune.seconds.toFixed(1)} s (${fmt(r.prune.scans / r.prune.seconds)} scans/s); verify meanwhile ${fmt(r.prune.during.perSecond)}/s (load ${r.prune.during.load}), p50 ${r.prune.during.p50} ms, p99 ${r.prune.during.p99} ms, genuine ${r.prune.during.genuine}.`,
+          `Pruning the oldest week (\`tapproof prune --days 358\`, batches of 1,000) while fresh taps arrive at 50 connections: ${fmt(r.prune.scans)} scans and ${fmt(r.prune.sessions)} sessions in ${r.prune.seconds.toFixed(1)} s (${fmt(r.prune.scans / r.prune.seconds)} scans/s); verify meanwhile ${fmt(r.prune.during.perSecond)}/s (load ${r.prune.during.load}), p50 ${r.prune.during.p50} ms, p99 ${r.prune.during.p99} ms, genuine ${r.prune.during.genuine}.`,
           '',
         ]
       : []),
