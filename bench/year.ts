@@ -11,7 +11,7 @@
 // Writes bench/RESULTS-year.md.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -419,14 +419,29 @@ const section = (r: KindResult) => {
       : []),
   ];
 };
+// Each engine's section carries its own run (machine, date, command): a run of one engine replaces that
+// engine's section and keeps the other's, so the two can run apart (each takes the machine to itself).
+const PATH = join(ROOT, 'bench/RESULTS-year.md');
+const sectionOf = (r: KindResult) =>
+  [
+    ...section(r).slice(0, 2),
+    ...machineLines(),
+    `- \`npx tsx bench/year.ts --db ${r.kind} --tags ${TAGS} --${r.kind}-scans ${r.scans} --verify ${VERIFY} --samples ${SAMPLES}\`; server \`${describeLaunch(LAUNCH)} serve\` on loopback (LOG_LEVEL=warn, rate limit raised, no embedded worker), started afresh for each phase.`,
+    ...section(r).slice(2),
+  ].join('\n');
+const kept = new Map<string, string>();
+if (existsSync(PATH))
+  for (const part of readFileSync(PATH, 'utf8')
+    .split(/^(?=## )/m)
+    .slice(1))
+    kept.set(part.startsWith('## SQLite') ? 'sqlite' : 'postgres', part.trimEnd());
+for (const r of results) kept.set(r.kind, sectionOf(r));
 const report = [
   '# A year of scans',
   '',
-  ...machineLines(),
-  `- \`npx tsx bench/year.ts --db ${KINDS.length === 2 ? 'both' : KINDS[0]} --tags ${TAGS} --sqlite-scans ${SCANS.sqlite} --postgres-scans ${SCANS.postgres}\`; server \`${describeLaunch(LAUNCH)} serve\` on loopback (LOG_LEVEL=warn, rate limit raised, no embedded worker), started afresh for each phase.`,
-  `- Each phase: \`/healthz\` for 4 s at 50 connections, ${fmt(WARMUP)} warm-up taps, ${fmt(VERIFY)} measured fresh taps of ${CHIPS} imported chips at 50 connections, then the reads. The year is seeded between the phases with the server stopped: tags with chips, then scans in time order (one in 50 replayed, one in 200 bad CMAC, one in 500 bad PICC data, one in 1,000 flagged with a counter gap; countries in 8 groups, one unknown), a session per genuine scan, the per-day counts.`,
+  `Each phase: \`/healthz\` for 4 s at 50 connections, ${fmt(WARMUP)} warm-up taps, the measured fresh taps of ${CHIPS} imported chips at 50 connections, then the reads. The year is seeded between the phases with the server stopped: tags with chips, then scans in time order (one in 50 replayed, one in 200 bad CMAC, one in 500 bad PICC data, one in 1,000 flagged with a counter gap; countries in 8 groups, one unknown), a session per genuine scan, the per-day counts.`,
   '',
-  ...results.flatMap(section),
+  ...(['sqlite', 'postgres'] as const).flatMap((kind) => (kept.has(kind) ? [kept.get(kind)!, ''] : [])),
 ].join('\n');
-writeFileSync(join(ROOT, 'bench/RESULTS-year.md'), report + '\n');
+writeFileSync(PATH, report);
 console.log('\nwrote bench/RESULTS-year.md');

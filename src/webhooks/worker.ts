@@ -143,7 +143,11 @@ export class DeliveryWorker {
       headers = this.sign(delivery, startedAt);
     } catch (error) {
       // A secret that cannot be opened (master key changed) is an operator problem: record it, retry later.
-      this.outcomes.push({ delivery, startedAt, result: { statusCode: null, durationMs: 0, error: `cannot sign: ${(error as Error).message}`, responseExcerpt: null } });
+      this.outcomes.push({
+        delivery,
+        startedAt,
+        result: { statusCode: null, durationMs: 0, error: `cannot sign: ${(error as Error).message}`, responseExcerpt: null },
+      });
       this.countAttempt(false);
       this.scheduleFlush();
       return;
