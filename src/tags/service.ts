@@ -4,7 +4,7 @@ import type { Db, Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { recordTagEvents } from './events.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import type { Kernel } from '../kernel.js';
 import type { Clock } from '../time.js';
 import * as tagsRepo from './repository.js';
@@ -191,16 +191,27 @@ export async function deleteManyTags({ db, clock }: TagServices, world: World, i
   });
 }
 
+/** Most tags a search may name before it is answered by walking the world instead (tagsRepo.searchTagIds). */
+const SEARCH_IDS_MAX = 5_000;
+
 export async function listTags(
   { db }: Pick<Kernel, 'db'>,
   world: World,
   list: ListQuery & { uid?: string | null },
 ): Promise<{ rows: TagRow[]; total: number }> {
   const { uid, ...rest } = list;
-  const among = uid ? await tagsRepo.findChipTagIds(db.kysely, world, uid) : null;
-  // No tag holds that chip: nothing to count or list.
+  let among = uid ? await tagsRepo.findChipTagIds(db.kysely, world, uid) : null;
+  let q = rest.q;
+  // A search that the trigram table answers with a few tags becomes those tags (or the tag whose id q is).
+  const searched = q === null ? null : await tagsRepo.searchTagIds(db.kysely, world, q, SEARCH_IDS_MAX);
+  if (q !== null && searched !== null) {
+    const ids = isId('tag', q) ? [...searched, q] : searched;
+    among = among === null ? ids : among.filter((id) => ids.includes(id));
+    q = null;
+  }
+  // No tag holds that chip (or matches): nothing to count or list.
   if (among?.length === 0) return { rows: [], total: 0 };
-  const filter = { ...rest, among };
+  const filter = { ...rest, q, among };
   const total = tagsRepo.unfiltered(filter) ? await tagsRepo.countTags(db.kysely, world) : await tagsRepo.countFiltered(db.kysely, world, filter);
   // A page past the end needs no query (and an OFFSET there would walk the whole index).
   const rows = filter.offset >= total ? [] : await tagsRepo.listTags(db.kysely, world, filter);

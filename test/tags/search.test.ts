@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { migrate } from '../../src/db/migrations.js';
+import { searchTagIds } from '../../src/tags/repository.js';
 import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createTags, updateDocument } from './helpers.js';
 
@@ -128,6 +129,12 @@ for (const kind of DATABASES) {
           plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)),
           plan.rows.map((r) => r.detail).join('\n'),
         );
+        // The listing asks the trigram table for the world's few matching tags first (never a walk of the world).
+        const sandbox = { teamId: world.teamId, mode: 'sandbox' as const };
+        assert.deepEqual((await searchTagIds(db, sandbox, 'CAFÉ', 10))?.sort(), idsOf(['upper', 'lower', 'decomposed']));
+        assert.equal(await searchTagIds(db, sandbox, 'CAFÉ', 2), null, 'more than the most: the world is walked instead');
+        assert.equal(await searchTagIds(db, sandbox, 'ca', 10), null, 'no trigram in q');
+        assert.deepEqual(await searchTagIds(db, { teamId: world.teamId, mode: 'production' }, 'CAFÉ', 10), [], 'another mode');
         // The index holds each folded comment once, keyed by its tag.
         const indexed = await sql<{
           n: number;
