@@ -35,7 +35,8 @@ for (const kind of DATABASES) {
               .selectFrom(table as 'tags')
               .selectAll()
               .execute()
-              .then((r) => JSON.stringify(r.map((row: any) => ({ ...row, last_used_at: undefined })))),
+              // Rows in a set order: PostgreSQL returns a heap in no set order, and a key's last-use update moves its row.
+              .then((r) => JSON.stringify(r.map((row: any) => JSON.stringify({ ...row, last_used_at: undefined })).sort())),
           ),
         );
         return rows;
