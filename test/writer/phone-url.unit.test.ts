@@ -1,7 +1,14 @@
-// Which tag urls `tapproof writer` warns about before writing them: what a phone opens from a tap.
+// Which tag urls `tapproof writer` warns about before writing them: what a phone opens from a tap. The
+// console warns by its own copy of the rule (it imports nothing from the server): both answer every case.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { phoneCanOpen } from '../../src/writer/cli.js';
+import { phoneCanOpen as writerRule } from '../../src/writer/cli.js';
+import { phoneCanOpen as consoleRule } from '../../packages/console/src/urls.js';
+
+const phoneCanOpen = (url: string): boolean => {
+  assert.equal(consoleRule(url), writerRule(url), `the console and the writer disagree on ${JSON.stringify(url)}`);
+  return writerRule(url);
+};
 
 test('an http(s) URL with a host is one a phone opens', () => {
   for (const url of [
