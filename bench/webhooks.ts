@@ -23,6 +23,7 @@ import { RssSampler } from './lib/rss.js';
 import { freshStorage, type DatabaseKind, type Storage } from './lib/storage.js';
 import { describeLaunch, spawnTapproof, stopAll, type Launch } from './lib/tapproof.js';
 import { systemClock } from '../src/time.js';
+import { cliActor } from '../src/audit/record.js';
 
 const which = arg('db', 'both');
 const kinds = databaseKinds();
@@ -121,7 +122,7 @@ async function setup(kind: DatabaseKind, receiver: Receiver): Promise<Setup> {
   const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
   const world = { teamId, mode: 'sandbox' as const };
   const config = { ...loadConfig({ ...storage.env, TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1', TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1' }), database: storage.target };
-  await createWebhook(createContext(db, config), world, { url: `http://127.0.0.1:${receiver.port}/hook` });
+  await createWebhook(createContext(db, config), { ...world, actor: cliActor() }, { url: `http://127.0.0.1:${receiver.port}/hook` });
   return { storage, db, world };
 }
 
@@ -132,7 +133,7 @@ async function backlog(s: Setup, count: number): Promise<number> {
     const n = Math.min(500, count - done);
     await createTags(
       { db: s.db, clock: systemClock },
-      s.world,
+      { ...s.world, actor: cliActor() },
       Array.from({ length: n }, () => ({ protocol: 'ntag_424_dna', url: `https://bench.example/${++serial}` })),
     );
   }

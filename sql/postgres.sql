@@ -4,6 +4,12 @@
 -- src/app.ts buildApp
 select "name" from "settings" limit $1;
 
+-- src/audit/record.ts recordAudit
+insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type", "actor_id", "address", "request_id", "operation", "resource_type", "resource_id", "changes") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- src/audit/repository.ts listAuditEvents
+select * from "audit_events" where "team_id" = $1 and "mode" = $2 order by "occurred_at" desc, "id" desc limit $3;
+
 -- src/bootstrap.ts bootstrapIfEmpty
 insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
 select "id" from "teams" limit $1;
@@ -84,6 +90,9 @@ update "ownership_proofs" set "replaced_at" = $1 where "request_id" = $2;
 
 -- src/extension/repository.ts useChallenge
 update "challenges" set "used_at" = $1 where "id" = $2 and "used_at" is null and "expires_at" > $3;
+
+-- src/extension/verification-claims/repository.ts list
+select *, count(*) over() as "total" from "claims" where "verification_id" = $1 order by "created_at" desc, "id" desc limit $2;
 
 -- src/keys/repository.ts findKey
 select * from "api_keys" where "id" = $1;
@@ -219,6 +228,9 @@ lock table tag_counts in share row exclusive mode;
 
 -- src/tags/repository.ts setTagCount
 insert into "tag_counts" ("team_id", "mode", "tag_count") values ($1, $2, $3) on conflict ("team_id", "mode") do update set "tag_count" = $4;
+
+-- src/tags/repository.ts tagsAfter
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at", (select "chips"."uid" from "chips" where "chips"."tag_id" = "tags"."id") as "chip_uid" from "tags" where "team_id" = $1 and "mode" = $2 order by "id" limit $3;
 
 -- src/tags/repository.ts updateTag
 update "tags" set "url" = $1, "comment" = $2, "session_duration" = $3, "updated_at" = $4, "comment_folded" = $5 where "id" = $6;
@@ -370,6 +382,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/verifications/retention.ts pruneScans
 --   src/verifications/retention.ts referenced
 --   src/verifications/retention.ts wanted
+--   src/webhooks/deliveries.ts redeliverAsOperator
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents

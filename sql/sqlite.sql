@@ -4,6 +4,12 @@
 -- src/app.ts buildApp
 select "name" from "settings" limit ?;
 
+-- src/audit/record.ts recordAudit
+insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type", "actor_id", "address", "request_id", "operation", "resource_type", "resource_id", "changes") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/audit/repository.ts listAuditEvents
+select * from "audit_events" where "team_id" = ? and "mode" = ? order by "occurred_at" desc, "id" desc limit ?;
+
 -- src/bootstrap.ts bootstrapIfEmpty
 insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
 select "id" from "teams" limit ?;
@@ -84,6 +90,9 @@ update "ownership_proofs" set "replaced_at" = ? where "request_id" = ?;
 
 -- src/extension/repository.ts useChallenge
 update "challenges" set "used_at" = ? where "id" = ? and "used_at" is null and "expires_at" > ?;
+
+-- src/extension/verification-claims/repository.ts list
+select *, count(*) over() as "total" from "claims" where "verification_id" = ? order by "created_at" desc, "id" desc limit ?;
 
 -- src/keys/repository.ts findKey
 select * from "api_keys" where "id" = ?;
@@ -222,6 +231,9 @@ select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration"
 
 -- src/tags/repository.ts setTagCount
 insert into "tag_counts" ("team_id", "mode", "tag_count") values (?, ?, ?) on conflict ("team_id", "mode") do update set "tag_count" = ?;
+
+-- src/tags/repository.ts tagsAfter
+select "id", "team_id", "mode", "protocol", "url", "comment", "session_duration", "status", "configured_at", "inserted_at", "updated_at", (select "chips"."uid" from "chips" where "chips"."tag_id" = "tags"."id") as "chip_uid" from "tags" where "team_id" = ? and "mode" = ? order by "id" limit ?;
 
 -- src/tags/repository.ts updateTag
 update "tags" set "url" = ?, "comment" = ?, "session_duration" = ?, "updated_at" = ?, "comment_folded" = ? where "id" = ?;
@@ -371,6 +383,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/verifications/retention.ts pruneScans
 --   src/verifications/retention.ts referenced
 --   src/verifications/retention.ts wanted
+--   src/webhooks/deliveries.ts redeliverAsOperator
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled

@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { createKey } from './keys/service.js';
 import { createTeam } from './teams/service.js';
 import { isoMicros } from './time.js';
+import { recordAudit, systemActor } from './audit/record.js';
 
 export interface Bootstrapped {
   teamId: string;
@@ -23,7 +24,14 @@ export async function bootstrapIfEmpty({ db, clock }: Pick<AppContext, 'db' | 'c
     const anyTeam = await trx.selectFrom('teams').select('id').limit(1).executeTakeFirst();
     if (anyTeam) return null;
     const { id: teamId } = await createTeam(trx, 'default', null, clock);
-    const { id: keyId, key } = await createKey(trx, teamId, 'sandbox', clock);
+    const { id: keyId, key, row } = await createKey(trx, teamId, 'sandbox', clock);
+    const actor = systemActor('bootstrap');
+    await recordAudit(trx, { teamId, mode: null, actor }, row.created_at, [
+      { operation: 'team.create', resourceId: teamId, changes: { name: 'default', parent_id: null } },
+    ]);
+    await recordAudit(trx, { teamId, mode: 'sandbox', actor }, row.created_at, [
+      { operation: 'key.create', resourceId: keyId, changes: { role: row.role, name: null, expires_at: null } },
+    ]);
     return { teamId, keyId, key };
   });
 }

@@ -11,10 +11,12 @@ import { registerWebhookCommands } from './webhooks/cli.js';
 import { registerKeyCommands } from './keys/cli.js';
 import { registerWriterCommands } from './writer/cli.js';
 import { registerMasterCommands } from './master-keys/cli.js';
+import { registerAuditCommands } from './audit/cli.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Mode } from './db/schema.js';
 import { openContext } from './open-context.js';
-import { createTeam } from './teams/service.js';
+import { addTeam } from './teams/service.js';
+import { cliActor } from './audit/record.js';
 import type { AppContext } from './context.js';
 import { productionKeyPath, verifyMasterKeys } from './master-keys/masters.js';
 import { BackupError, backupSqlite, restoreSqlite } from './db/backup.js';
@@ -191,11 +193,23 @@ program
     return Number(v);
   })
   .option('--dry-run', 'say what would go; delete nothing')
+  // Back to back, the batches hold SQLite's one writer most of the time and scans wait behind them.
+  .option(
+    '--pause <ms>',
+    'milliseconds between batches, for the scans arriving meanwhile (0 to 10000)',
+    (v: string) => {
+      if (!/^\d{1,5}$/.test(v) || Number(v) > 10_000) throw new InvalidArgumentError('must be a whole number of milliseconds from 0 to 10000');
+      return Number(v);
+    },
+    0,
+  )
   .option('--json', 'machine-readable output')
-  .action(async (opts: { days?: number; dryRun?: boolean; json?: boolean }) => {
+  .action(async (opts: { days?: number; dryRun?: boolean; pause: number; json?: boolean }) => {
     const days = opts.days ?? config().scanRetentionDays;
     if (days === null) throw new CliError('nothing to prune by: pass --days N or set TAPPROOF_SCAN_RETENTION_DAYS');
-    const report = await withContext((ctx) => pruneScans(ctx, { days, dryRun: opts.dryRun === true }), { touchesKeys: false });
+    const report = await withContext((ctx) => pruneScans(ctx, { days, dryRun: opts.dryRun === true, pause: opts.pause, actor: cliActor() }), {
+      touchesKeys: false,
+    });
     const cutoff = isoMicros(report.cutoff);
     output(
       opts.json === true,
@@ -211,7 +225,7 @@ teams
   .option('--parent <team_id>', 'parent team (makes this a subteam)')
   .option('--json', 'machine-readable output')
   .action(async (opts) => {
-    const team = await withContext((ctx) => createTeam(ctx.db.kysely, opts.name, opts.parent ?? null, ctx.clock), { touchesKeys: false });
+    const team = await withContext((ctx) => addTeam(ctx.db, opts.name, opts.parent ?? null, ctx.clock, cliActor()), { touchesKeys: false });
     output(opts.json, team, `created team ${team.id}`);
   });
 teams
@@ -285,6 +299,7 @@ registerCatalogCommands(program, withContext);
 registerHoldingsCommands(program, withContext);
 registerWriterCommands(program);
 registerMasterCommands(program, withContext);
+registerAuditCommands(program, withContext);
 
 export async function main(argv: string[]): Promise<void> {
   try {

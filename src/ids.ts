@@ -41,7 +41,7 @@ export function base62(bytes: Uint8Array, length: number): string {
   return out.length >= length ? out : out.padStart(length, '0');
 }
 
-export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok' | 'wrt';
+export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok' | 'wrt' | 'aud';
 
 // Random bytes are drawn 4 KiB at a time (one getrandom call per 256 ids).
 const POOL_SIZE = 4096;
@@ -68,7 +68,7 @@ const timeOrdered = new Uint8Array(16);
 /**
  * `<prefix>_<22 base62>` from 48 bits of milliseconds since the epoch then 80 random bits, as UUIDv7 does
  * (docs/decisions.md §3): ids made one after another sort by creation time, so an index on them grows at its
- * right edge instead of taking every insert on a random leaf. For verification ids only, whose time is public
+ * right edge instead of taking every insert on a random leaf. For verification and audit event ids only, whose time is public
  * anyway; 80 random bits keep them unguessable. `nowMs` comes from the service's clock (test/house/clock.unit.test.ts).
  */
 export function newTimeOrderedId(prefix: IdPrefix, nowMs: number): string {

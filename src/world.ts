@@ -15,3 +15,20 @@ export interface Principal {
   /** Microseconds; null when the key does not expire. */
   expiresAt: number | null;
 }
+
+/** Who made a change, as the audit log records it (docs/audit.md). */
+export interface Actor {
+  /** A key over the API, a person signed in to the console, the CLI on the host, or the platform's own jobs. */
+  type: 'key' | 'user' | 'cli' | 'system';
+  /** The key's or user's id; the CLI's `user@host`; the job's name. */
+  id: string;
+  /** The client's address (API); null elsewhere. */
+  address: string | null;
+  /** The request's id (X-Request-Id), which ties the events of one request together; null outside HTTP. */
+  requestId: string | null;
+}
+
+/** A world acted on by someone: what a service that changes the world needs to record who did it. */
+export interface Caller extends World {
+  actor: Actor;
+}

@@ -11,6 +11,7 @@ import { importChips } from '../../src/tag-chips/import.js';
 import { createTeam } from '../../src/teams/service.js';
 import { systemClock } from '../../src/time.js';
 import type { Storage } from './storage.js';
+import { cliActor } from '../../src/audit/record.js';
 
 export interface BenchChip {
   uid: string;
@@ -47,7 +48,7 @@ export async function prepareTeam(storage: Storage, master: string, count: numbe
     sdm_meta_read_key: c.meta.toString('hex'),
     sdm_file_read_key: c.file.toString('hex'),
   }));
-  await importChips(ctx, { teamId, mode: 'production' }, entries);
+  await importChips(ctx, { teamId, mode: 'production', actor: cliActor() }, entries);
   return { teamId, key, chips, ctx };
 }
 

@@ -29,6 +29,8 @@ import * as tagSearch from './migrations/0026_tag_search.js';
 import * as chipUidIndex from './migrations/0027_chip_uid_index.js';
 import * as masterGenerations from './migrations/0023_master_generations.js';
 import * as attemptResponse from './migrations/0028_attempt_response.js';
+import * as auditEvents from './migrations/0029_audit_events.js';
+import * as countryTimeIndex from './migrations/0030_country_time_index.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -60,6 +62,8 @@ const steps: Record<string, Step> = {
   '0028_attempt_response': attemptResponse,
   '0023_master_generations': masterGenerations,
   '0027_chip_uid_index': chipUidIndex,
+  '0029_audit_events': auditEvents,
+  '0030_country_time_index': countryTimeIndex,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -220,6 +220,25 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   master_generations: MasterGenerationsTable;
+  audit_events: AuditEventsTable;
+}
+
+/** One resource a change touched, and who made the change (src/audit/record.ts). */
+export interface AuditEventsTable {
+  id: string;
+  /** Null (with mode) for a change to the deployment rather than a team's world. */
+  team_id: string | null;
+  mode: Mode | null;
+  occurred_at: number;
+  actor_type: 'key' | 'user' | 'cli' | 'system';
+  actor_id: string;
+  address: string | null;
+  request_id: string | null;
+  operation: string;
+  resource_type: string;
+  resource_id: string | null;
+  /** JSON object of the fields the change set (never a secret); null when it names none. */
+  changes: string | null;
 }
 
 /** The master key generations of each mode (src/master-keys/generations.ts); the highest live one is current. */

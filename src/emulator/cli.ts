@@ -9,6 +9,7 @@ import { Ntag424Card, VPCD_DEFAULT_HOST, VPCD_DEFAULT_PORT, vpcdReaderName } fro
 import { loadConfig } from '../config.js';
 import { PROTOCOLS } from '../tags/rules.js';
 import { createTags } from '../tags/service.js';
+import { cliActor } from '../audit/record.js';
 import * as teamsRepo from '../teams/repository.js';
 import { loadCard, saveCard } from '../writer/cards.js';
 import { LocalTransport } from '../writer/local.js';
@@ -45,7 +46,7 @@ export function registerEmulatorCommands(program: Command, withContext: WithCont
         const dataDir = loadConfig().dataDir;
         const id = await withContext(async (ctx) => {
           if (!(await teamsRepo.findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
-          const world = { teamId: opts.team, mode: 'sandbox' as const };
+          const world = { teamId: opts.team, mode: 'sandbox' as const, actor: cliActor() };
           const attributes: Record<string, unknown> = { protocol: opts.protocol, url: opts.url };
           if (opts.comment !== undefined) attributes.comment = opts.comment;
           if (opts.sessionDuration !== undefined) attributes.session_duration = opts.sessionDuration;
@@ -68,6 +69,7 @@ export function registerEmulatorCommands(program: Command, withContext: WithCont
           crypto: opts.crypto,
           comment: opts.comment,
           sessionDuration: opts.sessionDuration,
+          actor: cliActor(),
         }),
       );
       output(opts.json, { id: chip.id }, `created configured sandbox tag ${chip.id} on an emulated chip`);

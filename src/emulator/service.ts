@@ -8,7 +8,8 @@ import type { TamperState } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import { refusal, validationFailed } from '../errors.js';
 import * as teamsRepo from '../teams/repository.js';
-import type { World } from '../world.js';
+import type { Actor, Caller } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import { checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { defaultLayout } from '../chips/url-layout.js';
@@ -22,11 +23,13 @@ export interface EmulatedChipSpec {
   crypto?: 'aes' | 'lrp';
   comment?: string;
   sessionDuration?: number;
+  /** Who asks for it, for the audit log. */
+  actor: Actor;
 }
 
 /** Makes an emulated chip with derived keys and its configured sandbox tag; returns the tag id. */
 export async function createEmulatedChip(ctx: Kernel & MastersState, spec: EmulatedChipSpec): Promise<{ id: string; uid: string }> {
-  const world: World = { teamId: spec.teamId, mode: 'sandbox' };
+  const world: Caller = { teamId: spec.teamId, mode: 'sandbox', actor: spec.actor };
   if (!(await teamsRepo.findTeam(ctx.db.kysely, spec.teamId))) throw refusal(`no team ${spec.teamId}`);
   const attributes: Record<string, unknown> = { protocol: spec.protocol, url: spec.url };
   if (spec.comment !== undefined) attributes.comment = spec.comment;
@@ -53,6 +56,13 @@ export async function createEmulatedChip(ctx: Kernel & MastersState, spec: Emula
     ]);
     await chipsRepo.insertEmulatedChip(trx, { tag_id: tag!.id, counter: 0, tamper_permanent: tt ? 'closed' : null, tamper_current: tt ? 'closed' : null });
     await markConfigured(trx, world, tag!.id, ctx.clock);
+    await recordAudit(trx, world, at, [
+      {
+        operation: 'tag.emulate',
+        resourceId: tag!.id,
+        changes: { protocol, url: tag!.url, comment: tag!.comment, session_duration: tag!.session_duration, uid, crypto },
+      },
+    ]);
     return { id: tag!.id, uid };
   });
 }

@@ -1,6 +1,7 @@
-// The extension's routes on the platform API, for the team's key: a tag's links and a verification's
-// ownership proofs (the public extension API itself is routes/index.ts).
+// The extension's routes on the platform API, for the team's key: a tag's links, a verification's
+// ownership proofs and its claims (the public extension API itself is routes/index.ts).
 import getTagLinks from './catalog/routes/get-tag-links.js';
 import listOwnershipProofs from './ownership-proofs/routes/list-ownership-proofs.js';
+import listVerificationClaims from './verification-claims/routes/list-verification-claims.js';
 
-export const extensionPlatformRoutes = [getTagLinks, listOwnershipProofs] as const;
+export const extensionPlatformRoutes = [getTagLinks, listOwnershipProofs, listVerificationClaims] as const;

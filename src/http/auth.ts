@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.js';
-import type { Principal } from '../world.js';
+import type { Caller, Principal } from '../world.js';
 import { allows, forbiddenDetail } from './access.js';
 
 declare module 'fastify' {
@@ -38,4 +38,10 @@ export function installAuth(app: FastifyInstance, auth: Authentication): void {
     if (!allows(principal.role, access)) throw new DomainError('Forbidden', [], undefined, forbiddenDetail(principal.role, access));
     request.principal = principal;
   });
+}
+
+/** The request's key as a caller: its world, and the key, address and request id the audit log records. */
+export function callerOf(request: FastifyRequest): Caller {
+  const { teamId, mode, keyId } = request.principal;
+  return { teamId, mode, actor: { type: 'key', id: keyId, address: request.ip, requestId: request.id } };
 }

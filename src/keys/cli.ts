@@ -11,7 +11,8 @@ import { isoMicros, isoOrNull } from '../time.js';
 import type { KeysState } from './context.js';
 import * as keysRepo from './repository.js';
 import { ROLL_OVERLAP_MAX_SECONDS } from './rules.js';
-import { createKey, revoke, roll } from './service.js';
+import { issueKey, revoke, roll } from './service.js';
+import { cliActor } from '../audit/record.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -80,7 +81,11 @@ export function registerKeyCommands(program: Command, withContext: WithContext<P
         async (ctx) => {
           const expiresAt = opts.expires ? opts.expires(ctx.clock.nowMicros()) : null;
           if (expiresAt !== null && expiresAt <= ctx.clock.nowMicros()) throw new CliError('--expires must be in the future');
-          return createKey(ctx.db.kysely, opts.team, opts.mode, ctx.clock, { role: opts.role, name: opts.name ?? null, expiresAt });
+          return issueKey(ctx.db, { teamId: opts.team, mode: opts.mode, actor: cliActor() }, ctx.clock, {
+            role: opts.role,
+            name: opts.name ?? null,
+            expiresAt,
+          });
         },
         { touchesKeys: false },
       );
@@ -103,7 +108,7 @@ export function registerKeyCommands(program: Command, withContext: WithContext<P
           const old = await keysRepo.findKey(ctx.db.kysely, keyId);
           if (!old) throw new CliError(`no key ${keyId}`);
           try {
-            return await roll(ctx, { teamId: old.team_id, mode: old.mode }, keyId, opts.expiresIn);
+            return await roll(ctx, { teamId: old.team_id, mode: old.mode, actor: cliActor() }, keyId, opts.expiresIn);
           } catch (error) {
             if (error instanceof DomainError && error.detail) throw new CliError(`${keyId} cannot roll: ${error.detail}`);
             throw error;
@@ -122,7 +127,7 @@ export function registerKeyCommands(program: Command, withContext: WithContext<P
     .command('revoke <key_id>')
     .option('--json', 'machine-readable output')
     .action(async (keyId: string, opts) => {
-      const found = await withContext((ctx) => revoke(ctx, keyId), { touchesKeys: false });
+      const found = await withContext((ctx) => revoke(ctx, keyId, cliActor()), { touchesKeys: false });
       if (!found) throw new CliError(`no key ${keyId}`);
       output(opts.json, { id: keyId, revoked: true }, `revoked key ${keyId}`);
     });

@@ -5,7 +5,9 @@ import { newId } from '../ids.js';
 import type { KeysContext } from './context.js';
 import type { Clock } from '../time.js';
 import * as teamsRepo from '../teams/repository.js';
-import type { Principal, World } from '../world.js';
+import type { Actor, Caller, Principal } from '../world.js';
+import { recordAudit } from '../audit/record.js';
+import type { Db } from '../db/database.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
 import * as keysRepo from './repository.js';
 import type { KeyRow } from './repository.js';
@@ -49,6 +51,16 @@ export async function createKey(db: Executor, teamId: string, mode: Mode, clock:
   return { id: row.id, key, row };
 }
 
+/** A key made by someone (POST /keys, `tapproof keys create`): the key and its audit record in one transaction. */
+export async function issueKey(db: Db, caller: Caller, clock: Clock, options: KeyOptions = {}): Promise<NewKey> {
+  return inTransaction(db, async (trx) => {
+    const made = await createKey(trx, caller.teamId, caller.mode, clock, options);
+    const { role, name, expires_at } = made.row;
+    await recordAudit(trx, caller, made.row.created_at, [{ operation: 'key.create', resourceId: made.id, changes: { role, name, expires_at } }]);
+    return made;
+  });
+}
+
 type Announcer = Pick<KeysContext, 'db' | 'clock' | 'principals'>;
 
 /**
@@ -70,9 +82,15 @@ async function changeKey<T>(ctx: Announcer, change: (trx: Executor) => Promise<{
 }
 
 /** Revokes a key (a second revoke keeps the first time); false when there is no such key. */
-export async function revoke(ctx: Announcer, keyId: string): Promise<boolean> {
+export async function revoke(ctx: Announcer, keyId: string, actor: Actor): Promise<boolean> {
   const found = await changeKey(ctx, async (trx) => {
-    const row = await keysRepo.revokeKey(trx, keyId, ctx.clock.nowMicros());
+    const at = ctx.clock.nowMicros();
+    const row = await keysRepo.revokeKey(trx, keyId, at);
+    // A second revoke keeps the first time and changes nothing: nothing to record.
+    if (row?.revoked_at === at)
+      await recordAudit(trx, { teamId: row.team_id, mode: row.mode, actor }, at, [
+        { operation: 'key.revoke', resourceId: keyId, changes: { revoked_at: row.revoked_at } },
+      ]);
     return row && { hash: row.key_hash, result: true };
   });
   return found === true;
@@ -82,7 +100,7 @@ export async function revoke(ctx: Announcer, keyId: string): Promise<boolean> {
  * Rolls a live key of a world: a new key of the same role and name (and expiry), the old one ending
  * `overlapSeconds` from now. A key is rolled once; a revoked, expired or already rolled key is 409.
  */
-export async function roll(ctx: Announcer, world: World, keyId: string, overlapSeconds: number): Promise<NewKey> {
+export async function roll(ctx: Announcer, world: Caller, keyId: string, overlapSeconds: number): Promise<NewKey> {
   const made = await changeKey(ctx, async (trx) => {
     const old = await keysRepo.findKeyInWorld(trx, keyId, world.teamId, world.mode);
     if (!old) throw new DomainError('NotFound');
@@ -90,6 +108,9 @@ export async function roll(ctx: Announcer, world: World, keyId: string, overlapS
     const now = fresh.row.created_at;
     if (!(await keysRepo.replaceKey(trx, old.id, fresh.id, now + overlapSeconds * 1_000_000, now)))
       throw new DomainError('KeyRevoked', [], undefined, whyNotLive((await keysRepo.findKey(trx, old.id))!));
+    await recordAudit(trx, world, now, [
+      { operation: 'key.roll', resourceId: old.id, changes: { replaced_by: fresh.id, ends_at: now + overlapSeconds * 1_000_000 } },
+    ]);
     return { hash: old.key_hash, result: fresh };
   });
   return made!;

@@ -10,6 +10,7 @@ import { retire } from './retire.js';
 import { rewrap } from './rewrap.js';
 import { rotate } from './rotate.js';
 import { generationStatus } from './status.js';
+import { cliActor } from '../audit/record.js';
 
 const wholeNumber = (min: number, max: number) => (value: string) => {
   if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
@@ -39,7 +40,7 @@ export function registerMasterCommands(program: Command, withContext: WithContex
     .option('--json', 'machine-readable output')
     .action(async (opts: { mode: Mode; json?: boolean }) => {
       // The new key is no recorded generation yet: the start-up check would refuse it.
-      const done = await withContext((ctx) => rotate(ctx, opts.mode), { touchesKeys: false });
+      const done = await withContext((ctx) => rotate(ctx, opts.mode, cliActor()), { touchesKeys: false });
       const human = done.rotated
         ? `${opts.mode} master key generation ${done.generation} (check value ${done.check_value}) is current: new chips and secrets use it. Next: tapproof master rewrap --mode ${opts.mode}`
         : `${opts.mode} master key generation ${done.generation} (check value ${done.check_value}) already is current`;
@@ -55,7 +56,7 @@ export function registerMasterCommands(program: Command, withContext: WithContex
     .option('--json', 'machine-readable output')
     .action(async (opts: { mode: Mode; batch: number; pause: number; json?: boolean }) => {
       const done = await withContext((ctx) =>
-        rewrap(ctx, opts.mode, {
+        rewrap(ctx, opts.mode, cliActor(), {
           batch: opts.batch,
           pauseMs: opts.pause,
           progress: opts.json ? undefined : (name, n) => process.stderr.write(`${name}: ${n} rewrapped\n`),
@@ -78,7 +79,7 @@ export function registerMasterCommands(program: Command, withContext: WithContex
     .requiredOption('--generation <n>', 'the generation to retire', wholeNumber(1, 1_000_000))
     .option('--json', 'machine-readable output')
     .action(async (opts: { mode: Mode; generation: number; json?: boolean }) => {
-      const done = await withContext((ctx) => retire(ctx, opts.mode, opts.generation), { touchesKeys: false });
+      const done = await withContext((ctx) => retire(ctx, opts.mode, opts.generation, cliActor()), { touchesKeys: false });
       const human = done.retired
         ? `retired ${opts.mode} master key generation ${done.generation} (check value ${done.check_value}): remove its key from TAPPROOF_PREVIOUS_MASTER_KEYS`
         : `${opts.mode} master key generation ${done.generation} already is retired`;

@@ -5,6 +5,8 @@
 // (sandbox, the generated production file) is deleted, and a process whose TAPPROOF_MASTER_KEY is that
 // key refuses to start.
 import type { Mode } from '../db/schema.js';
+import type { Actor } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import { CliError } from '../cli-kit.js';
 import { currentOf, listGenerations, markRetired, notifyGenerations, touchGenerations } from './generations.js';
 import type { MastersState } from './masters.js';
@@ -19,7 +21,7 @@ export interface Retirement {
   retired: boolean;
 }
 
-export async function retire(ctx: MasterContext & MastersState, mode: Mode, generation: number): Promise<Retirement> {
+export async function retire(ctx: MasterContext & MastersState, mode: Mode, generation: number, actor: Actor): Promise<Retirement> {
   const { db, clock } = ctx;
   const found = await db.kysely.transaction().execute(async (trx) => {
     const generations = await listGenerations(trx, mode);
@@ -34,7 +36,11 @@ export async function retire(ctx: MasterContext & MastersState, mode: Mode, gene
           `run tapproof master rewrap --mode ${mode}, rekey its chips (tapproof writer --rekey), and retire once tapproof master status shows none`,
       );
     }
-    await markRetired(trx, mode, generation, clock.nowMicros());
+    const at = clock.nowMicros();
+    await markRetired(trx, mode, generation, at);
+    await recordAudit(trx, { teamId: null, mode, actor }, at, [
+      { operation: 'master.retire', resourceId: String(generation), changes: { generation, check_value: g.checkValue } },
+    ]);
     const key = (await heldKeys(ctx, mode, false)).all.find((k) => checkValue(k) === g.checkValue);
     await forgetKey(ctx, trx, mode, generation, key);
     await notifyGenerations(db, trx, mode);

@@ -8,6 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Mode } from '../db/schema.js';
+import type { Actor } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import { KeyMaterialError } from '../secrets/index.js';
 import { keyIdsOf, notifyGenerations, touchGenerations } from './generations.js';
@@ -45,7 +47,7 @@ function reseal(column: SealedColumn, value: string, open: Sealer, seal: Sealer)
   return JSON.stringify({ ...stored, sealed: seal.seal(open.open(stored.sealed)) });
 }
 
-export async function rewrap(ctx: MasterContext & MastersState, mode: Mode, options: RewrapOptions): Promise<RewrapResult> {
+export async function rewrap(ctx: MasterContext & MastersState, mode: Mode, actor: Actor, options: RewrapOptions): Promise<RewrapResult> {
   const { db, clock } = ctx;
   const { generation, key } = await ctx.masters.current(mode);
   const kids = keyIdsOf(key);
@@ -115,8 +117,18 @@ export async function rewrap(ctx: MasterContext & MastersState, mode: Mode, opti
     while ((await live()) > 0) await sleep(1_000);
     await pass(sessions);
   }
-  // Other processes drop what they cached of the rows (src/master-keys/masters.ts).
-  await db.kysely.transaction().execute((trx) => notifyGenerations(db, trx, mode));
+  // Other processes drop what they cached of the rows (src/master-keys/masters.ts). A rewrap commits
+  // batch by batch; its record, with what it moved, is written with this last step.
+  await db.kysely.transaction().execute(async (trx) => {
+    await notifyGenerations(db, trx, mode);
+    await recordAudit(trx, { teamId: null, mode, actor }, clock.nowMicros(), [
+      {
+        operation: 'master.rewrap',
+        resourceId: String(generation),
+        changes: { generation, rewrapped: result.rewrapped, unreadable: result.unreadable.length },
+      },
+    ]);
+  });
   touchGenerations(db, clock.nowMicros());
   return result;
 }

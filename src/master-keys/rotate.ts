@@ -4,6 +4,8 @@
 // (sealed values) and rekeys (written chips) move it, and a retirement forgets it.
 import { randomBytes } from 'node:crypto';
 import type { Mode } from '../db/schema.js';
+import type { Actor } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import { CliError } from '../cli-kit.js';
 import { checkValue, currentOf, listGenerations, notifyGenerations, recordGeneration, touchGenerations } from './generations.js';
 import type { MastersState } from './masters.js';
@@ -16,7 +18,7 @@ export interface Rotation {
   rotated: boolean;
 }
 
-export async function rotate(ctx: MasterContext & MastersState, mode: Mode): Promise<Rotation> {
+export async function rotate(ctx: MasterContext & MastersState, mode: Mode, actor: Actor): Promise<Rotation> {
   const { db, clock } = ctx;
   const makes = generatesKeys(ctx, mode);
   let generations = await listGenerations(db.kysely, mode);
@@ -40,8 +42,12 @@ export async function rotate(ctx: MasterContext & MastersState, mode: Mode): Pro
   const generation = Math.max(...generations.map((g) => g.generation)) + 1;
   if (makes && mode === 'production') await keepNewKey(ctx, db.kysely, mode, generation, key);
   const recorded = await db.kysely.transaction().execute(async (trx) => {
-    if (!(await recordGeneration(trx, mode, generation, key, clock.nowMicros()))) return false;
+    const at = clock.nowMicros();
+    if (!(await recordGeneration(trx, mode, generation, key, at))) return false;
     if (mode === 'sandbox') await keepNewKey(ctx, trx, mode, generation, key);
+    await recordAudit(trx, { teamId: null, mode, actor }, at, [
+      { operation: 'master.rotate', resourceId: String(generation), changes: { generation, check_value: check } },
+    ]);
     await notifyGenerations(db, trx, mode);
     return true;
   });

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { problem } from '../errors.js';
 import { ChipImportServiceError, importChips } from './import.js';
 import { MAX_COUNTER, tapAt } from './tap.js';
+import { cliActor } from '../audit/record.js';
 
 export function registerTagChipCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
@@ -29,7 +30,7 @@ export function registerTagChipCommands(program: Command, withContext: WithConte
         } catch (error) {
           throw new ChipImportServiceError([problem('', `cannot read ${opts.file} as JSON: ${(error as Error).message}`)]);
         }
-        ids = await withContext((ctx) => importChips(ctx, { teamId: opts.team, mode: opts.mode }, entries));
+        ids = await withContext((ctx) => importChips(ctx, { teamId: opts.team, mode: opts.mode, actor: cliActor() }, entries));
       } catch (error) {
         // Under --json the refusal is also a document on stdout: each problem with its entry (from 1) and field.
         if (opts.json && error instanceof ChipImportServiceError) {

@@ -7,7 +7,8 @@ import type { MastersState } from '../master-keys/masters.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
 import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
 import * as teamsRepo from '../teams/repository.js';
-import type { World } from '../world.js';
+import type { Caller } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
 import { insertCheckedTags, markConfigured } from '../tags/service.js';
 import { chipSealer } from './keys.js';
@@ -178,7 +179,7 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
 }
 
 /** Imports the chips of `entries` into a team's world; returns the created tag ids in file order. */
-export async function importChips(ctx: Kernel & MastersState, world: World, entries: unknown): Promise<string[]> {
+export async function importChips(ctx: Kernel & MastersState, world: Caller, entries: unknown): Promise<string[]> {
   const refuse = (detail: string) => new ChipImportServiceError([problem('', detail)]);
   if (!Array.isArray(entries)) throw refuse('the file must hold a JSON array of entries');
   if (entries.length === 0) throw refuse('the file holds no entries');
@@ -206,7 +207,12 @@ export async function importChips(ctx: Kernel & MastersState, world: World, entr
   });
 }
 
-async function writeChecked(ctx: Kernel & MastersState, world: World, checked: CheckedEntry[], box: Awaited<ReturnType<typeof chipSealer>>): Promise<string[]> {
+async function writeChecked(
+  ctx: Kernel & MastersState,
+  world: Caller,
+  checked: CheckedEntry[],
+  box: Awaited<ReturnType<typeof chipSealer>>,
+): Promise<string[]> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const references = await catalogReferenceProblems(
       trx,
@@ -250,6 +256,16 @@ async function writeChecked(ctx: Kernel & MastersState, world: World, checked: C
       tags.map((t) => t.id),
       checked.map((c) => c.catalog),
       at,
+    );
+    await recordAudit(
+      trx,
+      world,
+      at,
+      tags.map((tag, i) => ({
+        operation: 'tag.import',
+        resourceId: tag.id,
+        changes: { protocol: tag.protocol, url: tag.url, comment: tag.comment, uid: checked[i]!.uid, crypto: checked[i]!.crypto },
+      })),
     );
     return tags.map((t) => t.id);
   });

@@ -1,6 +1,7 @@
-// GET /tags query parameters (docs/api.md#tags). One table of rules serves the
-// reader (400 InvalidQuery) and the OpenAPI parameters, so a generated client
-// is told exactly what the server accepts.
+// GET /tags and GET /tags/export query parameters (docs/api.md#tags). One table
+// of rules serves the reader (400 InvalidQuery) and the OpenAPI parameters, so a
+// generated client is told exactly what the server accepts; the export takes the
+// list's filters through the same reader.
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../errors.js';
 import { badParameter, enumOf, oneOf, refuseUnknown, single, type Query } from '../http/query.js';
@@ -8,6 +9,7 @@ import { textProblem } from '../http/text-rules.js';
 import * as tagsRepo from './repository.js';
 import type { ListQuery, OrderField, OrderTerm, UrlMatch } from './repository.js';
 import { LIMITS } from './rules.js';
+import type { TagRow } from './serializer.js';
 
 type Json = Record<string, unknown>;
 
@@ -104,16 +106,30 @@ function chipUid(query: Query): string | null {
   return raw.toUpperCase();
 }
 
-/** GET /tags query → filters, page, size and order (docs/api.md#tags). */
-export function readListQuery(query: Json): ListQuery & { uid: string | null; page: number; pageSize: number } {
-  refuseUnknown(query, KNOWN);
+/** The filters of GET /tags and GET /tags/export; null is no filter. */
+export interface TagListFilter {
+  q: string | null;
+  status: TagRow['status'] | null;
+  url: UrlMatch | null;
+  uid: string | null;
+}
+
+/** q, status, url and uid, each refused value a 400 naming its parameter. */
+function readFilter(query: Query): TagListFilter {
   const status = oneOf(query, 'status', STATUSES) ?? null;
   const url = urlMatch(query);
   const uid = chipUid(query);
+  // An empty q is the search box sent with nothing typed: no filter.
+  const q = single(query, 'q') || null;
+  return { q, status, url, uid };
+}
+
+/** GET /tags query → filters, page, size and order (docs/api.md#tags). */
+export function readListQuery(query: Json): ListQuery & TagListFilter & { page: number; pageSize: number } {
+  refuseUnknown(query, KNOWN);
+  const filter = readFilter(query);
   const page = pageNumber(query.page, PAGE);
   const pageSize = Math.min(pageNumber(query.page_size, PAGE_SIZE), LIMITS.pageSize.max);
-  if (query.q !== undefined && (typeof query.q !== 'string' || !new RegExp(NO_NUL).test(query.q))) throw new DomainError('InvalidQuery');
-  const q = typeof query.q === 'string' && query.q !== '' ? query.q : null;
   const fields = list(query, 'order_by');
   const directions = list(query, 'order_directions');
   if (directions.length > fields.length) throw new DomainError('InvalidQuery');
@@ -124,5 +140,13 @@ export function readListQuery(query: Json): ListQuery & { uid: string | null; pa
     fields.length === 0
       ? [DEFAULT_ORDER]
       : fields.map((field, i) => ({ field: field as OrderField, direction: (directions[i] ?? DEFAULT_DIRECTION) as OrderTerm['direction'] }));
-  return { page, pageSize, q, status, url, uid, order, limit: pageSize, offset: (page - 1) * pageSize };
+  return { ...filter, page, pageSize, order, limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/** GET /tags/export: the list's filters and no page or order, since the export walks every tag by id. */
+export const ExportQuerySchema = Type.Pick(ListQuerySchema, ['q', 'status', 'url', 'uid']);
+
+export function readExportQuery(query: Query): TagListFilter {
+  refuseUnknown(query, Object.keys(ExportQuerySchema.properties));
+  return readFilter(query);
 }

@@ -281,6 +281,22 @@ export function pageIds(db: Executor, world: World, list: ListQuery) {
     .offset(list.offset);
 }
 
+/** A tag as GET /tags/export writes it: the row and its chip's UID (null while no chip is bound). */
+export type TagWithChip = TagRow & { chip_uid: string | null };
+
+/**
+ * Up to `size` tags of a filtered listing after the id `after` (null: from the first), in id order, each
+ * with its chip's UID: one statement. A keyset, not an OFFSET, so the export's last page costs what its
+ * first does; the chip is one lookup of its primary key per tag, inside the same statement.
+ */
+export function tagsAfter(db: Executor, world: World, filter: TagFilter, after: string | null, size: number): Promise<TagWithChip[]> {
+  let query = filtered(db, world, filter)
+    .select(TAG_COLUMNS)
+    .select((eb) => eb.selectFrom('chips').select('chips.uid').whereRef('chips.tag_id', '=', 'tags.id').as('chip_uid'));
+  if (after !== null) query = query.where('id', '>', after);
+  return query.orderBy('id').limit(size).execute();
+}
+
 export async function countFiltered(db: Executor, world: World, filter: TagFilter): Promise<number> {
   const row = await filteredCount(db, world, filter).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -9,7 +9,8 @@ import type { Kernel } from '../kernel.js';
 import type { Clock } from '../time.js';
 import * as tagsRepo from './repository.js';
 import type { ListQuery } from './repository.js';
-import type { World } from '../world.js';
+import type { Caller, World } from '../world.js';
+import { changedFields, recordAudit } from '../audit/record.js';
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
 
@@ -19,7 +20,7 @@ export type TagServices = Pick<Kernel, 'db' | 'clock'>;
 /** Tag work in a transaction; a url claimed by a concurrent request runs it once more, so that the checks report it. */
 const atomically = <T>(db: Db, work: (trx: Executor) => Promise<T>): Promise<T> => inTransaction(db, work, { afterUniqueViolation: true });
 
-export async function createTags({ db, clock }: TagServices, world: World, entries: Record<string, unknown>[]): Promise<TagRow[]> {
+export async function createTags({ db, clock }: TagServices, world: Caller, entries: Record<string, unknown>[]): Promise<TagRow[]> {
   const errors: FieldProblem[] = [];
   const firstIndexOfUrl = new Map<string, number>();
   entries.forEach((attributes, index) => {
@@ -34,12 +35,23 @@ export async function createTags({ db, clock }: TagServices, world: World, entri
   });
   if (errors.length > 0) throw validationFailed(errors);
 
-  return atomically(db, (trx) => insertCheckedTags(trx, world, entries, clock));
+  return atomically(db, async (trx) => {
+    const rows = await insertCheckedTags(trx, world, entries, clock);
+    await recordAudit(trx, world, rows[0]?.inserted_at ?? clock.nowMicros(), rows.map(createdEntry));
+    return rows;
+  });
 }
+
+const createdEntry = (row: TagRow) =>
+  ({
+    operation: 'tag.create',
+    resourceId: row.id,
+    changes: { protocol: row.protocol, url: row.url, comment: row.comment, session_duration: row.session_duration },
+  }) as const;
 
 /**
  * Inserts entries that passed checkAttributes and have distinct urls, in the
- * caller's transaction (POST /tags, and chip import which configures them in
+ * world's transaction (POST /tags, and chip import which configures them in
  * the same transaction): 422 when a url is already taken in the world.
  */
 export async function insertCheckedTags(trx: Executor, world: World, entries: Record<string, unknown>[], clock: Clock): Promise<TagRow[]> {
@@ -88,7 +100,7 @@ export interface Update {
  * Applies updates in request order as one transaction. url uniqueness is judged
  * on the final state, so a batch may swap two tags' urls.
  */
-export async function updateTags({ db, clock }: TagServices, world: World, updates: Update[]): Promise<TagRow[]> {
+export async function updateTags({ db, clock }: TagServices, world: Caller, updates: Update[]): Promise<TagRow[]> {
   const errors = updates.flatMap((u, i) => checkAttributes(u.attributes, MUTABLE, i));
   if (errors.length > 0) throw validationFailed(errors);
 
@@ -152,9 +164,18 @@ export async function updateTags({ db, clock }: TagServices, world: World, updat
       row.updated_at = at;
       await tagsRepo.updateTag(trx, row.id, { url: row.url, comment: row.comment, session_duration: row.session_duration, updated_at: at });
     }
+    await recordAudit(
+      trx,
+      world,
+      at,
+      changed.map((row) => ({ operation: 'tag.update', resourceId: row.id, changes: changedFields(original.get(row.id)!, row, MUTABLE) })),
+    );
     return updates.map((u) => state.get(u.id)!);
   });
 }
+
+// What a deleted tag was, so that the record still says which tag it was once the row is gone.
+const deletedEntry = (row: TagRow) => ({ operation: 'tag.delete', resourceId: row.id, changes: { url: row.url, comment: row.comment } }) as const;
 
 function dedupe(errors: FieldProblem[]): FieldProblem[] {
   const seen = new Set<string>();
@@ -162,19 +183,21 @@ function dedupe(errors: FieldProblem[]): FieldProblem[] {
   return errors.filter((e) => (seen.has(key(e)) ? false : (seen.add(key(e)), true)));
 }
 
-export async function deleteTag({ db, clock }: TagServices, world: World, id: string): Promise<void> {
+export async function deleteTag({ db, clock }: TagServices, world: Caller, id: string): Promise<void> {
   await atomically(db, async (trx) => {
     const row = await tagsRepo.findTagForUpdate(trx, world, id);
     if (!row) throw new DomainError('NotFound');
     if (row.status === 'configured') throw new DomainError('ConfiguredTag');
     await tagsRepo.deleteTags(trx, [id]);
     await tagsRepo.adjustTagCount(trx, world, -1);
-    await recordTagEvents(trx, 'tag.deleted', [row], clock.nowMicros());
+    const at = clock.nowMicros();
+    await recordTagEvents(trx, 'tag.deleted', [row], at);
+    await recordAudit(trx, world, at, [deletedEntry(row)]);
   });
 }
 
 /** Deletes the world's unconfigured tags among `ids`; configured ones are kept, foreign ids ignored. */
-export async function deleteManyTags({ db, clock }: TagServices, world: World, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
+export async function deleteManyTags({ db, clock }: TagServices, world: Caller, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
   return atomically(db, async (trx) => {
     const rows = await tagsRepo.findTagsForUpdate(trx, world, [...new Set(ids)]);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -186,7 +209,9 @@ export async function deleteManyTags({ db, clock }: TagServices, world: World, i
       doomed.map((r) => r.id),
     );
     await tagsRepo.adjustTagCount(trx, world, -doomed.length);
-    await recordTagEvents(trx, 'tag.deleted', doomed, clock.nowMicros());
+    const at = clock.nowMicros();
+    await recordTagEvents(trx, 'tag.deleted', doomed, at);
+    await recordAudit(trx, world, at, doomed.map(deletedEntry));
     return { deleted: doomed.map((r) => r.id), kept };
   });
 }
@@ -221,7 +246,7 @@ export async function listTags(
 /**
  * The chip write succeeded (writer, or import of a chip written elsewhere):
  * `created` → `configured`, `configured_at` and `updated_at` set, `tag.configured`
- * recorded. Runs inside the caller's transaction so that key material stored
+ * recorded. Runs inside the world's transaction so that key material stored
  * with the write commits together with the status. Undefined when the tag is gone.
  */
 export async function configureTag(trx: Executor, world: World, tagId: string, clock: Clock): Promise<TagRow | undefined> {

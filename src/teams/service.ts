@@ -3,7 +3,10 @@ import { DomainError, problem, refusal, validationFailed } from '../errors.js';
 import type { SignalsState } from '../signals/feature.js';
 import { changeThresholds, findThresholds, type Thresholds } from '../signals/thresholds.js';
 import type { Kernel } from '../kernel.js';
-import type { World } from '../world.js';
+import type { Actor, Caller, World } from '../world.js';
+import { recordAudit } from '../audit/record.js';
+import { inTransaction } from '../db/transaction.js';
+import type { Db } from '../db/database.js';
 import { textProblem } from '../http/text-rules.js';
 import { newId } from '../ids.js';
 import type { Clock } from '../time.js';
@@ -17,6 +20,17 @@ export async function createTeam(db: Executor, name: string, parentId: string | 
   const id = newId('team');
   await teamsRepo.insertTeam(db, { id, name, parent_id: parentId, created_at: clock.nowMicros() });
   return { id };
+}
+
+/** A team made by someone (the CLI, the first start): the team and its audit record in one transaction. */
+export async function addTeam(db: Db, name: string, parentId: string | null, clock: Clock, actor: Actor): Promise<{ id: string }> {
+  return inTransaction(db, async (trx) => {
+    const team = await createTeam(trx, name, parentId, clock);
+    await recordAudit(trx, { teamId: team.id, mode: null, actor }, clock.nowMicros(), [
+      { operation: 'team.create', resourceId: team.id, changes: { name, parent_id: parentId } },
+    ]);
+    return team;
+  });
 }
 
 async function keyTeam(db: Executor, world: World): Promise<teamsRepo.TeamRow> {
@@ -34,14 +48,26 @@ export async function currentTeam(db: Executor, world: World): Promise<{ team: t
 const READ_ONLY = ['name', 'parent_id', 'created_at'];
 
 /** PATCH /teams/current: of the team's attributes only signal_thresholds can change (422 for the others). */
-export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: World, attributes: Record<string, unknown>) {
+export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: Caller, attributes: Record<string, unknown>) {
   const refused = Object.keys(attributes).filter((name) => name !== 'signal_thresholds');
   if (refused.length > 0)
     throw validationFailed(
       refused.map((name) => problem(name, READ_ONLY.includes(name) ? `${name} cannot be changed by this operation` : `${name} is not a team attribute`)),
     );
   if (!('signal_thresholds' in attributes)) return currentTeam(ctx.db.kysely, world);
-  const thresholds = await changeThresholds(ctx.db.kysely, world, attributes.signal_thresholds as Partial<Thresholds>, ctx.clock.nowMicros());
+  const changes = attributes.signal_thresholds as Partial<Thresholds>;
+  const thresholds = await inTransaction(ctx.db, async (trx) => {
+    const at = ctx.clock.nowMicros();
+    const before = await findThresholds(trx, world);
+    const after = await changeThresholds(trx, world, changes, at);
+    const changed = Object.fromEntries(
+      Object.keys(changes)
+        .filter((name) => before[name as keyof Thresholds] !== after[name as keyof Thresholds])
+        .map((name) => [name, { from: before[name as keyof Thresholds], to: after[name as keyof Thresholds] }]),
+    );
+    await recordAudit(trx, world, at, [{ operation: 'team.update', resourceId: world.teamId, changes: { signal_thresholds: changed } }]);
+    return after;
+  });
   ctx.signalThresholds.set(world, thresholds);
   return { team: await keyTeam(ctx.db.kysely, world), thresholds };
 }

@@ -7,6 +7,8 @@ import { enumOf, KeysetQuery, badParameter, checkWindow, isoTime, oneOf, pageSiz
 import { REASONS } from './schemas.js';
 import { SIGNALS, type Signal } from '../signals/names.js';
 
+// A country as the verify path stores it (src/geoip/countries.ts): ISO 3166-1 alpha-2, two capital letters.
+const COUNTRY = /^[A-Z]{2}$/;
 const ISO = 'ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z)';
 
 export const ListVerificationsQuery = Type.Object({
@@ -15,6 +17,12 @@ export const ListVerificationsQuery = Type.Object({
   reason: Type.Optional(enumOf(REASONS)),
   signal: Type.Optional(enumOf(SIGNALS)),
   flagged: Type.Optional(enumOf(['true', 'false'] as const)),
+  country: Type.Optional(
+    Type.String({
+      pattern: COUNTRY.source,
+      description: 'Scanned in this country: an ISO 3166-1 alpha-2 code in capitals (DE); a scan of no known country is in none',
+    }),
+  ),
   since: Type.Optional(Type.String({ description: `Scanned at or after; ${ISO}` })),
   until: Type.Optional(Type.String({ description: `Scanned before; ${ISO}` })),
   ...KeysetQuery,
@@ -27,6 +35,7 @@ export interface VerificationListing {
   reason?: (typeof REASONS)[number];
   signal?: Signal;
   flagged?: boolean;
+  country?: string;
   since?: number;
   until?: number;
   before?: readonly [number, string];
@@ -63,12 +72,17 @@ function readFilter(query: Query): Omit<VerificationListing, 'size' | 'before'> 
   const flagged = oneOf(query, 'flagged', ['true', 'false'] as const);
   if (signal !== undefined && flagged === 'false')
     throw badParameter('flagged', 'flagged=false lists scans without signals: it cannot be combined with signal');
+  // Refused, not upper-cased or looked up: `de` or `DEU` matches no stored scan, and a client should learn its mistake
+  // rather than read an empty list. A well-formed code no scan has (ZZ) is a filter like any other: it lists none.
+  const country = single(query, 'country');
+  if (country !== undefined && !COUNTRY.test(country)) throw badParameter('country', 'country must be an ISO 3166-1 alpha-2 code, two capital letters (DE)');
   return {
     tagId,
     genuine: genuine === undefined ? undefined : genuine === 'true',
     reason,
     signal,
     flagged: flagged === undefined ? undefined : flagged === 'true',
+    country,
     since,
     until,
   };

@@ -252,6 +252,8 @@ export interface VerificationFilter {
   flagged?: boolean;
   /** Only scans carrying this signal (implies flagged). */
   signal?: Signal;
+  /** Only scans of this country (ISO 3166-1 alpha-2, as stored). */
+  country?: string;
   /** Inclusive lower and exclusive upper bound of scanned_at. */
   since?: number;
   until?: number;
@@ -265,9 +267,10 @@ export interface VerificationFilter {
  * A world's verifications, newest first, keyset-paged on (scanned_at, id), never an OFFSET; each
  * walk follows an index in its own order (docs/read-api.md): a tag's verifications_tag_time with
  * the rest of the filter read from its rows, the flagged ones verifications_flagged (migration 0021)
- * with the reasons read from its rows, a world's verifications_world_time, one reason's
- * verifications_reason_time (migration 0020), and several reasons (genuine=false) a merge of
- * their ranges, each read only as far as the page needs.
+ * with the reasons and the country read from its rows, one country's verifications_country_time
+ * (migration 0030) with the reasons read from its rows, a world's verifications_world_time, one
+ * reason's verifications_reason_time (migration 0020), and several reasons (genuine=false) a merge
+ * of their ranges, each read only as far as the page needs.
  */
 export const worldVerifications = (db: Executor, world: World, filter: VerificationFilter) => {
   const { tagId, reasons } = filter;
@@ -277,7 +280,9 @@ export const worldVerifications = (db: Executor, world: World, filter: Verificat
   // the reasons are `+column`, read from the row, never through an index (sqlite.org/optoverview.html,
   // "Disqualifying WHERE clause terms using unary-+"). PostgreSQL weighs them with its statistics.
   if (tagId !== undefined) return walk(db, world, filter, postgres ? NONE : ROW_ONLY).limit(filter.limit);
-  if (flaggedWalk) return walk(db, world, filter, postgres ? NONE : REASONS_FROM_ROW).limit(filter.limit);
+  if (flaggedWalk) return walk(db, world, filter, postgres ? NONE : FLAGGED_FROM_ROW).limit(filter.limit);
+  // A country's range is in time order whatever the reasons: no merge, the reasons are read from its rows.
+  if (filter.country !== undefined) return walk(db, world, filter, postgres ? NONE : COUNTRY_FROM_ROW).limit(filter.limit);
   if (reasons === undefined || reasons.length < 2) return walk(db, world, filter, NONE).limit(filter.limit);
   // SQLite merges the reasons' walks lazily, as the page asks; PostgreSQL costs each walk of a merge as
   // if read whole and would sort a frequent reason's whole range instead, unless each has the page's limit.
@@ -293,11 +298,12 @@ export const worldVerifications = (db: Executor, world: World, filter: Verificat
 };
 
 type Source = Pick<ExpressionBuilder<Database, never>, 'selectFrom'>;
-type Filtered = 'team_id' | 'mode' | 'reason' | 'signals';
+type Filtered = 'team_id' | 'mode' | 'reason' | 'signals' | 'country';
 /** The columns of a walk read from its rows rather than through an index (SQLite's unary +; PostgreSQL has no such operator on text). */
 const NONE: ReadonlySet<Filtered> = new Set();
-const ROW_ONLY: ReadonlySet<Filtered> = new Set(['team_id', 'mode', 'reason', 'signals']);
-const REASONS_FROM_ROW: ReadonlySet<Filtered> = new Set(['reason']);
+const ROW_ONLY: ReadonlySet<Filtered> = new Set(['team_id', 'mode', 'reason', 'signals', 'country']);
+const FLAGGED_FROM_ROW: ReadonlySet<Filtered> = new Set(['reason', 'country']);
+const COUNTRY_FROM_ROW: ReadonlySet<Filtered> = new Set(['reason']);
 
 /** One walk in its index's order, without its limit; the columns in `fromRow` are read from the rows. */
 function walk(source: Source, world: World, filter: VerificationFilter, fromRow: ReadonlySet<Filtered>) {
@@ -310,6 +316,7 @@ function walk(source: Source, world: World, filter: VerificationFilter, fromRow:
   if (filter.signal !== undefined || filter.flagged === true) query = query.where(column('signals'), 'is not', null);
   else if (filter.flagged === false) query = query.where(column('signals'), 'is', null);
   if (filter.signal !== undefined) query = query.where(sql<string>`',' || ${sql.ref('signals')} || ','`, 'like', signalPattern(filter.signal));
+  if (filter.country !== undefined) query = query.where(column('country'), '=', filter.country);
   if (filter.since !== undefined) query = query.where('scanned_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('scanned_at', '<', filter.until);
   if (filter.before !== undefined) query = query.where(sql<boolean>`(scanned_at, id) < (${filter.before[0]}, ${filter.before[1]})`);

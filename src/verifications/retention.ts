@@ -11,6 +11,8 @@ import type { Database, Mode, SessionsTable, VerificationsTable } from '../db/sc
 import { inTransaction } from '../db/transaction.js';
 import type { BackgroundJob } from '../background-job.js';
 import type { Kernel } from '../kernel.js';
+import { recordAudit, systemActor } from '../audit/record.js';
+import type { Actor } from '../world.js';
 
 const DAY_MICROS = 86_400_000_000;
 const MODES: Mode[] = ['sandbox', 'production'];
@@ -23,6 +25,8 @@ export interface PruneOptions {
   batch?: number;
   /** Milliseconds between batches, for the writers waiting on the database. */
   pause?: number;
+  /** Who prunes (the background job, the CLI), for the audit log: one record per batch, in its transaction. */
+  actor: Actor;
 }
 
 export interface PruneReport {
@@ -99,7 +103,15 @@ async function countPrunable(db: Executor, teamId: string, mode: Mode, cutoff: n
  * named, in one transaction (a session is never left behind by a crash between the two). The
  * sessions to look at come from the deleted scans themselves, so no statement walks the sessions.
  */
-async function pruneBatch(db: Db, teamId: string, mode: Mode, cutoff: number, batch: number): Promise<{ verifications: number; sessions: number }> {
+async function pruneBatch(
+  db: Db,
+  teamId: string,
+  mode: Mode,
+  cutoff: number,
+  batch: number,
+  actor: Actor,
+  at: number,
+): Promise<{ verifications: number; sessions: number }> {
   return inTransaction(db, async (trx) => {
     const rows = await prunable(trx, teamId, mode, cutoff).select(['v.id', 'v.session_id']).orderBy('v.scanned_at').limit(batch).execute();
     if (rows.length === 0) return { verifications: 0, sessions: 0 };
@@ -115,6 +127,9 @@ async function pruneBatch(db: Db, teamId: string, mode: Mode, cutoff: number, ba
         .executeTakeFirst();
       sessions = Number(deleted.numDeletedRows);
     }
+    await recordAudit(trx, { teamId, mode, actor }, at, [
+      { operation: 'scans.prune', resourceId: null, changes: { before: cutoff, scans: rows.length, sessions } },
+    ]);
     return { verifications: rows.length, sessions };
   });
 }
@@ -135,7 +150,7 @@ export async function pruneScans(ctx: Pick<Kernel, 'db' | 'clock'>, options: Pru
         continue;
       }
       for (;;) {
-        const done = await pruneBatch(db, teamId, mode, cutoff, batch);
+        const done = await pruneBatch(db, teamId, mode, cutoff, batch, options.actor, ctx.clock.nowMicros());
         report.verifications += done.verifications;
         report.sessions += done.sessions;
         if (done.verifications < batch) break;
@@ -163,7 +178,7 @@ export const scanRetention: BackgroundJob<Pick<Kernel, 'db' | 'clock' | 'config'
     let running: Promise<void> = Promise.resolve();
     const round = async () => {
       try {
-        const report = await pruneScans(ctx, { days, pause: PAUSE_MS });
+        const report = await pruneScans(ctx, { days, pause: PAUSE_MS, actor: systemActor('scan-retention') });
         ctx.metrics.pruned.inc({ what: 'verifications' }, report.verifications);
         ctx.metrics.pruned.inc({ what: 'sessions' }, report.sessions);
         if (report.verifications + report.sessions > 0) ctx.log.info({ ...report, days }, 'pruned scans past the retention window');

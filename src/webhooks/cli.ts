@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { isoMicros } from '../time.js';
 import { redeliverAsOperator } from './deliveries.js';
 import * as webhooksRepo from './repository.js';
+import { cliActor } from '../audit/record.js';
 
 export function registerWebhookCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   const webhooks = program.command('webhooks').description('inspect webhook deliveries and resend events');
@@ -69,7 +70,7 @@ export function registerWebhookCommands(program: Command, withContext: WithConte
       const since = byEvent ? 0 : Date.parse(opts.since);
       if (Number.isNaN(since)) throw new CliError(`--since is not an ISO 8601 time: ${opts.since}`);
       const filter = byEvent ? { eventId: opts.event as string } : { webhookId: opts.webhook as string, since: since * 1000 };
-      const count = await withContext((ctx) => redeliverAsOperator(ctx, filter));
+      const count = await withContext((ctx) => redeliverAsOperator(ctx, filter, cliActor()));
       output(opts.json, { requeued: count }, `${count} deliver${count === 1 ? 'y' : 'ies'} queued again`);
     });
 }

@@ -4,7 +4,9 @@ import type { Kernel } from '../kernel.js';
 import type { MastersState } from '../master-keys/masters.js';
 import { DomainError, refusal } from '../errors.js';
 import { pageOf } from '../http/query.js';
-import type { World } from '../world.js';
+import type { Actor, Caller, World } from '../world.js';
+import { recordAudit } from '../audit/record.js';
+import { inTransaction } from '../db/transaction.js';
 import * as webhooksRepo from './repository.js';
 import { getWebhook } from './service.js';
 
@@ -34,11 +36,15 @@ export async function listDeliveries(
 }
 
 /** Sends one event to one webhook of the world again, continuing its attempt numbers. */
-export async function redeliver(ctx: Kernel & MastersState, world: World, webhookId: string, eventId: string): Promise<DeliveryView> {
-  const hook = await getWebhook(ctx, world, webhookId);
+export async function redeliver(ctx: Kernel & MastersState, caller: Caller, webhookId: string, eventId: string): Promise<DeliveryView> {
+  const hook = await getWebhook(ctx, caller, webhookId);
   if (!(await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId))) throw new DomainError('NotFound');
   if (hook.enabled !== 1) throw new DomainError('WebhookDisabled');
-  await webhooksRepo.requeue(ctx.db.kysely, { eventId, webhookId }, ctx.clock.nowMicros());
+  await inTransaction(ctx.db, async (trx) => {
+    const at = ctx.clock.nowMicros();
+    await webhooksRepo.requeue(trx, { eventId, webhookId }, at);
+    await recordAudit(trx, caller, at, [{ operation: 'webhook.redeliver', resourceId: webhookId, changes: { event_id: eventId } }]);
+  });
   const delivery = await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId);
   if (!delivery) throw new DomainError('NotFound');
   return (await withAttempts(ctx, [delivery]))[0]!;
@@ -48,13 +54,25 @@ export async function redeliver(ctx: Kernel & MastersState, world: World, webhoo
  * The operator's form, across teams: an event to every enabled webhook it was for, or what
  * one webhook has not received since a time. Returns how many deliveries are due again.
  */
-export async function redeliverAsOperator(ctx: Kernel & MastersState, filter: webhooksRepo.RequeueFilter): Promise<number> {
+export async function redeliverAsOperator(ctx: Kernel & MastersState, filter: webhooksRepo.RequeueFilter, actor: Actor): Promise<number> {
+  let world: World | undefined;
   if (!('eventId' in filter)) {
     const hook = await webhooksRepo.findWebhookById(ctx.db.kysely, filter.webhookId);
     if (!hook) throw refusal(`no webhook ${filter.webhookId}`);
     if (hook.enabled !== 1) throw refusal(`webhook ${filter.webhookId} is disabled (${hook.disabled_reason ?? 'by its team'}); enable it first`);
+    world = { teamId: hook.team_id, mode: hook.mode };
+  } else {
+    const event = await ctx.db.kysely.selectFrom('events').select(['team_id', 'mode']).where('id', '=', filter.eventId).executeTakeFirst();
+    if (event) world = { teamId: event.team_id, mode: event.mode };
   }
-  const count = await webhooksRepo.requeue(ctx.db.kysely, filter, ctx.clock.nowMicros());
-  if ('eventId' in filter && count === 0) throw refusal(`no delivery of event ${filter.eventId} to an enabled webhook`);
-  return count;
+  return inTransaction(ctx.db, async (trx) => {
+    const at = ctx.clock.nowMicros();
+    const count = await webhooksRepo.requeue(trx, filter, at);
+    if ('eventId' in filter && count === 0) throw refusal(`no delivery of event ${filter.eventId} to an enabled webhook`);
+    const changes = 'eventId' in filter ? { event_id: filter.eventId, requeued: count } : { since: filter.since, requeued: count };
+    await recordAudit(trx, { teamId: world?.teamId ?? null, mode: world?.mode ?? null, actor }, at, [
+      { operation: 'webhook.redeliver', resourceId: 'eventId' in filter ? null : filter.webhookId, changes },
+    ]);
+    return count;
+  });
 }

@@ -10,7 +10,8 @@ import { ATTRIBUTES, CREATABLE, MUTABLE } from './rules.js';
 import * as webhooksRepo from './repository.js';
 import type { WebhookChanges, WebhookRow } from './repository.js';
 import { inTransaction } from '../db/transaction.js';
-import type { World } from '../world.js';
+import type { Caller, World } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import { newSecret } from './signature.js';
 
 const SECRET_PURPOSE = 'webhook-secret';
@@ -37,7 +38,7 @@ function checkAttributes(attributes: Record<string, unknown>, allowed: readonly 
   if (errors.length > 0) throw validationFailed(errors);
 }
 
-export async function createWebhook(ctx: Kernel & MastersState, world: World, attributes: Record<string, unknown>): Promise<WebhookView> {
+export async function createWebhook(ctx: Kernel & MastersState, world: Caller, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, CREATABLE, ctx);
   const secret = newSecret();
   const box = await secretSealer(ctx, world.mode);
@@ -57,7 +58,10 @@ export async function createWebhook(ctx: Kernel & MastersState, world: World, at
     created_at: at,
     updated_at: at,
   };
-  await webhooksRepo.insertWebhook(ctx.db.kysely, row);
+  await inTransaction(ctx.db, async (trx) => {
+    await webhooksRepo.insertWebhook(trx, row);
+    await recordAudit(trx, world, at, [{ operation: 'webhook.create', resourceId: row.id, changes: { url: row.url, events: JSON.parse(row.events) } }]);
+  });
   return { row, secret };
 }
 
@@ -71,7 +75,7 @@ export async function getWebhook(ctx: Kernel & MastersState, world: World, id: s
   return row;
 }
 
-export async function updateWebhook(ctx: Kernel & MastersState, world: World, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
+export async function updateWebhook(ctx: Kernel & MastersState, world: Caller, id: string, attributes: Record<string, unknown>): Promise<WebhookView> {
   checkAttributes(attributes, MUTABLE, ctx);
   const box = attributes.rotate_secret === true ? await secretSealer(ctx, world.mode) : null;
   return inTransaction(ctx.db, async (trx) => {
@@ -97,15 +101,27 @@ export async function updateWebhook(ctx: Kernel & MastersState, world: World, id
     }
     await webhooksRepo.updateWebhook(trx, id, changes);
     if (changes.enabled === 0) await webhooksRepo.cancelPending(trx, id);
+    await recordAudit(trx, world, at, [{ operation: 'webhook.update', resourceId: id, changes: auditedChanges(row, changes) }]);
     return { row: { ...row, ...changes }, secret };
   });
 }
 
-export async function deleteWebhook(ctx: Kernel & MastersState, world: World, id: string): Promise<void> {
+export async function deleteWebhook(ctx: Kernel & MastersState, world: Caller, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const row = await webhooksRepo.findWebhook(trx, world, id);
     if (!row) throw new DomainError('NotFound');
     await webhooksRepo.deleteWebhook(trx, id);
     await webhooksRepo.cancelPending(trx, id);
+    await recordAudit(trx, world, ctx.clock.nowMicros(), [{ operation: 'webhook.delete', resourceId: id, changes: { url: row.url } }]);
   });
+}
+
+/** What an update set, as the audit log keeps it: the url, events and enabled as { from, to }; a new secret only as the fact of it. */
+function auditedChanges(before: WebhookRow, changes: WebhookChanges): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (changes.url !== undefined && changes.url !== before.url) out.url = { from: before.url, to: changes.url };
+  if (changes.events !== undefined && changes.events !== before.events) out.events = { from: JSON.parse(before.events), to: JSON.parse(changes.events) };
+  if (changes.enabled !== undefined && changes.enabled !== before.enabled) out.enabled = { from: before.enabled === 1, to: changes.enabled === 1 };
+  if (changes.secret_sealed !== undefined) out.secret = 'rotated';
+  return out;
 }

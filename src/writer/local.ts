@@ -5,7 +5,7 @@ import type { MastersState } from '../master-keys/masters.js';
 import { DomainError } from '../errors.js';
 import { jsonApiErrors } from '../http/error-handler.js';
 import { STATUS } from '../http/errors.js';
-import type { World } from '../world.js';
+import type { Caller } from '../world.js';
 import { readResponsesDocument, readStartDocument } from './documents.js';
 import type { Transport } from './relay.js';
 import { renderWrite } from './serializer.js';
@@ -14,7 +14,7 @@ import { exchange, startTagWrite } from './service.js';
 export class LocalTransport implements Transport {
   constructor(
     readonly ctx: Kernel & MastersState,
-    readonly world: World,
+    readonly world: Caller,
   ) {}
 
   async post(path: string, body: unknown): Promise<{ status: number; body: any }> {

@@ -14,7 +14,8 @@ import type { ChipResponses } from './documents.js';
 import { DomainError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import { sealer, type Sealer } from '../secrets/index.js';
-import type { World } from '../world.js';
+import type { Caller, World } from '../world.js';
+import { recordAudit } from '../audit/record.js';
 import type { Protocol } from '../tags/rules.js';
 import { configureTag, recordConfigurationFailure } from '../tags/service.js';
 import { defaultLayout } from '../chips/url-layout.js';
@@ -116,7 +117,7 @@ async function failWrite(trx: Executor, clock: Clock, world: World, row: WriteRo
  * deadline (failed as timeout first); the partial unique index turns a second running write into 409
  * WriteInProgress.
  */
-export async function startTagWrite(ctx: Kernel & MastersState, world: World, tagId: unknown, operation: Operation = 'personalize'): Promise<WriteRow> {
+export async function startTagWrite(ctx: Kernel & MastersState, world: Caller, tagId: unknown, operation: Operation = 'personalize'): Promise<WriteRow> {
   if (!isId('tag', tagId)) throw new DomainError('NotFound');
   const master = await modeMaster(ctx, world.mode);
   try {
@@ -151,6 +152,7 @@ export async function startTagWrite(ctx: Kernel & MastersState, world: World, ta
       };
       await writesRepo.insertWrite(trx, row);
       if (failure && operation === 'personalize') await recordConfigurationFailure(trx, world, tagId, ctx.clock, failure);
+      await recordAudit(trx, world, at, [{ operation: 'write.start', resourceId: row.id, changes: { tag_id: tagId, operation, result: row.result } }]);
       return row;
     });
   } catch (error) {
@@ -171,7 +173,7 @@ export async function getWrite(ctx: Kernel & MastersState, world: World, id: str
  * the end. A write whose deadline passed fails with reason timeout. Two requests racing on one
  * round trip: the first one wins, the other gets 409 WriteEnded.
  */
-export async function exchange(ctx: Kernel & MastersState, world: World, input: { id: string } & ChipResponses): Promise<WriteRow> {
+export async function exchange(ctx: Kernel & MastersState, world: Caller, input: { id: string } & ChipResponses): Promise<WriteRow> {
   const { id, responses, removed, abort, roundTrip } = input;
   if (!isId('wrt', id)) throw new DomainError('NotFound');
   const db = ctx.db.kysely;
@@ -236,6 +238,10 @@ export async function exchange(ctx: Kernel & MastersState, world: World, input: 
           : await configure(trx, ctx.clock, world, row, end.uid, end.crypto, session!.generation);
     // Only the request that still sees the row as it was read claims this round trip.
     if (!ended) throw new DomainError('WriteEnded');
+    // A write's round trips are its own record (GET /writer/writes/:id); the log keeps how it ended.
+    await recordAudit(trx, world, ended.updated_at, [
+      { operation: 'write.finish', resourceId: ended.id, changes: { tag_id: ended.tag_id, operation: ended.operation, result: ended.result } },
+    ]);
     return ended;
   });
 }

@@ -8,6 +8,8 @@ import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { assertError } from '../kit/assertions.js';
 import { configure, createTags } from '../tags/helpers.js';
 import { runCli } from './process.js';
+import { cliActor } from '../../src/audit/record.js';
+import { asCli } from '../kit/actors.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -48,7 +50,7 @@ for (const kind of DATABASES) {
 
     test('keys list --team [--mode]: ids, modes, times, revocations; never a secret', async () => {
       const world = await suite.server.seedTeam();
-      await revoke(suite.server.ctx, world.production.id);
+      await revoke(suite.server.ctx, world.production.id, cliActor());
       // The sandbox key is used once (its use written at once instead of within the second).
       assert.equal((await call(suite.server, 'GET', '/teams/current', { key: world.sandbox.key })).status, 200);
       await suite.server.ctx.keyUses.flush();
@@ -154,8 +156,8 @@ for (const kind of DATABASES) {
       const world = await suite.server.seedTeam();
       const [tag] = await createTags(suite.server, world.sandbox.key, 1);
       const sandbox = { teamId: world.teamId, mode: 'sandbox' as const };
-      const product = await createProduct(suite.server.ctx, sandbox, { name: 'Bag' });
-      const token = await createToken(suite.server.ctx, sandbox, {
+      const product = await createProduct(suite.server.ctx, asCli(sandbox), { name: 'Bag' });
+      const token = await createToken(suite.server.ctx, asCli(sandbox), {
         chain: 'ethereum',
         name: 'Bag',
         symbol: 'BAG',

@@ -13,6 +13,7 @@ import { emulated, flipHexDigit, tamper, tapUrl, verify } from '../verifications
 import { newCard, writeTag } from '../writer/helpers.js';
 import { FAST_WEBHOOKS, startDelivery, type Receiver } from '../webhooks/receiver.js';
 import { SIGNAL_ACTIONS, SIGNAL_LABELS, SIGNAL_MEANINGS, SIGNALS, type Signal } from '../../packages/console/src/signals.js';
+import { cliActor } from '../../src/audit/record.js';
 import {
   alertRows,
   assertAccessible,
@@ -81,7 +82,7 @@ for (const kind of DATABASES) {
       assert.equal(await message(page, 'alert', 'refused'), REFUSED);
 
       const revoked = await server.seedTeam({ name: 'Revoked' });
-      assert.equal(await revoke(server.ctx, revoked.sandbox.id), true);
+      assert.equal(await revoke(server.ctx, revoked.sandbox.id, cliActor()), true);
       await tab.open('/');
       await signIn(page, revoked.sandbox.key);
       assert.equal(await message(page, 'alert', 'refused'), REFUSED);
@@ -94,7 +95,7 @@ for (const kind of DATABASES) {
       await signIn(page, world.sandbox.key);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
-      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys']);
+      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Audit']);
       assert.equal(await page.getByText('Acme · sandbox').count(), 1);
       assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('tapproof.console.key'), localStorage.length]), [world.sandbox.key, 0]);
       // A reload keeps the session (the key is checked again).
@@ -270,8 +271,8 @@ for (const kind of DATABASES) {
       assert.deepEqual(
         all.map((row) => row.slice(1)),
         [
-          ['not genuine: bad_cmac', tagId, '—', '—', '—'],
-          ['genuine', tagId, '1', '—', '—'],
+          ['not genuine: bad_cmac', tagId, 'first bottle', '—', '—', '—'],
+          ['genuine', tagId, 'first bottle', '1', '—', '—'],
         ],
       );
       await page.getByRole('combobox', { name: 'Outcome' }).selectOption('false');
@@ -451,7 +452,8 @@ for (const kind of DATABASES) {
           : [
               shown(v),
               outcome,
-              ...(options.showTag ? [tag_id] : []),
+              // A table of scans shows each tag's comment beside it: these emulated tags have none.
+              ...(options.showTag ? [tag_id, '—'] : []),
               String(read_counter ?? '—'),
               country ?? '—',
               signals.map((s) => SIGNAL_LABELS[s]).join('\n') || '—',
@@ -511,7 +513,7 @@ for (const kind of DATABASES) {
       assert.equal(listed.length, 13);
       assert.deepEqual(listed.slice(0, 11), mine.map((v) => row(v, { showTag: true, explained: false })).reverse());
       assert.deepEqual(
-        listed.slice(11).map((r) => [r.outcome, r.tone, r.badges, r.cells[5]]),
+        listed.slice(11).map((r) => [r.outcome, r.tone, r.badges, r.cells[6]]),
         [
           ['not genuine: bad_cmac', 'bad', [], '—'],
           ['genuine', 'ok', [], '—'],
@@ -711,7 +713,7 @@ for (const kind of DATABASES) {
         await signIn(page, world.sandbox.key);
         await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         await page.locator('.totals').waitFor();
-        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys'] as const) {
+        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Audit'] as const) {
           await go(page, link);
           await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
           await assertFitsWidth(page, link);

@@ -1,8 +1,10 @@
 // What a new operator meets on the console's tag and webhook pages, in Chromium against the real server
 // on both engines: a webhook form that starts afresh and subscribes to exactly what is ticked, deletion
 // offered only where the API allows it, a write's round trips counted alike by the console, the writer
-// and the API, tags as cards on a phone, and a warning for a url a phone cannot open.
+// and the API, tags as cards on a phone, a warning for a url a phone cannot open, and the tags' CSV export
+// carrying the page's search and status.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../kit/browser.js';
@@ -10,6 +12,7 @@ import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '
 import { emulated } from '../verifications/helpers.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
 import { FAST_WEBHOOKS } from '../webhooks/receiver.js';
+import { configure, createTags } from '../tags/helpers.js';
 import { assertAccessible, assertFitsWidth, consoleTab, go, message, signIn, tableRows, type ConsoleTab } from './console-page.js';
 
 const UNOPENABLE = /not an http\(s\) URL a phone can open/;
@@ -174,6 +177,50 @@ for (const kind of DATABASES) {
           ['created', 'short url', 'https://brand.example/p/2'],
         ]);
         assert.equal(await page.getByRole('list', { name: 'Tags', exact: true }).count(), 0);
+      } finally {
+        await desk.close();
+      }
+    });
+
+    test("Export CSV downloads the tags' export with the page's search and status", async () => {
+      const team = await server.seedTeam({ name: 'Export' });
+      const [one, two, shelf] = await createTags(server, team.sandbox.key, [{ comment: 'crate one' }, { comment: 'crate two' }, { comment: 'shelf' }]);
+      await configure(server, team, one.id);
+      const desk = await consoleTab(browser, server);
+      try {
+        const { page } = desk;
+        await desk.open('/');
+        await signIn(page, team.sandbox.key);
+        await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+        await desk.open('/tags?q=crate&status=configured');
+        const button = page.getByRole('button', { name: 'Export CSV', exact: true });
+        /** The query the button sent to the export, and the ids of the CSV it saved under the server's name. */
+        const exported = async () => {
+          const [request, download] = await Promise.all([
+            page.waitForRequest((r) => r.url().startsWith(`${server.base}/tags/export`)),
+            page.waitForEvent('download'),
+            button.click(),
+          ]);
+          assert.equal(new URL(request.url()).pathname, `${new URL(server.base).pathname}/tags/export`);
+          assert.match(download.suggestedFilename(), /^tags-sandbox-\d{4}-\d{2}-\d{2}\.csv$/);
+          const lines = readFileSync(await download.path(), 'utf8')
+            .split('\r\n')
+            .slice(0, -1);
+          assert.equal(lines[0], 'id,protocol,url,status,comment,session_duration,chip_uid,configured_at,inserted_at,updated_at');
+          return { query: Object.fromEntries(new URL(request.url()).searchParams), ids: lines.slice(1).map((line) => line.slice(0, line.indexOf(','))) };
+        };
+        assert.deepEqual(await exported(), { query: { q: 'crate', status: 'configured' }, ids: [one.id] });
+        await assertAccessible(page, 'tags with the export button');
+
+        // The filters as the page changes them: the status select, then the search box.
+        await page.getByRole('combobox', { name: 'Status' }).selectOption('');
+        await page.getByRole('status').filter({ hasText: '2 tags' }).waitFor();
+        assert.deepEqual(await exported(), { query: { q: 'crate' }, ids: [one.id, two.id].sort() });
+        await page.getByRole('searchbox', { name: 'Search' }).fill('shelf');
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.getByRole('status').filter({ hasText: '1 tag,' }).waitFor();
+        assert.deepEqual(await exported(), { query: { q: 'shelf' }, ids: [shelf.id] });
+        assert.deepEqual(desk.errors, []);
       } finally {
         await desk.close();
       }

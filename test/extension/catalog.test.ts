@@ -16,6 +16,8 @@ import { createTeam } from '../../src/teams/service.js';
 import { DATABASES, sharedServer, type TestServer } from '../kit/harness.js';
 import { cli, emulated } from '../verifications/helpers.js';
 import { CARDANO_TOKEN, ETHEREUM_TOKEN, ext, genuineScan, productionTag, scan } from './helpers.js';
+import { cliActor } from '../../src/audit/record.js';
+import { asCli } from '../kit/actors.js';
 
 const count = async (server: TestServer, table: 'products' | 'tokens' | 'tag_links') =>
   Number(
@@ -192,9 +194,9 @@ for (const kind of DATABASES) {
       }
       // A tag links only to its own team's and mode's catalog.
       const tag = await productionTag(server, world);
-      const sandboxProduct = await createProduct(server.ctx, { teamId: team, mode: 'sandbox' }, { name: 'S' });
+      const sandboxProduct = await createProduct(server.ctx, asCli({ teamId: team, mode: 'sandbox' }), { name: 'S' });
       const other = await server.seedTeam({ name: 'other' });
-      const otherToken = await createToken(server.ctx, { teamId: other.teamId, mode: 'production' }, CARDANO_TOKEN);
+      const otherToken = await createToken(server.ctx, asCli({ teamId: other.teamId, mode: 'production' }), CARDANO_TOKEN);
       const stderr = await cliFails(server, ['tags', 'link', tag.id, '--product', sandboxProduct.id, '--token', otherToken.id]);
       assert.equal(
         stderr,
@@ -271,8 +273,8 @@ for (const kind of DATABASES) {
       const team = world.teamId;
       const sandboxTag = await emulated(server, team, 'ntag_424_dna');
       const productionProduct = JSON.parse((await cli(server, ['products', 'create', '--team', team, '--name', 'Live', '--json'])).stdout);
-      const productionToken = await createToken(server.ctx, { teamId: team, mode: 'production' }, CARDANO_TOKEN);
-      const sandboxToken = await createToken(server.ctx, { teamId: team, mode: 'sandbox' }, CARDANO_TOKEN);
+      const productionToken = await createToken(server.ctx, asCli({ teamId: team, mode: 'production' }), CARDANO_TOKEN);
+      const sandboxToken = await createToken(server.ctx, asCli({ teamId: team, mode: 'sandbox' }), CARDANO_TOKEN);
       const links = () => server.ctx.db.kysely.selectFrom('tag_links').selectAll().where('tag_id', '=', sandboxTag.id).execute();
       assert.equal(
         await cliFails(server, ['tags', 'link', sandboxTag.id, '--product', productionProduct.id]),
@@ -296,13 +298,13 @@ for (const kind of DATABASES) {
     test('the chip import file accepts product and token: ids of the same world, or inline entries', async () => {
       const { server, world } = suite;
       const w = { teamId: world.teamId, mode: 'production' as const };
-      const product = await createProduct(server.ctx, w, { name: 'Existing' });
+      const product = await createProduct(server.ctx, asCli(w), { name: 'Existing' });
       const entries = [
         chipEntry({ product: product.id, token: { ...CARDANO_TOKEN, name: 'Inline' } }),
         chipEntry({ product: { name: 'Inline product', description: 'd' } }),
         chipEntry(),
       ];
-      const [a, b, c] = await importChips(server.ctx, w, entries);
+      const [a, b, c] = await importChips(server.ctx, { ...w, actor: cliActor() }, entries);
       const links = await server.ctx.db.kysely.selectFrom('tag_links').selectAll().where('tag_id', 'in', [a!, b!, c!]).execute();
       const byTag = new Map(links.map((l) => [l.tag_id, l]));
       assert.equal(byTag.get(a!)!.product_id, product.id);
@@ -317,7 +319,7 @@ for (const kind of DATABASES) {
     test('bad catalog fields in the import file: every problem named (entries from 1), nothing imported', async () => {
       const { server, world } = suite;
       const w = { teamId: world.teamId, mode: 'production' as const };
-      const sandboxToken = await createToken(server.ctx, { teamId: world.teamId, mode: 'sandbox' }, CARDANO_TOKEN);
+      const sandboxToken = await createToken(server.ctx, asCli({ teamId: world.teamId, mode: 'sandbox' }), CARDANO_TOKEN);
       const before = [await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')];
       const tagsBefore = Number(
         (
@@ -328,7 +330,7 @@ for (const kind of DATABASES) {
         ).n,
       );
       await assert.rejects(
-        importChips(server.ctx, w, [
+        importChips(server.ctx, { ...w, actor: cliActor() }, [
           chipEntry({ token: { ...CARDANO_TOKEN, supply: -3, policy_id: 'xyz' } }),
           chipEntry({ product: { name: '' } }),
           chipEntry({ token: { ...ETHEREUM_TOKEN, standard: 'erc42' } }),
@@ -342,11 +344,14 @@ for (const kind of DATABASES) {
           return true;
         },
       );
-      await assert.rejects(importChips(server.ctx, w, [chipEntry({ token: sandboxToken.id }), chipEntry({ product: 'prd_nope' })]), (error: Error) => {
-        assert.match(error.message, new RegExp(`entry 1, token: no token ${sandboxToken.id} in the tag's team and mode`));
-        assert.match(error.message, /entry 2, product: no product prd_nope/);
-        return true;
-      });
+      await assert.rejects(
+        importChips(server.ctx, { ...w, actor: cliActor() }, [chipEntry({ token: sandboxToken.id }), chipEntry({ product: 'prd_nope' })]),
+        (error: Error) => {
+          assert.match(error.message, new RegExp(`entry 1, token: no token ${sandboxToken.id} in the tag's team and mode`));
+          assert.match(error.message, /entry 2, product: no product prd_nope/);
+          return true;
+        },
+      );
       assert.deepEqual([await count(server, 'products'), await count(server, 'tokens'), await count(server, 'tag_links')], [before[0], before[1], before[2]]);
       assert.equal(
         Number(

@@ -9,6 +9,8 @@ import { setHolding, unsetHolding } from '../../src/extension/holdings/index.js'
 import { importChips } from '../../src/tag-chips/import.js';
 import { call, type ApiResponse, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
+import { cliActor } from '../../src/audit/record.js';
+import { asCli } from '../kit/actors.js';
 
 export interface Scanned {
   /** Platform id vrf_… */
@@ -24,7 +26,7 @@ export async function productionTag(server: TestServer, world: SeededTeam, url =
   const meta = randomBytes(16);
   const file = randomBytes(16);
   const uid = Buffer.from('04' + randomBytes(6).toString('hex'), 'hex');
-  const [tagId] = await importChips(server.ctx, { teamId: world.teamId, mode: 'production' }, [
+  const [tagId] = await importChips(server.ctx, { teamId: world.teamId, mode: 'production', actor: cliActor() }, [
     { url, protocol: 'ntag_424_dna', uid: uid.toString('hex'), sdm_meta_read_key: meta.toString('hex'), sdm_file_read_key: file.toString('hex') },
   ]);
   let counter = 0;
@@ -66,7 +68,7 @@ export async function scan(server: TestServer, world: SeededTeam, mode: Mode, ur
 /** A genuine verification of a new tag of `mode` (linked to a product and token when given). */
 export async function genuineScan(server: TestServer, world: SeededTeam, mode: Mode = 'production', links: { product?: string; token?: string } = {}) {
   const tag = await scannableTag(server, world, mode);
-  if (links.product || links.token) await linkTag(server.ctx, tag.id, links);
+  if (links.product || links.token) await linkTag(server.ctx, tag.id, links, cliActor());
   return { ...(await scan(server, world, mode, await tag.nextUrl())), tag };
 }
 
@@ -101,12 +103,12 @@ export const ETHEREUM_TOKEN = {
 export const FUNGIBLE_TOKEN = (({ token_id: _, ...erc721 }) => ({ ...erc721, standard: 'erc20' }))(ETHEREUM_TOKEN);
 
 export async function catalog(server: TestServer, world: SeededTeam, mode: Mode = 'production', token: Record<string, unknown> = CARDANO_TOKEN) {
-  const product = await createProduct(
-    server.ctx,
-    { teamId: world.teamId, mode },
-    { name: 'Jacket', image_url: 'https://brand.example/jacket.png', description: 'Waxed cotton' },
-  );
-  const tok = await createToken(server.ctx, { teamId: world.teamId, mode }, token);
+  const product = await createProduct(server.ctx, asCli({ teamId: world.teamId, mode }), {
+    name: 'Jacket',
+    image_url: 'https://brand.example/jacket.png',
+    description: 'Waxed cotton',
+  });
+  const tok = await createToken(server.ctx, asCli({ teamId: world.teamId, mode }), token);
   return { product: product.id, token: tok.id };
 }
 

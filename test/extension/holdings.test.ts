@@ -15,6 +15,7 @@ import { DATABASES, sharedServer } from '../kit/harness.js';
 import { cli } from '../verifications/helpers.js';
 import { startAnvil, DEPLOYER, HOLDER, type Anvil } from './anvil.js';
 import { cardanoWallet } from './wallets.js';
+import { asCli } from '../kit/actors.js';
 
 const token = (fields: Partial<TokenRow>): TokenRow => ({
   id: 'tok_test',
@@ -239,7 +240,7 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const db = server.ctx.db.kysely;
       const production = { teamId: world.teamId, mode: 'production' as const };
-      const eth = await createToken(server.ctx, production, {
+      const eth = await createToken(server.ctx, asCli(production), {
         chain: 'ethereum',
         name: 'W',
         symbol: 'W',
@@ -248,7 +249,7 @@ for (const kind of DATABASES) {
         token_id: '1',
         standard: 'erc721',
       });
-      const ada = await createToken(server.ctx, production, {
+      const ada = await createToken(server.ctx, asCli(production), {
         chain: 'cardano',
         name: 'J',
         symbol: 'J',

@@ -2,6 +2,7 @@
 // what the object shows (catalog links, ownership null until proven), and which
 // verifications the public sees (genuine ones of the base URL's mode).
 import assert from 'node:assert/strict';
+import { cliActor } from '../../src/audit/record.js';
 import { describe, test } from 'node:test';
 import { linkTag } from '../../src/extension/catalog/service.js';
 import { verificationUuid } from '../../src/extension/verification-ids.js';
@@ -76,7 +77,7 @@ for (const kind of DATABASES) {
         token_id: '7',
         standard: 'erc1155',
       });
-      await linkTag(server.ctx, plain.tagId, { token });
+      await linkTag(server.ctx, plain.tagId, { token }, cliActor());
       const linked = await ext(server, 'GET', `/verifications/${plain.publicId}`);
       assert.deepEqual(linked.body.token, {
         data: { token_id: '7', standard: 'erc1155' },

@@ -9,7 +9,21 @@ import { test } from 'node:test';
 import { SRC, importsOf, sources } from './module-graph.js';
 
 const KERNEL_FOLDERS = ['db', 'chips', 'http', 'secrets', 'geoip'];
-const FEATURES = ['keys', 'teams', 'tags', 'tag-chips', 'master-keys', 'sessions', 'signals', 'verifications', 'webhooks', 'extension', 'writer', 'emulator'];
+const FEATURES = [
+  'audit',
+  'keys',
+  'teams',
+  'tags',
+  'tag-chips',
+  'master-keys',
+  'sessions',
+  'signals',
+  'verifications',
+  'webhooks',
+  'extension',
+  'writer',
+  'emulator',
+];
 const COMPOSITION = [
   'context.ts',
   'open-context.ts',

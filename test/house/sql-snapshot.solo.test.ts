@@ -23,6 +23,7 @@ import { startReceiver } from '../webhooks/receiver.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
 import { emulated, tamper, tapUrl, verify } from '../verifications/helpers.js';
 import { sqlRecorder, snapshotText } from './sql-recorder.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const SQL_DIR = join(import.meta.dirname, '../../sql');
 const UPDATE = process.env.UPDATE_SQL_SNAPSHOT === '1';
@@ -126,7 +127,7 @@ async function drive(server: TestServer): Promise<void> {
     await listAttempts(server.ctx.db.kysely, hook!.id, 10);
     await requeue(server.ctx.db.kysely, { webhookId: hook!.id, since: 0 }, server.clock.nowMicros());
     const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.ctx.clock);
-    await revoke(server.ctx, doomed.id);
+    await revoke(server.ctx, doomed.id, cliActor());
     await checkTagCounters(server.ctx.db, { fix: false });
     // A drifted counter, for the doctor to repair.
     await server.ctx.db.kysely.updateTable('tag_counts').set({ tag_count: 1000 }).where('team_id', '=', world.teamId).execute();

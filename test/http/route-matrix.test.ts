@@ -9,6 +9,7 @@ import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer, type SeededTeam } from '../kit/harness.js';
 import { assertError } from '../kit/assertions.js';
 import { PUBLIC_ROUTES, ROUTES, registeredRoutes, seedOwned, type Owned } from './routes.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const HOSTILE_IDS = ['%00', 'tag_%00', 'whk_0000000000000000000%00', '%27%20or%201%3D1--', 'x'.repeat(3000), '%F0%9F%98%80', '..%2F..'];
 // Not percent-encoded UTF-8 (a lone surrogate, stray bytes): still the JSON:API 404, not the framework's 400.
@@ -35,7 +36,7 @@ for (const kind of DATABASES) {
         ['other mode', team.production.key],
       ];
       const revoked = await server.seedTeam({ name: 'revoked' });
-      await revoke(server.ctx, revoked.sandbox.id);
+      await revoke(server.ctx, revoked.sandbox.id, cliActor());
       revokedKey = revoked.sandbox.key;
     });
 

@@ -3,6 +3,7 @@
 // other mode / malformed ids over each row, and fails when the server registers a route
 // that is not in this table: a new route cannot skip the matrix.
 import type { Access } from '../../src/http/access.js';
+import type { AuditOperation } from '../../src/audit/operations.js';
 import { createKey } from '../../src/keys/service.js';
 import { call, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createdTag } from '../writer/helpers.js';
@@ -45,6 +46,11 @@ export interface RouteRow {
    * routes, so a route that declares another access fails the role matrix (test/keys/roles.test.ts).
    */
   access: Access;
+  /**
+   * What the audit log records for the owner's request (test/audit/routes.test.ts): required on every
+   * route that changes something, so a new one cannot skip the log; `unrecorded` says why it does not.
+   */
+  audit?: AuditOperation | { unrecorded: string };
 }
 
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
@@ -57,6 +63,7 @@ const byId =
 
 export const ROUTES: RouteRow[] = [
   { method: 'GET', pattern: '/tags', request: () => ({ path: '/tags' }), outsider: 200, access: 'read' },
+  { method: 'GET', pattern: '/tags/export', request: () => ({ path: '/tags/export' }), outsider: 200, access: 'read' },
   // The owner's url: urls are unique per team and mode, so any other world may use it too.
   {
     method: 'POST',
@@ -64,9 +71,24 @@ export const ROUTES: RouteRow[] = [
     request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: o.tag.url } }] } }),
     outsider: 201,
     access: 'write',
+    audit: 'tag.create',
   },
-  { method: 'PATCH', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [tagDoc(o.tag.id).data] } }), outsider: 404, access: 'write' },
-  { method: 'DELETE', pattern: '/tags', request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', id: o.tag.id }] } }), outsider: 200, access: 'write' },
+  {
+    method: 'PATCH',
+    pattern: '/tags',
+    request: (o) => ({ path: '/tags', body: { data: [tagDoc(o.tag.id).data] } }),
+    outsider: 404,
+    access: 'write',
+    audit: 'tag.update',
+  },
+  {
+    method: 'DELETE',
+    pattern: '/tags',
+    request: (o) => ({ path: '/tags', body: { data: [{ type: 'tags', id: o.tag.id }] } }),
+    outsider: 200,
+    access: 'write',
+    audit: 'tag.delete',
+  },
   { method: 'GET', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404, access: 'read' },
   {
     method: 'GET',
@@ -99,8 +121,17 @@ export const ROUTES: RouteRow[] = [
     withId: byId('/tags/', '', tagDoc),
     outsider: 404,
     access: 'write',
+    audit: 'tag.update',
   },
-  { method: 'DELETE', pattern: '/tags/:id', request: (o) => byId('/tags/')(o.tag.id), withId: byId('/tags/'), outsider: 404, access: 'write' },
+  {
+    method: 'DELETE',
+    pattern: '/tags/:id',
+    request: (o) => byId('/tags/')(o.tag.id),
+    withId: byId('/tags/'),
+    outsider: 404,
+    access: 'write',
+    audit: 'tag.delete',
+  },
   { method: 'GET', pattern: '/teams/current', request: () => ({ path: '/teams/current' }), outsider: 200, access: 'read' },
   // Acts on the caller's own team and mode only.
   {
@@ -109,9 +140,11 @@ export const ROUTES: RouteRow[] = [
     request: () => ({ path: '/teams/current', body: { data: { type: 'teams', attributes: { signal_thresholds: { replay_burst: 3 } } } } }),
     outsider: 200,
     access: 'write',
+    audit: 'team.update',
   },
   { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404, access: 'read' },
   { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200, access: 'admin' },
+  { method: 'GET', pattern: '/audit-events', request: () => ({ path: '/audit-events' }), outsider: 200, access: 'admin' },
   { method: 'GET', pattern: '/keys/current', request: () => ({ path: '/keys/current' }), outsider: 200, access: 'any' },
   { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404, access: 'admin' },
   // Acts on the caller's own team and mode only.
@@ -121,6 +154,7 @@ export const ROUTES: RouteRow[] = [
     request: () => ({ path: '/keys', body: { data: { type: 'keys', attributes: { role: 'read' } } } }),
     outsider: 201,
     access: 'admin',
+    audit: 'key.create',
   },
   {
     method: 'POST',
@@ -129,14 +163,24 @@ export const ROUTES: RouteRow[] = [
     withId: byId('/keys/', '/roll', rollDoc),
     outsider: 404,
     access: 'admin',
+    audit: 'key.roll',
   },
-  { method: 'DELETE', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.spareKeyId), withId: byId('/keys/'), outsider: 404, access: 'admin' },
+  {
+    method: 'DELETE',
+    pattern: '/keys/:id',
+    request: (o) => byId('/keys/')(o.spareKeyId),
+    withId: byId('/keys/'),
+    outsider: 404,
+    access: 'admin',
+    audit: 'key.revoke',
+  },
   {
     method: 'POST',
     pattern: '/webhooks',
     request: () => ({ path: '/webhooks', body: { data: { type: 'webhooks', attributes: { url: 'https://hooks.example.com/matrix' } } } }),
     outsider: 201,
     access: 'write',
+    audit: 'webhook.create',
   },
   { method: 'GET', pattern: '/webhooks', request: () => ({ path: '/webhooks' }), outsider: 200, access: 'read' },
   {
@@ -154,6 +198,7 @@ export const ROUTES: RouteRow[] = [
     withId: (id) => ({ path: `/webhooks/${id}/deliveries/evt_0000000000000000000000/redeliver` }),
     outsider: 404,
     access: 'write',
+    audit: 'webhook.redeliver',
   },
   { method: 'GET', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404, access: 'read' },
   {
@@ -163,14 +208,24 @@ export const ROUTES: RouteRow[] = [
     withId: byId('/webhooks/', '', webhookDoc),
     outsider: 404,
     access: 'write',
+    audit: 'webhook.update',
   },
-  { method: 'DELETE', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404, access: 'write' },
+  {
+    method: 'DELETE',
+    pattern: '/webhooks/:id',
+    request: (o) => byId('/webhooks/')(o.webhookId),
+    withId: byId('/webhooks/'),
+    outsider: 404,
+    access: 'write',
+    audit: 'webhook.delete',
+  },
   {
     method: 'POST',
     pattern: '/writer/writes',
     request: (o) => ({ path: '/writer/writes', body: { data: { type: 'writes', attributes: { tag_id: o.tag.id } } } }),
     outsider: 404,
     access: 'write',
+    audit: 'write.start',
   },
   {
     method: 'GET',
@@ -187,6 +242,7 @@ export const ROUTES: RouteRow[] = [
     withId: byId('/writer/writes/', '/responses', responsesDoc),
     outsider: 404,
     access: 'write',
+    audit: 'write.finish',
   },
   {
     method: 'POST',
@@ -194,6 +250,7 @@ export const ROUTES: RouteRow[] = [
     request: (o) => ({ path: '/verifications', body: { data: { type: 'verifications', attributes: { url: o.scanUrl } } } }),
     outsider: 404,
     access: 'write+verify',
+    audit: { unrecorded: 'a scan is its own record (GET /verifications)' },
   },
   { method: 'GET', pattern: '/verifications', request: () => ({ path: '/verifications' }), outsider: 200, access: 'read' },
   { method: 'GET', pattern: '/verifications/stats', request: () => ({ path: '/verifications/stats' }), outsider: 200, access: 'read' },
@@ -211,6 +268,14 @@ export const ROUTES: RouteRow[] = [
     pattern: '/verifications/:id/ownership-proofs',
     request: (o) => byId('/verifications/', '/ownership-proofs')(o.verificationId),
     withId: byId('/verifications/', '/ownership-proofs'),
+    outsider: 404,
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    pattern: '/verifications/:id/claims',
+    request: (o) => byId('/verifications/', '/claims')(o.verificationId),
+    withId: byId('/verifications/', '/claims'),
     outsider: 404,
     access: 'read',
   },

@@ -8,6 +8,7 @@ import { runCli } from '../cli/process.js';
 import { DATABASES, call, type TestServer } from '../kit/harness.js';
 import { ISO_MICROS, assertError, assertJsonApi } from '../kit/assertions.js';
 import { sharedServer } from '../kit/harness.js';
+import { cliActor } from '../../src/audit/record.js';
 
 /** Uses `key` until the server serves it from its principal cache (PostgreSQL: once its LISTEN is up). */
 async function untilCached(server: TestServer, key: string): Promise<void> {
@@ -40,7 +41,7 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const doomed = await createKey(server.ctx.db.kysely, world.teamId, 'production', server.ctx.clock);
       await untilCached(server, doomed.key);
-      await revoke(server.ctx, doomed.id);
+      await revoke(server.ctx, doomed.id, cliActor());
       assertError(await call(server, 'GET', '/tags', { key: doomed.key }), 401);
     });
   });
@@ -51,7 +52,7 @@ for (const kind of DATABASES) {
     test('own key and a sibling key of the same world → 200 without the secret or its hash', async () => {
       const { server, world } = suite;
       const sibling = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.ctx.clock);
-      await revoke(server.ctx, sibling.id);
+      await revoke(server.ctx, sibling.id, cliActor());
       for (const target of [world.sandbox, sibling]) {
         const response = await call(server, 'GET', `/keys/${target.id}`, { key: world.sandbox.key });
         assert.equal(response.status, 200, response.text);

@@ -5,6 +5,7 @@ import { createKey, revoke } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { assertBadParameter } from '../http/query.js';
 import { ISO_MICROS } from '../kit/assertions.js';
+import { cliActor } from '../../src/audit/record.js';
 
 for (const kind of DATABASES) {
   describe(`GET /keys and GET /teams/current (${kind})`, () => {
@@ -14,7 +15,7 @@ for (const kind of DATABASES) {
       const { server } = suite;
       const world = await server.seedTeam({ name: 'keys' });
       const second = await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.clock);
-      await revoke(server.ctx, second.id);
+      await revoke(server.ctx, second.id, cliActor());
       const response = await call(server, 'GET', '/keys', { key: world.sandbox.key });
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(

@@ -16,6 +16,8 @@ import { launchBrowser, pageErrors, seriousViolations } from '../kit/browser.js'
 import { DATABASES, sharedServer } from '../kit/harness.js';
 import { emulated, tapUrl } from '../verifications/helpers.js';
 import { startBrand, type BrandServer } from './brand.js';
+import { cliActor } from '../../src/audit/record.js';
+import { asCli } from '../kit/actors.js';
 
 const TEST_WALLETS_SCRIPT = createRequire(import.meta.url).resolve('@tapproof/landing/test-wallets/script');
 
@@ -59,11 +61,11 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const scope = { teamId: world.teamId, mode: 'sandbox' as const };
       const links = {
-        product: (await createProduct(server.ctx, scope, { name: 'Jacket', description: 'Waxed cotton', image_url: null })).id,
-        token: (await createToken(server.ctx, scope, token)).id,
+        product: (await createProduct(server.ctx, asCli(scope), { name: 'Jacket', description: 'Waxed cotton', image_url: null })).id,
+        token: (await createToken(server.ctx, asCli(scope), token)).id,
       };
       const { id } = await emulated(server, world.teamId, 'ntag_424_dna', { url: `${brand.origin}/p/${randomBytes(4).toString('hex')}` });
-      await linkTag(server.ctx, id, links);
+      await linkTag(server.ctx, id, links, cliActor());
       return { token: links.token, tap: () => tapUrl(server, id) };
     }
 

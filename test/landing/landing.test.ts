@@ -27,6 +27,8 @@ import { DATABASES, sharedServer } from '../kit/harness.js';
 import { cli, emulated, tamper, tapUrl } from '../verifications/helpers.js';
 import { startBrand, type BrandServer } from './brand.js';
 import { CARDANO_WALLET_NAME, injectCardano, injectEthereum, type WalletOptions } from './wallets.js';
+import { cliActor } from '../../src/audit/record.js';
+import { asCli } from '../kit/actors.js';
 
 const NFT = 'ERC721PresetMinterPauserAutoId';
 
@@ -127,8 +129,8 @@ for (const kind of DATABASES) {
       const { server, world } = suite;
       const scope = { teamId: world.teamId, mode };
       return {
-        product: (await createProduct(server.ctx, scope, { ...product, image_url: null })).id,
-        token: (await createToken(server.ctx, scope, token)).id,
+        product: (await createProduct(server.ctx, asCli(scope), { ...product, image_url: null })).id,
+        token: (await createToken(server.ctx, asCli(scope), token)).id,
       };
     }
 
@@ -370,7 +372,7 @@ for (const kind of DATABASES) {
           token = links.token;
           await holdings(server).give(token, owner.address);
           const { id } = await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper', { url: `${brand.origin}/p/${randomBytes(4).toString('hex')}` });
-          await linkTag(server.ctx, id, links);
+          await linkTag(server.ctx, id, links, cliActor());
           return {
             tap: () => tapUrl(server, id),
             rows: [
@@ -405,7 +407,7 @@ for (const kind of DATABASES) {
             { chain: 'ethereum', name: 'Tapproof Watch', symbol: 'WTC', supply: 1, contract_address: contract, token_id: '0', standard: 'erc721' },
           );
           const tag = await productionTag(server, world, `${brand.origin}/p/${randomBytes(4).toString('hex')}`);
-          await linkTag(server.ctx, tag.id, links);
+          await linkTag(server.ctx, tag.id, links, cliActor());
           return {
             tap: async () => tag.tap(),
             rows: [

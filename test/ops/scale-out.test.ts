@@ -18,6 +18,7 @@ import { REPO, runCli, startServe, startWorker, type LongRunning, type ServeProc
 import { REDIS_URL, call, freshStorage, randomIp, type ApiResponse, type Storage } from '../kit/harness.js';
 import { parseMetrics } from '../metrics/exposition.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const LIMIT = 5;
 const CHIPS = 4;
@@ -118,7 +119,9 @@ describe('scale-out: two serve processes and one worker on one PostgreSQL and on
   test('concurrent taps over both servers, each URL sent to both → exactly one genuine verification per fresh counter', async () => {
     assert.notEqual(a.origin, b.origin);
     const tags = await Promise.all(
-      Array.from({ length: CHIPS }, (_, i) => createEmulatedChip(ctx, { teamId, url: `https://example.com/scale/${i}`, protocol: 'ntag_424_dna' })),
+      Array.from({ length: CHIPS }, (_, i) =>
+        createEmulatedChip(ctx, { teamId, url: `https://example.com/scale/${i}`, protocol: 'ntag_424_dna', actor: cliActor() }),
+      ),
     );
     const ids = new Set<string>();
     for (let round = 1; round <= ROUNDS; round++) {

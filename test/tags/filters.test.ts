@@ -11,6 +11,7 @@ import { chipTags, filteredCount, pageIds, type ListQuery } from '../../src/tags
 import { importChips } from '../../src/tag-chips/import.js';
 import { configure, createTags } from './helpers.js';
 import { newCard, writeTag } from '../writer/helpers.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const URLS = {
   p12: 'https://brand.example/p/12',
@@ -87,7 +88,7 @@ for (const kind of DATABASES) {
         p12: (await createTags(server, world.production.key, [{ url: URLS.p12 }]))[0].id,
         // Production writes NXP silicon only: its chip is imported, written elsewhere (the import upper-cases the UID).
         written: (
-          await importChips(server.ctx, { teamId: world.teamId, mode: 'production' }, [
+          await importChips(server.ctx, { teamId: world.teamId, mode: 'production', actor: cliActor() }, [
             {
               url: 'https://brand.example/p/12/prod',
               protocol: 'ntag_424_dna',

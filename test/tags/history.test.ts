@@ -8,6 +8,8 @@ import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { ISO_MICROS, assertError, assertJsonApi } from '../kit/assertions.js';
 import { CARDANO_TOKEN, ETHEREUM_TOKEN } from '../extension/helpers.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
+import { asCli } from '../kit/actors.js';
+import { cliActor } from '../../src/audit/record.js';
 
 for (const kind of DATABASES) {
   describe(`a tag's writes and links (${kind})`, () => {
@@ -68,9 +70,9 @@ for (const kind of DATABASES) {
       assert.deepEqual(before.body, { data: { type: 'tag-links', id: tag.id, attributes: { product: null, token: null, updated_at: null } } });
 
       const sandbox = { teamId: world.teamId, mode: 'sandbox' as const };
-      const product = await createProduct(server.ctx, sandbox, { name: 'Jacket', description: 'Waxed cotton' });
-      const token = await createToken(server.ctx, sandbox, CARDANO_TOKEN);
-      await linkTag(server.ctx, tag.id, { product: product.id, token: token.id });
+      const product = await createProduct(server.ctx, asCli(sandbox), { name: 'Jacket', description: 'Waxed cotton' });
+      const token = await createToken(server.ctx, asCli(sandbox), CARDANO_TOKEN);
+      await linkTag(server.ctx, tag.id, { product: product.id, token: token.id }, cliActor());
       const after = await call(server, 'GET', `/tags/${tag.id}/links`, { key });
       const { updated_at, ...attributes } = after.body.data.attributes;
       assert.match(updated_at, ISO_MICROS);
@@ -90,8 +92,8 @@ for (const kind of DATABASES) {
         },
       });
 
-      const eth = await createToken(server.ctx, sandbox, ETHEREUM_TOKEN);
-      await linkTag(server.ctx, tag.id, { token: eth.id });
+      const eth = await createToken(server.ctx, asCli(sandbox), ETHEREUM_TOKEN);
+      await linkTag(server.ctx, tag.id, { token: eth.id }, cliActor());
       const relinked = (await call(server, 'GET', `/tags/${tag.id}/links`, { key })).body.data.attributes;
       assert.equal(relinked.product.id, product.id, 'linking a token keeps the product');
       assert.deepEqual(

@@ -10,6 +10,7 @@ import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import type { ServeProcess } from '../cli/process.js';
 import { DATABASES, type Storage } from '../kit/harness.js';
 import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
+import { cliActor } from '../../src/audit/record.js';
 
 for (const kind of DATABASES) {
   describe(`answered verifications survive SIGKILL (${kind})`, () => {
@@ -30,7 +31,10 @@ for (const kind of DATABASES) {
 
     test('40 chips tapped 3 times each, all at once; SIGKILL after the last answer; a new server knows all 120', async () => {
       const tags = await Promise.all(
-        Array.from({ length: 40 }, async (_, i) => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/d/${i}`, protocol: 'ntag_424_dna' })).id),
+        Array.from(
+          { length: 40 },
+          async (_, i) => (await createEmulatedChip(ctx, { teamId, url: `https://example.com/d/${i}`, protocol: 'ntag_424_dna', actor: cliActor() })).id,
+        ),
       );
       const urls = await Promise.all(tags.map(async (tagId) => [(await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url, (await tap(ctx, tagId)).url]));
       const server = await startServeOn(storage);

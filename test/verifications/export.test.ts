@@ -5,27 +5,15 @@
 // another team's and another mode's scans.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { sql } from 'kysely';
 import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { pad, series } from '../kit/seed.js';
+import { settled, statementCounter } from '../kit/statements.js';
 
 const SCANS = 100_000;
 const TAGS = 50;
 const NOW = Date.UTC(2026, 10, 1) * 1000;
 const HEADER = 'id,scanned_at,tag_id,tag_url,tag_comment,genuine,reason,read_counter,signals,country,client_ip,session_id,tamper_permanent,tamper_current';
-
-/** Counts the statements that read verifications while `counting` is on. */
-function statementCounter() {
-  const counter = { on: false, reads: 0 };
-  const plugin: KyselyPlugin = {
-    transformQuery(args: { node: RootOperationNode }) {
-      if (counter.on && args.node.kind === 'SelectQueryNode' && JSON.stringify(args.node.from).includes('"verifications"')) counter.reads++;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { counter, plugin };
-}
 
 /** One scan in ten a replay, one in 1,000 a bad CMAC flagged with a counter gap; tag i % TAGS; one a minute, newest at NOW. */
 async function seed(server: TestServer, teamId: string, mode: 'sandbox' | 'production', count: number, prefix: string) {
@@ -51,7 +39,7 @@ for (const kind of DATABASES)
     let server: TestServer;
     let world: SeededTeam;
     let other: SeededTeam;
-    const { counter, plugin } = statementCounter();
+    const { counter, plugin } = statementCounter('verifications');
 
     before(async () => {
       server = await startServer(kind, {}, { plugins: [plugin] });
@@ -124,11 +112,7 @@ for (const kind of DATABASES)
       const reader = response.body!.getReader();
       await reader.read();
       // Wait until the server has stopped on the full socket.
-      let seen = -1;
-      while (seen !== counter.reads) {
-        seen = counter.reads;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
+      await settled(counter);
       assert.ok(counter.reads < SCANS / 1000 / 2, `${counter.reads} of ${SCANS / 1000} pages read while the client read nothing`);
       let bytes = 0;
       for (;;) {

@@ -9,6 +9,7 @@ import { createKey } from '../../src/keys/service.js';
 import { createTeam } from '../../src/teams/service.js';
 import { systemClock } from '../../src/time.js';
 import { startServe, type ServeProcess } from '../cli/process.js';
+import { cliActor } from '../../src/audit/record.js';
 
 export { cli } from '../cli/process.js';
 
@@ -38,7 +39,14 @@ export async function emulated(
   options: { crypto?: 'aes' | 'lrp'; sessionDuration?: number; url?: string } = {},
 ) {
   const url = options.url ?? `https://example.com/p/${Math.random().toString(36).slice(2)}`;
-  const { id } = await createEmulatedChip(server.ctx, { teamId, url, protocol, crypto: options.crypto, sessionDuration: options.sessionDuration });
+  const { id } = await createEmulatedChip(server.ctx, {
+    teamId,
+    url,
+    protocol,
+    crypto: options.crypto,
+    sessionDuration: options.sessionDuration,
+    actor: cliActor(),
+  });
   return { id, url };
 }
 

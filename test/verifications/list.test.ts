@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { newId } from '../../src/ids.js';
-import type { Mode } from '../../src/db/schema.js';
-import { insertVerifications, worldVerifications, type VerificationRow } from '../../src/verifications/repository.js';
+import { worldVerifications, type VerificationRow } from '../../src/verifications/repository.js';
 import { addScanCounts, findScanCounts, foldScanCounts } from '../../src/verifications/scan-counts.js';
 import { isoMicros } from '../../src/time.js';
 import { buildApp } from '../../src/app.js';
 import { createContext } from '../../src/context.js';
+import { newestFirst, scanRow, storeScans } from './stored-scans.js';
 import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { assertBadParameter, walk } from '../http/query.js';
 
@@ -17,45 +17,6 @@ const REASONS = ['ok', 'replayed', 'bad_cmac', 'bad_picc_data', 'uid_mismatch'] 
 const DAY = 86_400_000_000;
 /** 2026-01-01T00:00:00Z */
 const START = Date.UTC(2026, 0, 1) * 1000;
-
-function row(
-  world: SeededTeam,
-  mode: Mode,
-  tagId: string,
-  scannedAt: number,
-  reason: (typeof REASONS)[number],
-  country: string | null,
-  signals: string | null = null,
-): VerificationRow {
-  return {
-    id: newId('vrf'),
-    team_id: world.teamId,
-    mode,
-    tag_id: tagId,
-    genuine: reason === 'ok' ? 1 : 0,
-    reason,
-    read_counter: null,
-    tamper_permanent: null,
-    tamper_current: null,
-    session_id: null,
-    scanned_at: scannedAt,
-    url_hash: 'h',
-    client_ip: null,
-    country,
-    write_generation: 1,
-    signals,
-  };
-}
-
-/** Stores rows as the verify path does: the verifications and their counts in one transaction. */
-async function store(server: TestServer, rows: VerificationRow[]): Promise<void> {
-  await server.ctx.db.kysely.transaction().execute(async (trx) => {
-    await insertVerifications(trx, rows);
-    await addScanCounts(trx, foldScanCounts(rows));
-  });
-}
-
-const newestFirst = (rows: VerificationRow[]) => [...rows].sort((a, b) => b.scanned_at - a.scanned_at || (a.id < b.id ? 1 : -1)).map((r) => r.id);
 
 for (const kind of DATABASES) {
   describe(`GET /verifications (${kind})`, () => {
@@ -71,7 +32,7 @@ for (const kind of DATABASES) {
       world = await server.seedTeam();
       // 60 scans over 10 days, every fourth pair at the same microsecond (the id breaks the tie).
       rows = Array.from({ length: 60 }, (_, i) =>
-        row(
+        scanRow(
           world,
           'sandbox',
           tags[i % 3]!,
@@ -80,12 +41,12 @@ for (const kind of DATABASES) {
           i % 3 === 0 ? null : i % 3 === 1 ? 'DE' : 'FR',
         ),
       );
-      await store(server, rows.slice(0, 30));
-      await store(server, rows.slice(30));
+      await storeScans(server, rows.slice(0, 30));
+      await storeScans(server, rows.slice(30));
       // Elsewhere: the production world and another team.
-      await store(server, [row(world, 'production', tags[0]!, START, 'ok', 'DE')]);
+      await storeScans(server, [scanRow(world, 'production', tags[0]!, START, 'ok', 'DE')]);
       const other = await server.seedTeam();
-      await store(server, [row(other, 'sandbox', tags[0]!, START, 'ok', 'DE')]);
+      await storeScans(server, [scanRow(other, 'sandbox', tags[0]!, START, 'ok', 'DE')]);
     });
     after(() => server.close());
 
@@ -174,7 +135,7 @@ for (const kind of DATABASES) {
       assert.equal((await get(next)).status, 200);
       // Another team's walk, its links.next with this team's key: refused, not this team's rows.
       const other = await server.seedTeam();
-      await store(server, [row(other, 'sandbox', tags[0]!, START + 1, 'ok', 'DE'), row(other, 'sandbox', tags[0]!, START + 2, 'ok', 'DE')]);
+      await storeScans(server, [scanRow(other, 'sandbox', tags[0]!, START + 1, 'ok', 'DE'), scanRow(other, 'sandbox', tags[0]!, START + 2, 'ok', 'DE')]);
       const theirs = (await list('page_size=1', other.sandbox.key)).body.links.next as string;
       assert.equal((await call(server, 'GET', theirs.replace(server.ctx.config.apiPrefix, ''), { key: other.sandbox.key })).status, 200);
       assertBadParameter(await get(theirs), 'cursor');
@@ -269,15 +230,18 @@ for (const kind of DATABASES) {
       world = await server.seedTeam();
       const tag = newId('tag');
       // Day 1: 3 ok DE, 1 bad_cmac unknown country; day 3: 2 replayed FR, 1 ok DE (in two batches, the last second of the day).
-      await store(server, [
-        row(world, 'sandbox', tag, START + 1, 'ok', 'DE'),
-        row(world, 'sandbox', tag, START + 2, 'ok', 'DE'),
-        row(world, 'sandbox', tag, START + 3, 'bad_cmac', null),
+      await storeScans(server, [
+        scanRow(world, 'sandbox', tag, START + 1, 'ok', 'DE'),
+        scanRow(world, 'sandbox', tag, START + 2, 'ok', 'DE'),
+        scanRow(world, 'sandbox', tag, START + 3, 'bad_cmac', null),
       ]);
-      await store(server, [row(world, 'sandbox', tag, START + DAY - 1, 'ok', 'DE')]);
-      await store(server, [row(world, 'sandbox', tag, START + 2 * DAY, 'replayed', 'FR'), row(world, 'sandbox', tag, START + 3 * DAY - 1, 'replayed', 'FR')]);
-      await store(server, [row(world, 'sandbox', tag, START + 2 * DAY + 5, 'ok', 'DE')]);
-      await store(server, [row(world, 'production', tag, START, 'ok', 'DE')]);
+      await storeScans(server, [scanRow(world, 'sandbox', tag, START + DAY - 1, 'ok', 'DE')]);
+      await storeScans(server, [
+        scanRow(world, 'sandbox', tag, START + 2 * DAY, 'replayed', 'FR'),
+        scanRow(world, 'sandbox', tag, START + 3 * DAY - 1, 'replayed', 'FR'),
+      ]);
+      await storeScans(server, [scanRow(world, 'sandbox', tag, START + 2 * DAY + 5, 'ok', 'DE')]);
+      await storeScans(server, [scanRow(world, 'production', tag, START, 'ok', 'DE')]);
     });
     after(() => server.close());
 
@@ -377,12 +341,12 @@ for (const kind of DATABASES) {
     test('foldScanCounts folds a batch into one row per world, UTC day, reason and country', () => {
       const a: SeededTeam = { teamId: 'team_a', sandbox: { id: '', key: '' }, production: { id: '', key: '' } };
       const folded = foldScanCounts([
-        row(a, 'sandbox', 't', START + DAY - 1, 'ok', 'DE'),
-        row(a, 'sandbox', 't', START, 'ok', 'DE'),
-        row(a, 'sandbox', 't', START + DAY, 'ok', 'DE'),
-        row(a, 'production', 't', START, 'ok', 'DE'),
-        row(a, 'sandbox', 't', START, 'ok', null),
-        row(a, 'sandbox', 't', START, 'replayed', 'DE'),
+        scanRow(a, 'sandbox', 't', START + DAY - 1, 'ok', 'DE'),
+        scanRow(a, 'sandbox', 't', START, 'ok', 'DE'),
+        scanRow(a, 'sandbox', 't', START + DAY, 'ok', 'DE'),
+        scanRow(a, 'production', 't', START, 'ok', 'DE'),
+        scanRow(a, 'sandbox', 't', START, 'ok', null),
+        scanRow(a, 'sandbox', 't', START, 'replayed', 'DE'),
       ]);
       assert.deepEqual(folded, [
         { team_id: 'team_a', mode: 'production', day: '2026-01-01', reason: 'ok', country: 'DE', count: 1 },
@@ -396,7 +360,7 @@ for (const kind of DATABASES) {
 
     test('addScanCounts adds to stored counts, across batches and concurrent transactions', async () => {
       const world = await server.seedTeam();
-      const batch = [row(world, 'sandbox', 't', START, 'ok', 'DE'), row(world, 'sandbox', 't', START, 'ok', null)];
+      const batch = [scanRow(world, 'sandbox', 't', START, 'ok', 'DE'), scanRow(world, 'sandbox', 't', START, 'ok', null)];
       await addScanCounts(server.ctx.db.kysely, foldScanCounts(batch));
       await Promise.all(Array.from({ length: 5 }, () => server.ctx.db.kysely.transaction().execute((trx) => addScanCounts(trx, foldScanCounts(batch)))));
       await addScanCounts(server.ctx.db.kysely, []);
@@ -478,9 +442,9 @@ for (const kind of DATABASES) {
     test("a busy world's statistics change none of it: no reason's range is read whole and sorted", async () => {
       const busy = { teamId: 'team_busy', sandbox: { id: '', key: '' }, production: { id: '', key: '' } };
       const reasonOf = (i: number) => (i % 10 === 0 ? 'replayed' : i % 97 === 0 ? 'bad_cmac' : 'ok');
-      await store(
+      await storeScans(
         server,
-        Array.from({ length: 3000 }, (_, i) => row(busy, 'sandbox', `tag_busy${i % 50}`, START + i * 1000, reasonOf(i), null)),
+        Array.from({ length: 3000 }, (_, i) => scanRow(busy, 'sandbox', `tag_busy${i % 50}`, START + i * 1000, reasonOf(i), null)),
       );
       if (kind === 'postgres') await sql`analyze verifications`.execute(server.ctx.db.kysely);
       const refused = REASONS.filter((r) => r !== 'ok');
@@ -507,9 +471,9 @@ for (const kind of DATABASES) {
       ])
         flaggedOnly(await plan(worldVerifications(server.ctx.db.kysely, world, filter)));
       const busy = { teamId: 'team_flaggedbusy', sandbox: { id: '', key: '' }, production: { id: '', key: '' } };
-      await store(
+      await storeScans(
         server,
-        Array.from({ length: 3000 }, (_, i) => row(busy, 'sandbox', `tag_fb${i % 50}`, START + i * 1000, 'ok', null, i % 100 === 0 ? 'counter_gap' : null)),
+        Array.from({ length: 3000 }, (_, i) => scanRow(busy, 'sandbox', `tag_fb${i % 50}`, START + i * 1000, 'ok', null, i % 100 === 0 ? 'counter_gap' : null)),
       );
       if (kind === 'postgres') await sql`analyze verifications`.execute(server.ctx.db.kysely);
       for (const filter of [

@@ -12,6 +12,7 @@ import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { runCli, type ServeProcess } from '../cli/process.js';
 import { DATABASES, call, type Storage } from '../kit/harness.js';
 import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
+import { cliActor } from '../../src/audit/record.js';
 
 type Running = ServeProcess;
 const stopServe = (server: Running) => server.stop();
@@ -57,7 +58,14 @@ for (const kind of DATABASES) {
 
     const verify = (server: Running, url: string) => verifyWith(server, key, url);
     const newTag = async () =>
-      (await createEmulatedChip(ctx, { teamId, url: `https://example.com/m/${Math.random().toString(36).slice(2)}`, protocol: 'ntag_424_dna' })).id;
+      (
+        await createEmulatedChip(ctx, {
+          teamId,
+          url: `https://example.com/m/${Math.random().toString(36).slice(2)}`,
+          protocol: 'ntag_424_dna',
+          actor: cliActor(),
+        })
+      ).id;
 
     test('serve --processes 2 runs two server processes', () => {
       const workers = children(cluster.child.pid!).filter((pid) => {

@@ -12,6 +12,7 @@ import { startServe } from '../cli/process.js';
 import { DATABASES, call, sharedServer, type TestServer } from '../kit/harness.js';
 import { parseMetrics } from '../metrics/exposition.js';
 import { ext, genuineScan, scan, scannableTag } from '../extension/helpers.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const DAY_MS = 86_400_000;
 
@@ -61,11 +62,11 @@ for (const kind of DATABASES) {
       const sessionsBefore = await countOf(server, 'sessions', world.teamId);
       assert.equal(sessionsBefore, 9);
 
-      const dry = await pruneScans(server.ctx, { days: 30, dryRun: true });
+      const dry = await pruneScans(server.ctx, { days: 30, dryRun: true, actor: cliActor() });
       assert.deepEqual([dry.verifications, dry.sessions, dry.dryRun], [7, 7, true]);
       assert.equal(await countOf(server, 'verifications', world.teamId), 9, 'a dry run deletes nothing');
 
-      const report = await pruneScans(server.ctx, { days: 30, batch: 3 });
+      const report = await pruneScans(server.ctx, { days: 30, batch: 3, actor: cliActor() });
       assert.equal(report.verifications, dry.verifications);
       assert.equal(report.sessions, dry.sessions);
       // The claimed scan and the recent one stay; so do the sessions they (and the chip) name.
@@ -88,7 +89,7 @@ for (const kind of DATABASES) {
       assert.equal(next.genuine, true);
 
       // Nothing more to do: a second run deletes nothing.
-      const again = await pruneScans(server.ctx, { days: 30 });
+      const again = await pruneScans(server.ctx, { days: 30, actor: cliActor() });
       assert.deepEqual([again.verifications, again.sessions], [0, 0]);
     });
 
@@ -121,11 +122,12 @@ for (const kind of DATABASES) {
       const dry = await runCli(env, 'prune', '--days', '36500', '--dry-run', '--json');
       assert.equal(dry.code, 0, dry.stderr);
       assert.deepEqual(Object.keys(JSON.parse(dry.stdout)).sort(), ['cutoff', 'dry_run', 'sessions', 'verifications']);
-      const human = await runCli(env, 'prune', '--days', '36500');
+      const human = await runCli(env, 'prune', '--days', '36500', '--pause', '10000');
       assert.equal(human.code, 0, human.stderr);
       assert.match(human.stdout, /^pruned 0 scans and 0 sessions older than \d{4}-\d{2}-\d{2}T/);
       for (const days of ['0', '-1', '1.5', 'x'])
         assert.match((await runCli(env, 'prune', '--days', days)).stderr, /--days.*must be a whole number of days from 1/);
+      for (const pause of ['10001', '-1', 'x']) assert.match((await runCli(env, 'prune', '--days', '1', '--pause', pause)).stderr, /--pause.*from 0 to 10000/);
       const none = await runCli({ ...env, TAPPROOF_SCAN_RETENTION_DAYS: '' }, 'prune');
       assert.deepEqual([none.code, none.stderr], [1, 'tapproof: nothing to prune by: pass --days N or set TAPPROOF_SCAN_RETENTION_DAYS\n']);
     });

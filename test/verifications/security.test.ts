@@ -15,6 +15,7 @@ import { importChips } from '../../src/tag-chips/import.js';
 import { DATABASES, call, freshStorage, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 import { systemClock } from '../../src/time.js';
+import { cliActor } from '../../src/audit/record.js';
 
 for (const kind of DATABASES) {
   describe(`verification security (${kind})`, () => {
@@ -35,7 +36,7 @@ for (const kind of DATABASES) {
       assert.equal((await verify(server, '', url)).status, 401);
       assert.equal((await verify(server, 'tp_sandbox_' + 'x'.repeat(32), url)).status, 401);
       const revoked = await server.seedTeam({ name: 'revoked' });
-      await revoke(server.ctx, revoked.sandbox.id);
+      await revoke(server.ctx, revoked.sandbox.id, cliActor());
       assert.equal((await verify(server, revoked.sandbox.key, url)).status, 401);
       // None of those touched the counter.
       assert.equal((await verify(server, owner.sandbox.key, url)).body.data.attributes.reason, 'ok');
@@ -78,7 +79,7 @@ for (const kind of DATABASES) {
         const file = randomBytes(16);
         const uid = Buffer.from('04' + randomBytes(6).toString('hex'), 'hex');
         const url = `https://secret.example/${randomBytes(4).toString('hex')}`;
-        const [tagId] = await importChips(ctx, { teamId, mode: 'sandbox' }, [
+        const [tagId] = await importChips(ctx, { teamId, mode: 'sandbox', actor: cliActor() }, [
           { url, protocol: 'ntag_424_dna', uid: uid.toString('hex'), sdm_meta_read_key: meta.toString('hex'), sdm_file_read_key: file.toString('hex') },
         ]);
         const bodies: string[] = [];

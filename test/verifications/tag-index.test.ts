@@ -39,7 +39,7 @@ for (const kind of DATABASES) {
       });
     }
 
-    test('a verification enters the id, world, reason and tag indexes, a flagged one also the flagged index, and no other', async () => {
+    test('a verification enters the id, world, reason and tag indexes, a flagged one also the flagged index, one of a known country the country index, and no other', async () => {
       const names =
         kind === 'sqlite'
           ? (
@@ -57,12 +57,14 @@ for (const kind of DATABASES) {
               )
             ).rows;
       assert.deepEqual(names.map((n) => n.name).sort(), [
+        'verifications_country_time',
         'verifications_flagged',
         'verifications_reason_time',
         'verifications_tag_time',
         'verifications_world_time',
       ]);
       assert.match(names.find((n) => n.name === 'verifications_flagged')!.sql, /where \(?"?signals"? is not null\)?/i);
+      assert.match(names.find((n) => n.name === 'verifications_country_time')!.sql, /where \(?"?country"? is not null\)?/i);
       assert.match(names.find((n) => n.name === 'verifications_tag_time')!.sql, /\(?"?tag_id"?,\s*"?scanned_at"?,\s*"?id"?\)?/);
     });
 

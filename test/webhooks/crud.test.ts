@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, onlyError, sharedServer, startServer } from '../kit/harness.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const body = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks', attributes } });
 
@@ -218,7 +219,7 @@ for (const kind of DATABASES) {
         }
       }
       const revoked = await suite.server.seedTeam({ name: 'revoked' });
-      await revoke(suite.server.ctx, revoked.sandbox.id);
+      await revoke(suite.server.ctx, revoked.sandbox.id, cliActor());
       assert.equal((await create({ url: 'https://a.example/' }, revoked.sandbox.key)).status, 401);
       assert.equal((await call(suite.server, 'GET', `/webhooks/${id}`, { key: suite.world.sandbox.key })).body.data.attributes.enabled, true);
     });

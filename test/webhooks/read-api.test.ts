@@ -8,6 +8,7 @@ import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '
 import { assertBadParameter, walk } from '../http/query.js';
 import { assertError } from '../kit/assertions.js';
 import { FAST_WEBHOOKS, startDelivery, type Receiver } from './receiver.js';
+import { cliActor } from '../../src/audit/record.js';
 
 let n = 0;
 
@@ -135,14 +136,14 @@ for (const kind of DATABASES) {
       const id = await webhook(world, '/operator');
       await createTags(world, 1);
       const [first] = await settled(world, id, (d) => d.attributes.status === 'delivered');
-      assert.equal(await redeliverAsOperator(server.ctx, { eventId: first.id }), 1);
+      assert.equal(await redeliverAsOperator(server.ctx, { eventId: first.id }, cliActor()), 1);
       const [second] = await settled(world, id, (d) => d.attributes.status === 'delivered' && d.attributes.attempts.length === 2);
       assert.deepEqual(
         second.attributes.attempts.map((a: any) => a.attempt),
         [1, 2],
       );
       await assert.rejects(
-        redeliverAsOperator(server.ctx, { eventId: 'evt_unknown' }),
+        redeliverAsOperator(server.ctx, { eventId: 'evt_unknown' }, cliActor()),
         (e: unknown) => e instanceof DomainError && e.message === 'no delivery of event evt_unknown to an enabled webhook',
       );
     });

@@ -10,6 +10,7 @@ import { modeMaster } from '../../src/master-keys/masters.js';
 import { importChips } from '../../src/tag-chips/import.js';
 import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { chipOf, createdTag, eventsOf, newCard, rekey, tamperTapsVerify, tapsGenuine, verify, writeTag } from './helpers.js';
+import { cliActor } from '../../src/audit/record.js';
 
 const startBody = (attributes: Record<string, unknown>) => ({ data: { type: 'writes', attributes } });
 
@@ -136,11 +137,11 @@ for (const kind of DATABASES) {
         sdm_file_read_key: keys.sdmFileReadKey.toString('hex'),
       };
       const withKey = await server.seedTeam({ name: 'importer' });
-      const [imported] = await importChips(server.ctx, { teamId: withKey.teamId, mode: 'sandbox' }, [
+      const [imported] = await importChips(server.ctx, { teamId: withKey.teamId, mode: 'sandbox', actor: cliActor() }, [
         { ...entry, app_master_key: keys.appMasterKey.toString('hex') },
       ]);
       const without = await server.seedTeam({ name: 'importer without key 0' });
-      const [bare] = await importChips(server.ctx, { teamId: without.teamId, mode: 'sandbox' }, [entry]);
+      const [bare] = await importChips(server.ctx, { teamId: without.teamId, mode: 'sandbox', actor: cliActor() }, [entry]);
       await tapsGenuine(server, withKey.sandbox.key, card, imported!);
 
       card.log.length = 0;

@@ -14,6 +14,7 @@ import { AlertsPage } from './pages/alerts.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { WebhookPage } from './pages/webhook.tsx';
 import { KeysPage } from './pages/keys.tsx';
+import { AuditPage } from './pages/audit.tsx';
 
 const NAV = [
   { to: '/', label: 'Overview', section: '' },
@@ -22,6 +23,7 @@ const NAV = [
   { to: '/alerts', label: 'Alerts', section: 'alerts' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks' },
   { to: '/keys', label: 'Keys', section: 'keys', admin: true },
+  { to: '/audit', label: 'Audit', section: 'audit', admin: true },
 ];
 
 /** Checks a key: its role (GET /keys/current), then its team (GET /teams/current); or the refusal to show. */
@@ -147,7 +149,7 @@ function Shell() {
 function Page(props: { path: string; query: URLSearchParams }) {
   const { path, query } = props;
   let params: Record<string, string> | null;
-  if (path === '/' || path === '') return <Overview />;
+  if (path === '/' || path === '') return <Overview query={query} />;
   if (match('/tags', path)) return <TagsPage query={query} />;
   if ((params = match('/tags/:id', path))) return <TagPage id={params.id} />;
   if (match('/scans', path)) return <ScansPage query={query} />;
@@ -156,6 +158,7 @@ function Page(props: { path: string; query: URLSearchParams }) {
   if (match('/webhooks', path)) return <WebhooksPage />;
   if ((params = match('/webhooks/:id', path))) return <WebhookPage id={params.id} />;
   if (match('/keys', path)) return <KeysPage />;
+  if (match('/audit', path)) return <AuditPage query={query} />;
   return (
     <>
       <h1>Not found</h1>

@@ -7,6 +7,7 @@ import type { MastersState } from '../../master-keys/masters.js';
 import type { Command } from 'commander';
 import type { Mode } from '../../db/schema.js';
 import { createProduct, createToken, defaultCatalogMode, linkTag } from './service.js';
+import { cliActor } from '../../audit/record.js';
 
 export function registerCatalogCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   const MODE_HELP =
@@ -50,7 +51,7 @@ export function registerCatalogCommands(program: Command, withContext: WithConte
     .action(async (opts) => {
       const made = await withContext((ctx) =>
         createIn(ctx, 'product', opts.team, opts.mode, (mode) =>
-          createProduct(ctx, { teamId: opts.team, mode }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }),
+          createProduct(ctx, { teamId: opts.team, mode, actor: cliActor() }, { name: opts.name, image_url: opts.imageUrl, description: opts.description }),
         ),
       );
       output(opts.json, made.created, made.line);
@@ -83,7 +84,9 @@ export function registerCatalogCommands(program: Command, withContext: WithConte
         token_id: opts.tokenId,
         standard: opts.standard,
       };
-      const made = await withContext((ctx) => createIn(ctx, 'token', opts.team, opts.mode, (mode) => createToken(ctx, { teamId: opts.team, mode }, raw)));
+      const made = await withContext((ctx) =>
+        createIn(ctx, 'token', opts.team, opts.mode, (mode) => createToken(ctx, { teamId: opts.team, mode, actor: cliActor() }, raw)),
+      );
       output(opts.json, made.created, made.line);
     });
 
@@ -96,7 +99,7 @@ export function registerCatalogCommands(program: Command, withContext: WithConte
     .option('--mode <mode>', "sandbox or production: the mode the tag must be of (default: the tag's own)", parseMode)
     .option('--json', 'machine-readable output')
     .action(async (tagId: string, opts) => {
-      const link = await withContext((ctx) => linkTag(ctx, tagId, { product: opts.product, token: opts.token, mode: opts.mode }));
+      const link = await withContext((ctx) => linkTag(ctx, tagId, { product: opts.product, token: opts.token, mode: opts.mode }, cliActor()));
       output(opts.json, { id: link.id }, `linked tag ${link.id}: product ${link.product_id ?? 'none'}, token ${link.token_id ?? 'none'}`);
     });
 }

@@ -6,7 +6,8 @@ import type { Kernel } from '../../kernel.js';
 import type { Executor } from '../../db/database.js';
 import { DomainError, problem, refusal } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
-import type { World } from '../../world.js';
+import type { Actor, Caller, World } from '../../world.js';
+import { recordAudit } from '../../audit/record.js';
 import * as keysRepo from '../../keys/repository.js';
 import * as teamsRepo from '../../teams/repository.js';
 import * as catalogRepo from './repository.js';
@@ -35,21 +36,27 @@ export function tokenRow(world: World, token: TokenInput, at: number): TokenRow 
 /** What the catalog's operations need: the database and the clock that stamps rows. */
 export type CatalogServices = Pick<Kernel, 'db' | 'clock'>;
 
-export async function createProduct({ db: { kysely: db }, clock }: CatalogServices, world: World, raw: unknown): Promise<{ id: string }> {
+export async function createProduct({ db: { kysely: db }, clock }: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
   const { problems, product } = checkProduct(raw);
   if (!product) throw refuse('product not created', problems);
   await requireTeam(db, world);
   const row = productRow(world, product, clock.nowMicros());
-  await catalogRepo.insertProducts(db, [row]);
+  await db.transaction().execute(async (trx) => {
+    await catalogRepo.insertProducts(trx, [row]);
+    await recordAudit(trx, world, row.created_at, [{ operation: 'product.create', resourceId: row.id, changes: product }]);
+  });
   return { id: row.id };
 }
 
-export async function createToken({ db: { kysely: db }, clock }: CatalogServices, world: World, raw: unknown): Promise<{ id: string }> {
+export async function createToken({ db: { kysely: db }, clock }: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
   const { problems, token } = checkToken(raw);
   if (!token) throw refuse('token not created', problems);
   await requireTeam(db, world);
   const row = tokenRow(world, token, clock.nowMicros());
-  await catalogRepo.insertTokens(db, [row]);
+  await db.transaction().execute(async (trx) => {
+    await catalogRepo.insertTokens(trx, [row]);
+    await recordAudit(trx, world, row.created_at, [{ operation: 'token.create', resourceId: row.id, changes: token }]);
+  });
   return { id: row.id };
 }
 
@@ -90,6 +97,7 @@ export async function linkTag(
   { db: { kysely: db }, clock }: CatalogServices,
   tagId: string,
   links: { product?: string; token?: string; mode?: Mode },
+  actor: Actor,
 ): Promise<{ id: string; product_id: string | null; token_id: string | null }> {
   if (links.product === undefined && links.token === undefined) throw refusal('tag not linked: give --product, --token or both');
   const world = isId('tag', tagId) ? await catalogRepo.findTagWorld(db, tagId) : undefined;
@@ -102,7 +110,14 @@ export async function linkTag(
     ...(token === null ? await catalogProblems(db, world, undefined, links.token) : [token]),
   ];
   if (problems.length > 0) throw refuse('tag not linked', problems);
-  await catalogRepo.upsertTagLinks(db, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: clock.nowMicros() }]);
-  const row = await db.selectFrom('tag_links').selectAll().where('tag_id', '=', tagId).executeTakeFirstOrThrow();
+  const at = clock.nowMicros();
+  const row = await db.transaction().execute(async (trx) => {
+    await catalogRepo.upsertTagLinks(trx, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: at }]);
+    const linked = await trx.selectFrom('tag_links').selectAll().where('tag_id', '=', tagId).executeTakeFirstOrThrow();
+    await recordAudit(trx, { ...world, actor }, at, [
+      { operation: 'tag.link', resourceId: tagId, changes: { product_id: linked.product_id, token_id: linked.token_id } },
+    ]);
+    return linked;
+  });
   return { id: tagId, product_id: row.product_id, token_id: row.token_id };
 }

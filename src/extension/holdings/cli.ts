@@ -11,6 +11,7 @@ import type { Clock } from '../../time.js';
 import * as catalogRepo from '../catalog/repository.js';
 import { parseAddress } from '../wallets/cip19.js';
 import { setHolding, unsetHolding } from './embedded.js';
+import { cliActor, recordAudit, type AuditEntry } from '../../audit/record.js';
 
 export function registerHoldingsCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   interface HoldingOptions {
@@ -35,13 +36,21 @@ export function registerHoldingsCommands(program: Command, withContext: WithCont
     throw new CliError('--chain must be cardano or ethereum');
   }
 
-  async function checkedToken<T>(opts: HoldingOptions, work: (db: Executor, tokenId: string, address: string, clock: Clock) => Promise<T>): Promise<T> {
+  /** Runs `work` on the token's holdings in one transaction with its audit record (in the token's world). */
+  async function checkedToken<T>(
+    opts: HoldingOptions,
+    work: (db: Executor, tokenId: string, address: string, clock: Clock) => Promise<{ result: T; entry: AuditEntry | null }>,
+  ): Promise<T> {
     const address = canonicalAddress(opts.chain, opts.address);
     return withContext(async (ctx) => {
       const token = await catalogRepo.findToken(ctx.db.kysely, opts.token);
       if (!token || (opts.mode !== undefined && token.mode !== opts.mode)) throw new CliError(`no ${opts.mode ? opts.mode + ' ' : ''}token ${opts.token}`);
       if (token.chain !== opts.chain) throw new CliError(`token ${opts.token} is on ${token.chain}, not ${opts.chain}`);
-      return work(ctx.db.kysely, token.id, address, ctx.clock);
+      return ctx.db.kysely.transaction().execute(async (trx) => {
+        const { result, entry } = await work(trx, token.id, address, ctx.clock);
+        if (entry) await recordAudit(trx, { teamId: token.team_id, mode: token.mode, actor: cliActor() }, ctx.clock.nowMicros(), [entry]);
+        return result;
+      });
     });
   }
 
@@ -61,7 +70,7 @@ export function registerHoldingsCommands(program: Command, withContext: WithCont
       const quantity = BigInt(opts.quantity!);
       const address = await checkedToken(opts, async (db, tokenId, address, clock) => {
         await setHolding(db, tokenId, address, quantity, clock);
-        return address;
+        return { result: address, entry: { operation: 'holding.set', resourceId: tokenId, changes: { address, quantity: quantity.toString() } } };
       });
       output(!!opts.json, { token: opts.token, address, quantity: quantity.toString() }, `${address} holds ${quantity} of ${opts.token}`);
     });
@@ -73,7 +82,10 @@ export function registerHoldingsCommands(program: Command, withContext: WithCont
     .option(...MODE, parseMode)
     .option('--json', 'machine-readable output')
     .action(async (opts: HoldingOptions) => {
-      const removed = await checkedToken(opts, (db, tokenId, address) => unsetHolding(db, tokenId, address));
+      const removed = await checkedToken(opts, async (db, tokenId, address) => {
+        const result = await unsetHolding(db, tokenId, address);
+        return { result, entry: result ? { operation: 'holding.unset', resourceId: tokenId, changes: { address } } : null };
+      });
       if (!removed) throw new CliError(`${opts.address} holds no ${opts.token}`);
       output(
         !!opts.json,

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -5,7 +6,7 @@ import { answer, errorResponses } from '../../http/schemas.js';
 import { readCreateDocument } from '../documents.js';
 import { CreateKeyBody, KeyDocument } from '../schemas.js';
 import { renderKey } from '../serializer.js';
-import { createKey } from '../service.js';
+import { issueKey } from '../service.js';
 
 export default function createKeyRoute(app: RouteApp, { db, clock }: Kernel): void {
   app.post('/keys', {
@@ -22,8 +23,7 @@ export default function createKeyRoute(app: RouteApp, { db, clock }: Kernel): vo
     },
     handler: async (request, reply) => {
       const options = readCreateDocument(request.body, { now: clock.nowMicros() });
-      const { teamId, mode } = request.principal;
-      const made = await createKey(db.kysely, teamId, mode, clock, options);
+      const made = await issueKey(db, callerOf(request), clock, options);
       return sendDocument(reply, 201, { data: renderKey(made.row, made.key) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
@@ -20,7 +21,7 @@ export default function revokeKeyRoute(app: RouteApp, ctx: KeysContext): void {
       const { teamId, mode } = request.principal;
       const { id } = request.params;
       if (!isId('key', id) || !(await keysRepo.findKeyInWorld(ctx.db.kysely, id, teamId, mode))) throw new DomainError('NotFound');
-      await revoke(ctx, id);
+      await revoke(ctx, id, callerOf(request).actor);
       return reply.code(204).send();
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { DomainError } from '../../errors.js';
@@ -26,7 +27,7 @@ export default function rollKeyRoute(app: RouteApp, ctx: KeysContext): void {
     handler: async (request, reply) => {
       const overlap = readRollDocument(request.body, { now: ctx.clock.nowMicros() });
       if (!isId('key', request.params.id)) throw new DomainError('NotFound');
-      const made = await roll(ctx, request.principal, request.params.id, overlap);
+      const made = await roll(ctx, callerOf(request), request.params.id, overlap);
       return sendDocument(reply, 201, { data: renderKey(made.row, made.key) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -18,7 +19,7 @@ export default function createTagsRoute(app: RouteApp, ctx: Kernel) {
       response: { 201: answer('Created: every tag of the batch, in the order sent.', TagsDocument), ...errorResponses(400, 401, 406, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
-      const rows = await createTags(ctx, request.principal, readCreateDocument(request.body));
+      const rows = await createTags(ctx, callerOf(request), readCreateDocument(request.body));
       return sendDocument(reply, 201, { data: rows.map(renderTag) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
@@ -14,7 +15,7 @@ export default function deleteTagRoute(app: RouteApp, ctx: Kernel) {
       response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404, 406, 409, 429) },
     },
     handler: async (request, reply) => {
-      await deleteTag(ctx, request.principal, request.params.id);
+      await deleteTag(ctx, callerOf(request), request.params.id);
       return reply.code(204).send();
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -20,7 +21,7 @@ export default function deleteTagsRoute(app: RouteApp, ctx: Kernel) {
       },
     },
     handler: async (request, reply) => {
-      const meta = await deleteManyTags(ctx, request.principal, readBatchDeleteDocument(request.body));
+      const meta = await deleteManyTags(ctx, callerOf(request), readBatchDeleteDocument(request.body));
       return sendDocument(reply, 200, { meta });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -20,7 +21,7 @@ export default function updateTagRoute(app: RouteApp, ctx: Kernel) {
     },
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.params.id);
-      const [row] = await updateTags(ctx, request.principal, [{ id: request.params.id, attributes }]);
+      const [row] = await updateTags(ctx, callerOf(request), [{ id: request.params.id, attributes }]);
       return sendDocument(reply, 200, { data: renderTag(row) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -18,7 +19,7 @@ export default function updateTagsRoute(app: RouteApp, ctx: Kernel) {
       response: { 200: answer('Every updated tag, in the order sent.', TagsDocument), ...errorResponses(400, 401, 404, 406, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
-      const rows = await updateTags(ctx, request.principal, readBatchUpdateDocument(request.body));
+      const rows = await updateTags(ctx, callerOf(request), readBatchUpdateDocument(request.body));
       return sendDocument(reply, 200, { data: rows.map(renderTag) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Kernel } from '../../kernel.js';
 import type { SignalsState } from '../../signals/feature.js';
@@ -23,7 +24,7 @@ export default function updateCurrentTeamRoute(app: RouteApp, ctx: Kernel & Sign
     },
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.principal.teamId);
-      const { team, thresholds } = await updateCurrentTeam(ctx, request.principal, attributes);
+      const { team, thresholds } = await updateCurrentTeam(ctx, callerOf(request), attributes);
       return sendDocument(reply, 200, { data: renderTeam(team, thresholds) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
@@ -22,7 +23,7 @@ export default function createWebhookRoute(app: RouteApp, ctx: Kernel & MastersS
       },
     },
     handler: async (request, reply) => {
-      const { row, secret } = await createWebhook(ctx, request.principal, readCreateDocument(request.body));
+      const { row, secret } = await createWebhook(ctx, callerOf(request), readCreateDocument(request.body));
       return sendDocument(reply, 201, { data: renderWebhook(row, ctx.clock.nowMicros(), secret) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
@@ -15,7 +16,7 @@ export default function deleteWebhookRoute(app: RouteApp, ctx: Kernel & MastersS
       response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404, 406, 429) },
     },
     handler: async (request, reply) => {
-      await deleteWebhook(ctx, request.principal, request.params.id);
+      await deleteWebhook(ctx, callerOf(request), request.params.id);
       return reply.code(204).send();
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
@@ -20,7 +21,7 @@ export default function redeliverRoute(app: RouteApp, ctx: Kernel & MastersState
     },
     handler: async (request, reply) => {
       refuseUnknown(request.query as Record<string, unknown>, []);
-      return sendDocument(reply, 202, { data: renderDelivery(await redeliver(ctx, request.principal, request.params.id, request.params.eventId)) });
+      return sendDocument(reply, 202, { data: renderDelivery(await redeliver(ctx, callerOf(request), request.params.id, request.params.eventId)) });
     },
   });
 }

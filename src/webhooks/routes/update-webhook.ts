@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
@@ -24,7 +25,7 @@ export default function updateWebhookRoute(app: RouteApp, ctx: Kernel & MastersS
     },
     handler: async (request, reply) => {
       const attributes = readUpdateDocument(request.body, request.params.id);
-      const { row, secret } = await updateWebhook(ctx, request.principal, request.params.id, attributes);
+      const { row, secret } = await updateWebhook(ctx, callerOf(request), request.params.id, attributes);
       return sendDocument(reply, 200, { data: renderWebhook(row, ctx.clock.nowMicros(), secret) });
     },
   });

@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
@@ -24,7 +25,7 @@ export default function postResponsesRoute(app: RouteApp, ctx: Kernel & MastersS
     },
     handler: async (request, reply) => {
       const { id } = request.params;
-      return sendDocument(reply, 200, { data: renderWrite(await exchange(ctx, request.principal, { id, ...readResponsesDocument(request.body, id) })) });
+      return sendDocument(reply, 200, { data: renderWrite(await exchange(ctx, callerOf(request), { id, ...readResponsesDocument(request.body, id) })) });
     },
   });
 }

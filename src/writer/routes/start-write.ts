@@ -1,3 +1,4 @@
+import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/masters.js';
 import type { RouteApp } from '../../http/route-app.js';
@@ -23,7 +24,7 @@ export default function startWriteRoute(app: RouteApp, ctx: Kernel & MastersStat
     },
     handler: async (request, reply) => {
       const { tagId, operation } = readStartDocument(request.body);
-      return sendDocument(reply, 201, { data: renderWrite(await startTagWrite(ctx, request.principal, tagId, operation)) });
+      return sendDocument(reply, 201, { data: renderWrite(await startTagWrite(ctx, callerOf(request), tagId, operation)) });
     },
   });
 }

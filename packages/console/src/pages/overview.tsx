@@ -1,22 +1,35 @@
-// Overview: scans per day by outcome over 30 days (chart and table), by country, by signal, totals (the
-// flagged ones linking to Alerts), and the last scans, polled.
+// Overview: over a window kept in the URL (today, 7, 30 or 90 days, or chosen dates; 30 days unless
+// chosen), scans per day by outcome (chart and table), by country, by signal, totals (the flagged ones
+// linking to Alerts); and the last scans, polled, whatever the window.
 import { useMemo } from 'preact/hooks';
 import { must } from '../api.ts';
 import { DailyChart } from '../components/chart.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
 import { ErrorLine, Head, Link, Loading, TableRegion } from '../components/ui.tsx';
+import { WindowPicker } from '../components/window-picker.tsx';
 import { useLoad } from '../hooks.ts';
 import { REASONS, REASON_COLORS, REASON_LABELS } from '../reasons.ts';
 import { useSession } from '../session.ts';
 import { SIGNALS, SIGNAL_LABELS } from '../signals.ts';
+import { statsQuery, windowOf, windowTitle } from '../stats-window.ts';
+import { commentsOf } from '../tag-comments.ts';
 
 /** How often the last scans are read again. */
 export const LIVE_POLL_MS = 5000;
 
-export function Overview() {
+export function Overview(props: { query: URLSearchParams }) {
   const { api } = useSession();
-  const stats = useLoad(() => must(api.GET('/verifications/stats')).then((body) => body.meta), [api]);
-  const live = useLoad(() => must(api.GET('/verifications', { params: { query: { page_size: 10 } } })), [api], LIVE_POLL_MS);
+  const chosen = windowOf(props.query);
+  const { since, until } = statsQuery(chosen);
+  const stats = useLoad(() => must(api.GET('/verifications/stats', { params: { query: { since, until } } })).then((body) => body.meta), [api, since, until]);
+  const live = useLoad(
+    async () => {
+      const body = await must(api.GET('/verifications', { params: { query: { page_size: 10 } } }));
+      return { scans: body.data, comments: await commentsOf(api, body.data) };
+    },
+    [api],
+    LIVE_POLL_MS,
+  );
   const meta = stats.data;
   const series = useMemo(
     () =>
@@ -28,14 +41,13 @@ export function Overview() {
   return (
     <>
       <h1>Overview</h1>
+      <WindowPicker chosen={chosen} />
       <ErrorLine error={stats.error} />
       <Loading loading={stats.loading && !meta} />
       {meta && (
         <>
           <section aria-labelledby="totals-heading">
-            <h2 id="totals-heading">
-              Last 30 days ({meta.since} to {meta.until})
-            </h2>
+            <h2 id="totals-heading">{windowTitle(chosen, meta)}</h2>
             <ul class="totals">
               <li>
                 <strong>{meta.totals.count}</strong> scans
@@ -141,7 +153,7 @@ export function Overview() {
         <h2 id="live-heading">Last scans</h2>
         <p class="muted">Read again every {LIVE_POLL_MS / 1000} seconds.</p>
         <ErrorLine error={live.error} />
-        {live.data && <ScanTable label="Last scans" scans={live.data.data} />}
+        {live.data && <ScanTable label="Last scans" scans={live.data.scans} comments={live.data.comments} />}
       </section>
     </>
   );

@@ -1,6 +1,9 @@
 // One scan: its outcome and what the chip said (counter, tamper loop), its signals and what to do about
-// them, its session, where it came from (the client IP the brand's backend passed on, and its country).
+// them, its session, where it came from (the client IP the brand's backend passed on, and its country),
+// then what the extension API made of it: the pages it was claimed on, the proofs of its item's owner.
 import { must } from '../api.ts';
+import { ScanClaims } from '../components/scan-claims.tsx';
+import { ScanOwnershipProofs } from '../components/scan-ownership-proofs.tsx';
 import { SignalNotes } from '../components/signal-badges.tsx';
 import { ErrorLine, Facts, Link, Loading, Outcome, When } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
@@ -36,6 +39,9 @@ export function ScanPage(props: { id: string }) {
           ]}
         />
       )}
+      {/* Once the scan is found: an unknown scan's lists would only repeat its error. */}
+      {a && <ScanClaims scanId={props.id} />}
+      {a && <ScanOwnershipProofs scanId={props.id} />}
     </>
   );
 }

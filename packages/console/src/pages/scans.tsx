@@ -1,7 +1,9 @@
-// Scans: the API's filters (tag, outcome, reason, window) kept in the URL, so a filtered list can be
-// linked to and reloaded; keyset pages walked forward by links.next and back by the cursors seen.
+// Scans: the API's filters (tag, outcome, reason, country, window) kept in the URL, so a filtered list
+// can be linked to and reloaded, and the same filters' CSV export; keyset pages walked forward by
+// links.next and back by the cursors seen; each scan with its tag's comment.
 import { useState } from 'preact/hooks';
 import { must } from '../api.ts';
+import { CsvExport } from '../components/csv-export.tsx';
 import { Pager, useTrail } from '../components/pager.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
 import { ErrorLine, FilterActions, Loading } from '../components/ui.tsx';
@@ -9,13 +11,32 @@ import { useLoad } from '../hooks.ts';
 import { REASONS, REASON_LABELS } from '../reasons.ts';
 import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
+import { commentsOf } from '../tag-comments.ts';
 
-const FILTERS = ['tag_id', 'genuine', 'reason', 'since', 'until'] as const;
+const FILTERS = ['tag_id', 'genuine', 'reason', 'country', 'since', 'until'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 function filtersOf(query: URLSearchParams): Filters {
   return Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Filters;
 }
+
+/** The filters as the API reads them (GET /verifications and its export alike); an empty one is left out. */
+function apiFilters(applied: Filters) {
+  return {
+    tag_id: applied.tag_id || undefined,
+    genuine: (applied.genuine || undefined) as 'true' | 'false' | undefined,
+    reason: (applied.reason || undefined) as (typeof REASONS)[number] | undefined,
+    country: applied.country || undefined,
+    since: applied.since || undefined,
+    until: applied.until || undefined,
+  };
+}
+
+/**
+ * A country as typed, as the API takes it: `de ` is meant as DE. Anything else is sent as typed, for the API
+ * to refuse with its reason (the API itself never guesses).
+ */
+const countryOf = (typed: string) => (/^\s*[A-Za-z]{2}\s*$/.test(typed) ? typed.trim().toUpperCase() : typed);
 
 export function ScansPage(props: { query: URLSearchParams }) {
   const { api } = useSession();
@@ -25,25 +46,10 @@ export function ScansPage(props: { query: URLSearchParams }) {
   const trail = useTrail();
   const [, setPrevious] = trail;
   const key = props.query.toString();
-  const page = useLoad(
-    () =>
-      must(
-        api.GET('/verifications', {
-          params: {
-            query: {
-              tag_id: applied.tag_id || undefined,
-              genuine: (applied.genuine || undefined) as 'true' | 'false' | undefined,
-              reason: (applied.reason || undefined) as (typeof REASONS)[number] | undefined,
-              since: applied.since || undefined,
-              until: applied.until || undefined,
-              page_size: 25,
-              cursor,
-            },
-          },
-        }),
-      ),
-    [api, key],
-  );
+  const page = useLoad(async () => {
+    const body = await must(api.GET('/verifications', { params: { query: { ...apiFilters(applied), page_size: 25, cursor } } }));
+    return { ...body, comments: await commentsOf(api, body.data) };
+  }, [api, key]);
   const set = (name: keyof Filters) => (event: Event) => setDraft({ ...draft, [name]: (event.currentTarget as HTMLInputElement).value });
   return (
     <>
@@ -53,8 +59,10 @@ export function ScansPage(props: { query: URLSearchParams }) {
         aria-label="Filter scans"
         onSubmit={(event) => {
           event.preventDefault();
+          const filters = { ...draft, country: countryOf(draft.country) };
+          setDraft(filters);
           setPrevious([]);
-          navigate(`/scans${queryOf(draft)}`);
+          navigate(`/scans${queryOf(filters)}`);
         }}
       >
         <label>
@@ -81,6 +89,18 @@ export function ScansPage(props: { query: URLSearchParams }) {
           </select>
         </label>
         <label>
+          Country
+          <input
+            name="country"
+            value={draft.country}
+            onInput={set('country')}
+            placeholder="DE"
+            autocomplete="off"
+            spellcheck={false}
+            aria-describedby="country-hint"
+          />
+        </label>
+        <label>
           Since
           <input name="since" type="date" value={draft.since} onInput={set('since')} />
         </label>
@@ -96,9 +116,17 @@ export function ScansPage(props: { query: URLSearchParams }) {
           }}
         />
       </form>
+      <p id="country-hint" class="muted">
+        Country: its two-letter ISO 3166-1 code (DE, FR, US). A scan of no known country is under none.
+      </p>
+      <CsvExport
+        label="Export CSV"
+        fallbackName="scans.csv"
+        load={() => api.GET('/verifications/export', { params: { query: apiFilters(applied) }, parseAs: 'blob', headers: { Accept: 'text/csv' } })}
+      />
       <ErrorLine error={page.error} />
       <Loading loading={page.loading} />
-      {page.data && <ScanTable label="Scans" scans={page.data.data} />}
+      {page.data && <ScanTable label="Scans" scans={page.data.data} comments={page.data.comments} />}
       <Pager
         label="Scan pages"
         cursor={cursor}

@@ -1,7 +1,8 @@
 // Tags: search (comment or exact id), sort, status filter and numbered pages, all kept in the URL;
-// create from CSV; delete the selected tags in one request.
+// every tag the search and filter leave as CSV; create from CSV; delete the selected tags in one request.
 import { useState } from 'preact/hooks';
 import { must, problemOf, describeProblem } from '../api.ts';
+import { CsvExport } from '../components/csv-export.tsx';
 import { TagImport } from '../components/tag-import.tsx';
 import { TagList } from '../components/tag-list.tsx';
 import { ErrorLine, Loading } from '../components/ui.tsx';
@@ -32,14 +33,15 @@ export function TagsPage(props: { query: URLSearchParams }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [deleteMessage, setDeleteMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [field, direction] = (sort in SORTS ? sort : 'updated_at:desc').split(':') as [OrderField, 'asc' | 'desc'];
+  // What the list and its export share; the export takes no order or page: it is every tag they leave, by id.
+  const filters = { q: q || undefined, status: (status || undefined) as 'created' | 'configured' | undefined };
   const list = useLoad(
     () =>
       must(
         api.GET('/tags', {
           params: {
             query: {
-              q: q || undefined,
-              status: (status || undefined) as 'created' | 'configured' | undefined,
+              ...filters,
               'order_by[]': [field],
               'order_directions[]': [direction],
               page,
@@ -115,6 +117,11 @@ export function TagsPage(props: { query: URLSearchParams }) {
             {total} tag{total === 1 ? '' : 's'}
             {total > 0 && `, page ${page} of ${pages}`}
           </p>
+          <CsvExport
+            label="Export CSV"
+            fallbackName="tags.csv"
+            load={() => api.GET('/tags/export', { params: { query: filters }, parseAs: 'blob', headers: { Accept: 'text/csv' } })}
+          />
           {rows.length > 0 && <TagList tags={rows} selection={can.write ? { selected, onChange: setSelected } : undefined} />}
           {can.write && (
             <div class="actions">

@@ -39,6 +39,23 @@ export interface paths {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/tags/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's tags with the list's filters as CSV, by id, streamed */
+        get: operations["exportTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tags/{id}/chip": {
         parameters: {
             query?: never;
@@ -158,6 +175,23 @@ export interface paths {
         put?: never;
         /** Roll a key: a new key of the same role and name; the old one ends after `expires_in` seconds */
         post: operations["rollKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who changed what in the key's world, newest first */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -427,6 +461,26 @@ export interface paths {
          * @description Every successful proof made through the extension API; `replaced_at` is set once a later proof took the ownership over (docs/extension.md, "Ownership").
          */
         get: operations["listOwnershipProofs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/{id}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A verification's claims, newest first
+         * @description The pages the verification was claimed on through the extension API (POST /claims), at most the newest 100; `meta.total_count` counts them all (docs/extension.md, "Claims").
+         */
+        get: operations["listVerificationClaims"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1444,6 +1498,79 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    exportTags: {
+        parameters: {
+            query?: {
+                /** @description Substring of the comment, compared after NFKC and full Unicode case folding on both sides (ß = ss, K = k; accents count), or an exact tag id; empty means no filter */
+                q?: string;
+                status?: "created" | "configured";
+                /** @description The tag's url exactly as stored (byte for byte, case included), or, with a last `*`, every url starting with what precedes it (`https://brand.example/p/12*`). A `*` elsewhere, `%` and `_` are literal characters. At most 2048 bytes before the `*`. */
+                url?: string;
+                /** @description The UID of the tag's chip: 7 bytes as 14 hex digits, either case. Only a tag bound to a chip (written, imported or emulated) has one. */
+                uid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180, CRLF), a header line then one line per tag: id, protocol, url, status, comment, session_duration, chip_uid, configured_at, inserted_at, updated_at (chip_uid empty while no chip is bound). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
@@ -2518,6 +2645,126 @@ export interface operations {
             };
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only changes by this key (key_…), user, or CLI user@host */
+                actor?: string;
+                /** @description Only changes to this resource (tag_…, whk_…, key_…, team_…, …) */
+                resource?: string;
+                /** @description What was done, as <resource>.<verb> */
+                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                /** @description At or after; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
+                since?: string;
+                /** @description Before; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
+                until?: string;
+                page_size?: number;
+                /** @description Opaque: copy it from links.next */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "audit-events";
+                            /** @description aud_… (time-ordered) */
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                occurred_at: string;
+                                /** @description Who made the change */
+                                actor: {
+                                    /** @enum {string} */
+                                    type: "key" | "user" | "cli" | "system";
+                                    /** @description The key's or user's id; the CLI's user@host; the job's name */
+                                    id: string;
+                                };
+                                address: string | null;
+                                request_id: string | null;
+                                /**
+                                 * @description What was done, as <resource>.<verb>
+                                 * @enum {string}
+                                 */
+                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                                /** @description What the change touched */
+                                resource: {
+                                    type: string;
+                                    id: string | null;
+                                };
+                                /** @description The fields the change set ({ from, to } for an update); never a secret */
+                                changes: {
+                                    [key: string]: unknown;
+                                } | null;
+                            };
+                        }[];
+                        links: {
+                            /** @description The next page, or null on the last one */
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -3315,6 +3562,8 @@ export interface operations {
                 reason?: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
                 signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
                 flagged?: "true" | "false";
+                /** @description Scanned in this country: an ISO 3166-1 alpha-2 code in capitals (DE); a scan of no known country is in none */
+                country?: string;
                 /** @description Scanned at or after; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Scanned before; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
@@ -3722,6 +3971,8 @@ export interface operations {
                 reason?: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
                 signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
                 flagged?: "true" | "false";
+                /** @description Scanned in this country: an ISO 3166-1 alpha-2 code in capitals (DE); a scan of no known country is in none */
+                country?: string;
                 /** @description Scanned at or after; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Scanned before; ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (2026-01-31T12:00:00Z) */
@@ -4619,6 +4870,95 @@ export interface operations {
                             };
                         }[];
                         meta: {
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    listVerificationClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification's claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "claims";
+                            /** @description The claim's id (the UUID POST /claims answered) */
+                            id: string;
+                            attributes: {
+                                /** @description The page the verification was claimed on */
+                                resource_url: string;
+                                /** @description The claimant's note; null without one */
+                                note: string | null;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        }[];
+                        meta: {
+                            /** @description All the verification's claims, the ones not listed included */
                             total_count: number;
                         };
                     };

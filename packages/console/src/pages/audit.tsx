@@ -1,0 +1,179 @@
+// Audit: who changed what in this world, newest first — each change with its actor (a key, a person, the
+// CLI, the platform's own jobs), the resource it touched and the fields it set. Narrowed to one operation,
+// one actor or one resource, all kept in the URL; keyset pages like Scans. Admins only, as the API is.
+import { useEffect, useState } from 'preact/hooks';
+import { must } from '../api.ts';
+import { Pager, useTrail } from '../components/pager.tsx';
+import { ErrorLine, FilterActions, Head, Link, Loading, TableRegion, When } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { navigate, queryOf } from '../router.ts';
+import { useSession } from '../session.ts';
+import { OPERATIONS, isOperation } from '../audit-operations.ts';
+
+const PAGE_SIZE = 50;
+
+interface Filters {
+  operation: string;
+  actor: string;
+  resource: string;
+}
+
+const filtersOf = (query: URLSearchParams): Filters => ({
+  operation: query.get('operation') ?? '',
+  actor: query.get('actor') ?? '',
+  resource: query.get('resource') ?? '',
+});
+
+/** A resource the console has a page for links to it (tags and webhooks); the others are named. */
+function Resource(props: { type: string; id: string | null }) {
+  const { id } = props;
+  if (id === null) return <span class="muted">—</span>;
+  if (id.startsWith('tag_')) return <Link to={`/tags/${id}`}>{id}</Link>;
+  if (id.startsWith('whk_')) return <Link to={`/webhooks/${id}`}>{id}</Link>;
+  return <span>{id}</span>;
+}
+
+const ACTOR_LABELS: Record<string, string> = { key: 'key', user: 'user', cli: 'CLI', system: 'platform' };
+
+/** A change's fields, one per line: `field: from → to` for an update, `field: value` otherwise. */
+function Changes(props: { changes: Record<string, unknown> | null }) {
+  const entries = Object.entries(props.changes ?? {});
+  if (entries.length === 0) return <span class="muted">—</span>;
+  const show = (value: unknown) => (value === null ? 'none' : typeof value === 'string' ? value : JSON.stringify(value));
+  return (
+    <ul class="changes">
+      {entries.map(([field, value]) => {
+        const update = typeof value === 'object' && value !== null && 'from' in value && 'to' in value;
+        return (
+          <li key={field}>
+            <code>{field}</code>: {update ? `${show((value as { from: unknown }).from)} → ${show((value as { to: unknown }).to)}` : show(value)}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function AuditPage(props: { query: URLSearchParams }) {
+  const { api } = useSession();
+  const applied = filtersOf(props.query);
+  const cursor = props.query.get('cursor') ?? undefined;
+  const key = props.query.toString();
+  const [draft, setDraft] = useState<Filters>(applied);
+  useEffect(() => setDraft(filtersOf(props.query)), [key]);
+  const trail = useTrail();
+  const [, setPrevious] = trail;
+  const page = useLoad(
+    () =>
+      must(
+        api.GET('/audit-events', {
+          params: {
+            query: {
+              operation: isOperation(applied.operation) ? applied.operation : undefined,
+              actor: applied.actor.trim() || undefined,
+              resource: applied.resource.trim() || undefined,
+              page_size: PAGE_SIZE,
+              cursor,
+            },
+          },
+        }),
+      ),
+    [api, key],
+  );
+  const apply = (filters: Filters) => {
+    setPrevious([]);
+    navigate(`/audit${queryOf({ ...filters })}`);
+  };
+  const events = page.data?.data;
+  return (
+    <>
+      <h1>Audit</h1>
+      <p class="muted">Every change to this team and mode — through the API, the console or the CLI — newest first, with who made it and from where.</p>
+      <form
+        class="filters"
+        aria-label="Filter audit events"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(draft);
+        }}
+      >
+        <label>
+          Operation
+          <select name="operation" value={draft.operation} onChange={(e) => setDraft({ ...draft, operation: e.currentTarget.value })}>
+            <option value="">Any operation</option>
+            {OPERATIONS.map((operation) => (
+              <option key={operation} value={operation}>
+                {operation}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Actor
+          <input
+            name="actor"
+            value={draft.actor}
+            onInput={(e) => setDraft({ ...draft, actor: e.currentTarget.value })}
+            placeholder="key_… or user@host"
+            spellcheck={false}
+          />
+        </label>
+        <label>
+          Resource
+          <input
+            name="resource"
+            value={draft.resource}
+            onInput={(e) => setDraft({ ...draft, resource: e.currentTarget.value })}
+            placeholder="tag_…, whk_…, key_…"
+            spellcheck={false}
+          />
+        </label>
+        <FilterActions
+          onClear={() => {
+            setDraft(filtersOf(new URLSearchParams()));
+            apply(filtersOf(new URLSearchParams()));
+          }}
+        />
+      </form>
+      <ErrorLine error={page.error} />
+      <Loading loading={page.loading} />
+      {events && events.length === 0 && <p>No changes recorded{key ? ' that match these filters' : ''}.</p>}
+      {events && events.length > 0 && (
+        <TableRegion label="Audit events">
+          <table>
+            <Head columns={['When', 'Who', 'Operation', 'Resource', 'Changes', 'From']} />
+            <tbody>
+              {events.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <When iso={e.attributes.occurred_at} />
+                  </td>
+                  <td>
+                    {ACTOR_LABELS[e.attributes.actor.type] ?? e.attributes.actor.type} {e.attributes.actor.id}
+                  </td>
+                  <td>
+                    <code>{e.attributes.operation}</code>
+                  </td>
+                  <td>
+                    <Resource type={e.attributes.resource.type} id={e.attributes.resource.id} />
+                  </td>
+                  <td>
+                    <Changes changes={e.attributes.changes as Record<string, unknown> | null} />
+                  </td>
+                  <td>{e.attributes.address ?? <span class="muted">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <Pager
+        label="Audit pages"
+        cursor={cursor}
+        next={page.data?.links.next}
+        trail={trail}
+        open={(at) => navigate(`/audit${queryOf({ ...applied, cursor: at })}`)}
+      />
+    </>
+  );
+}
