@@ -16,8 +16,9 @@ import { configure, createTags } from '../tags/helpers.js';
 import { assertAccessible, assertFitsWidth, consoleTab, go, message, signIn, tableRows, type ConsoleTab } from './console-page.js';
 
 const UNOPENABLE = /not an http\(s\) URL a phone can open/;
-/** The form's events: the four tag events the API subscribes a webhook to by default. */
-const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'];
+/** The form's events: the four tag events the API subscribes a webhook to by default, then the opt-in ones. */
+const DEFAULT_EVENTS = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'];
+const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'];
 
 for (const kind of DATABASES) {
   describe(`console tags and webhooks (${kind})`, () => {
@@ -61,20 +62,20 @@ for (const kind of DATABASES) {
         return (await call(server, 'GET', `/webhooks/${id}`, { key: world.sandbox.key })).body.data.attributes.events;
       };
 
-      assert.deepEqual(await ticked(), [...EVENT_TYPES]);
+      assert.deepEqual(await ticked(), DEFAULT_EVENTS);
       assert.deepEqual(await create('http://127.0.0.1:9/first', ['tag.created', 'tag.deleted']), ['tag.created', 'tag.deleted']);
-      assert.deepEqual(await ticked(), [...EVENT_TYPES], 'the form is back at its default after a creation');
+      assert.deepEqual(await ticked(), DEFAULT_EVENTS, 'the form is back at its default after a creation');
       assert.equal(await form.getByLabel('Receiver URL').inputValue(), '');
-      assert.deepEqual(await create('http://127.0.0.1:9/second', ['tag.configured']), ['tag.configured']);
+      assert.deepEqual(await create('http://127.0.0.1:9/second', ['tag.configured', 'verification.flagged']), ['tag.configured', 'verification.flagged']);
 
       // A reload of the list (another page and back) starts from the default too.
       await go(page, 'Tags');
       await go(page, 'Webhooks');
-      assert.deepEqual(await ticked(), [...EVENT_TYPES]);
+      assert.deepEqual(await ticked(), DEFAULT_EVENTS);
       const rows = await tableRows(page, 'Webhooks');
       assert.deepEqual(rows.map((row) => [row[1], row[2]]).sort(), [
         ['http://127.0.0.1:9/first', 'tag.created, tag.deleted'],
-        ['http://127.0.0.1:9/second', 'tag.configured'],
+        ['http://127.0.0.1:9/second', 'tag.configured, verification.flagged'],
       ]);
       await assertAccessible(page, 'webhooks after two creations');
     });
@@ -100,6 +101,20 @@ for (const kind of DATABASES) {
       await button.click();
       await page.getByRole('heading', { level: 1, name: 'Tags' }).waitFor();
       assert.equal((await call(server, 'GET', `/tags/${created.id}`, { key: world.sandbox.key })).status, 404);
+    });
+
+    test('deleting a created and a configured tag together says which was deleted and which was kept', async () => {
+      const { page } = tab;
+      const created = await createdTag(server, world.sandbox.key);
+      const configured = await emulated(server, world.teamId, 'ntag_424_dna');
+      await tab.open('/tags');
+      await page.getByRole('heading', { level: 1, name: 'Tags' }).waitFor();
+      for (const id of [created.id, configured.id]) await page.getByRole('checkbox', { name: `Select ${id}` }).check();
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+      assert.equal(await message(page, 'status', 'Deleted'), 'Deleted 1 tag. Kept 1 tag: a configured tag is never deleted.');
+      assert.equal((await call(server, 'GET', `/tags/${created.id}`, { key: world.sandbox.key })).status, 404);
+      assert.equal((await call(server, 'GET', `/tags/${configured.id}`, { key: world.sandbox.key })).status, 200);
     });
 
     test("a write's round trips: the console shows the number the API records and the writer reports", async () => {

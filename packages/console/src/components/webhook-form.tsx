@@ -4,12 +4,15 @@ import { useState } from 'preact/hooks';
 import { describeProblem, problemOf, type Api } from '../api.ts';
 import { ErrorLine } from './ui.tsx';
 
-const EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
+// The API's events (src/webhooks/event-types.ts): the four tag events it subscribes a webhook to by default,
+// then those received only when asked for.
+const DEFAULT_EVENTS = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
+const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'] as const;
 
 export function WebhookForm(props: { api: Api; onCreated: (created: { id: string; secret: string }) => void }) {
   const [url, setUrl] = useState('');
   // The API's default when `events` is left out: the four tag events.
-  const [events, setEvents] = useState<Set<string>>(() => new Set(EVENT_TYPES));
+  const [events, setEvents] = useState<Set<string>>(() => new Set(DEFAULT_EVENTS));
   const [problem, setProblem] = useState<string | null>(null);
 
   const create = async () => {

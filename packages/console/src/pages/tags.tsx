@@ -63,9 +63,16 @@ export function TagsPage(props: { query: URLSearchParams }) {
   const deleteSelected = async () => {
     const ids = [...selected];
     if (!confirm(`Delete ${ids.length} tag${ids.length === 1 ? '' : 's'}? This cannot be undone.`)) return;
-    const { error, response } = await api.DELETE('/tags', { body: { data: ids.map((id) => ({ type: 'tags' as const, id })) } as never });
+    const { data, error, response } = await api.DELETE('/tags', { body: { data: ids.map((id) => ({ type: 'tags' as const, id })) } as never });
     if (response.ok) {
-      setDeleteMessage({ error: false, text: `Deleted ${ids.length} tag${ids.length === 1 ? '' : 's'}.` });
+      // The API keeps configured tags: the message says what it did, not what was asked.
+      const deleted = data?.meta.deleted.length ?? 0;
+      const kept = data?.meta.kept.length ?? 0;
+      const tags = (n: number) => `${n} tag${n === 1 ? '' : 's'}`;
+      setDeleteMessage({
+        error: false,
+        text: `Deleted ${tags(deleted)}.${kept > 0 ? ` Kept ${tags(kept)}: a configured tag is never deleted.` : ''}`,
+      });
       setSelected(new Set());
       list.reload();
     } else setDeleteMessage({ error: true, text: describeProblem(problemOf(error, response)) });
