@@ -152,7 +152,7 @@ insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump
 select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = $1 and "mode" = $2;
 
 -- src/tag-chips/repository.ts chipOwner
-select "tag_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
+select "tag_id", "team_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
 
 -- src/tag-chips/repository.ts findEmulatedChip
 select "emulated_chips".*, "tags"."url", "tags"."team_id", "tags"."mode", "tags"."protocol", "chips"."uid", "chips"."crypto", "chips"."master_generation", "chips"."key_version", "chips"."params", "chips"."mirroring", "chips"."mac_input_from" from "emulated_chips" inner join "tags" on "tags"."id" = "emulated_chips"."tag_id" inner join "chips" on "chips"."tag_id" = "emulated_chips"."tag_id" where "emulated_chips"."tag_id" = $1;

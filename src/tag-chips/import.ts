@@ -187,6 +187,7 @@ export async function importChips(ctx: Kernel & MastersState, world: Caller, ent
   const fields: FieldProblem[] = [];
   const checked: CheckedEntry[] = [];
   const firstOfUrl = new Map<string, number>();
+  const firstOfUid = new Map<string, number>();
   entries.forEach((entry, index) => {
     const { problems, checked: ok } = checkEntry(entry);
     for (const [field, detail] of problems) fields.push(problem(field, detail, index));
@@ -195,6 +196,10 @@ export async function importChips(ctx: Kernel & MastersState, world: Caller, ent
     const first = firstOfUrl.get(url);
     if (first !== undefined) fields.push(problem('url', `is the same as in entry ${first + 1}`, index));
     else firstOfUrl.set(url, index);
+    // One chip is one tag: a UID twice in the file would make two tags answer for one chip.
+    const firstUid = firstOfUid.get(ok.uid);
+    if (firstUid !== undefined) fields.push(problem('uid', `is the same as in entry ${firstUid + 1}`, index));
+    else firstOfUid.set(ok.uid, index);
     checked.push(ok);
   });
   if (fields.length > 0) throw new ChipImportServiceError(fields);

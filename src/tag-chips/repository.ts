@@ -112,16 +112,19 @@ export async function commitPendingKeys(db: Executor, tagId: string, version: nu
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** The tag of this world other than `exceptTag` whose chip has `uid`, or null. */
-export async function chipOwner(db: Executor, world: World, uid: string, exceptTag: string): Promise<string | null> {
+/**
+ * The tag other than `exceptTag` whose chip has `uid`, in any team of the world's mode (one chip is one tag,
+ * whoever wrote it), or null.
+ */
+export async function chipOwner(db: Executor, world: World, uid: string, exceptTag: string): Promise<{ tagId: string; teamId: string } | null> {
   const row = await db
     .selectFrom('chips')
-    .select('tag_id')
+    .select(['tag_id', 'team_id'])
     .where('mode', '=', world.mode)
     .where('uid', '=', uid)
     .where('tag_id', '!=', exceptTag)
     .executeTakeFirst();
-  return row?.tag_id ?? null;
+  return row ? { tagId: row.tag_id, teamId: row.team_id } : null;
 }
 
 export async function insertEmulatedChip(db: Executor, row: EmulatedChipRow): Promise<void> {

@@ -85,8 +85,15 @@ function envFor(ctx: Kernel & MastersState, world: World, master: Buffer, tagId:
         version: CURRENT_KEY_VERSION,
       };
     },
-    uidBoundElsewhere: (uid) => chipsRepo.chipOwner(ctx.db.kysely, world, uid, tagId),
+    uidBoundElsewhere: (uid) => boundTo(ctx.db.kysely, world, uid, tagId),
   };
+}
+
+/** The tag a chip is already bound to, as a refusal may name it: its id in the caller's team, nothing of another team's. */
+async function boundTo(db: Executor, world: World, uid: string, tagId: string): Promise<string | null> {
+  const owner = await chipsRepo.chipOwner(db, world, uid, tagId);
+  if (owner === null) return null;
+  return owner.teamId === world.teamId ? `tag ${owner.tagId}` : 'a tag of another team';
 }
 
 const TIMEOUT: FailureReason = { code: 'timeout', detail: `the write was abandoned: no round trip for ${WRITE_TIMEOUT_SECONDS} s` };
@@ -269,9 +276,8 @@ async function configure(
   crypto: ChipCrypto,
   masterGeneration: number,
 ): Promise<WriteRow | null> {
-  const other = await chipsRepo.chipOwner(trx, world, uid, row.tag_id);
-  if (other !== null)
-    return failWrite(trx, clock, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to tag ${other}` }, true);
+  const other = await boundTo(trx, world, uid, row.tag_id);
+  if (other !== null) return failWrite(trx, clock, world, row, { code: 'uid_bound_to_another_tag', detail: `chip ${uid} is already bound to ${other}` }, true);
   const at = clock.nowMicros();
   const end = { step: 'configured', state: '{}', result: 'configured' as const, round_trips: row.round_trips + 1, updated_at: at };
   if (!(await writesRepo.updateRunningWrite(trx, row.id, row.round_trips, end))) return null;

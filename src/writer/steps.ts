@@ -96,7 +96,7 @@ export interface StepEnv {
   url: string;
   originalityKey: Uint8Array;
   keysOf(uidHex: string): ChipKeys;
-  /** The tag id another tag of this world has the UID bound to, if any. */
+  /** How a refusal names the other tag the UID is bound to (`tag tag_…`, or another team's without its id), if any. */
   uidBoundElsewhere(uidHex: string): Promise<string | null>;
 }
 
@@ -221,7 +221,7 @@ async function probe(r: Buffer[], env: StepEnv): Promise<StepResult> {
   if ('kind' in probed) return probed;
   const { uid, versions } = probed;
   const other = await env.uidBoundElsewhere(uid);
-  if (other !== null) return fail('uid_bound_to_another_tag', `chip ${uid} is already bound to tag ${other}`);
+  if (other !== null) return fail('uid_bound_to_another_tag', `chip ${uid} is already bound to ${other}`);
   const keys = env.keysOf(uid);
   const foreign = versions.findIndex((v) => v !== 0 && v !== keys.version);
   if (foreign >= 0) return fail('authentication_failed', `key ${foreign} of chip ${uid} has version ${versions[foreign]}: the chip was personalized elsewhere`);

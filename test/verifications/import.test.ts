@@ -144,17 +144,18 @@ for (const kind of DATABASES) {
       const good = { url: unique(), protocol: 'ntag_424_dna', uid: uid(), sdm_meta_read_key: hexKey(), sdm_file_read_key: hexKey() };
       const cases: [unknown, RegExp][] = [
         [{ ...good, url: unique(), uid: '04ABC' }, /entry 2, uid/],
-        [{ ...good, url: unique(), sdm_file_read_key: 'zz' }, /entry 2, sdm_file_read_key/],
-        [{ ...good, url: unique(), protocol: 'ntag_999' }, /entry 2, protocol/],
-        [{ ...good, url: unique(), params: { picc_data: 'p' } }, /entry 2, params\.cmac/],
-        [{ ...good, url: unique(), mac_input_from: 'sun' }, /entry 2, mac_input_from/],
-        [{ ...good, url: unique(), last_counter: -1 }, /entry 2, last_counter/],
-        [{ ...good, url: unique(), colour: 'red' }, /entry 2, colour/],
-        [{ ...good, url: unique(), crypto: 'des' }, /entry 2, crypto/],
-        [{ ...good }, /entry 2, url: is the same as in entry 1/],
-        [{ ...good, url: unique(), protocol: 'ntag_424_dna_tag_tamper', params: { picc_data: 'p', cmac: 'c' } }, /entry 2, params\.enc/],
+        [{ ...good, url: unique(), uid: uid(), sdm_file_read_key: 'zz' }, /entry 2, sdm_file_read_key/],
+        [{ ...good, url: unique(), uid: uid(), protocol: 'ntag_999' }, /entry 2, protocol/],
+        [{ ...good, url: unique(), uid: uid(), params: { picc_data: 'p' } }, /entry 2, params\.cmac/],
+        [{ ...good, url: unique(), uid: uid(), mac_input_from: 'sun' }, /entry 2, mac_input_from/],
+        [{ ...good, url: unique(), uid: uid(), last_counter: -1 }, /entry 2, last_counter/],
+        [{ ...good, url: unique(), uid: uid(), colour: 'red' }, /entry 2, colour/],
+        [{ ...good, url: unique(), uid: uid(), crypto: 'des' }, /entry 2, crypto/],
+        [{ ...good, uid: uid() }, /entry 2, url: is the same as in entry 1/],
+        [{ ...good, url: unique() }, /entry 2, uid: is the same as in entry 1/],
+        [{ ...good, url: unique(), uid: uid(), protocol: 'ntag_424_dna_tag_tamper', params: { picc_data: 'p', cmac: 'c' } }, /entry 2, params\.enc/],
         // A tamper status outside the MAC input would be unauthenticated.
-        [{ ...good, url: unique(), protocol: 'ntag_424_dna_tag_tamper', mac_input_from: null }, /entry 2, mac_input_from: must not be null/],
+        [{ ...good, url: unique(), uid: uid(), protocol: 'ntag_424_dna_tag_tamper', mac_input_from: null }, /entry 2, mac_input_from: must not be null/],
       ];
       const before = await suite.server.ctx.db.kysely.selectFrom('tags').select('id').execute();
       for (const [bad, message] of cases) {
@@ -180,7 +181,13 @@ for (const kind of DATABASES) {
       // A url already used in the suite.world is named too.
       const taken = (await importFile(suite.server, suite.world, [good])).stdout;
       assert.equal(JSON.parse(taken).length, 1);
-      await assert.rejects(importFile(suite.server, suite.world, [{ ...good, url: unique() }, { ...good }]), /entry 2, url: url is already used/);
+      await assert.rejects(
+        importFile(suite.server, suite.world, [
+          { ...good, url: unique(), uid: uid() },
+          { ...good, uid: uid() },
+        ]),
+        /entry 2, url: url is already used/,
+      );
       // Every refusal leads with the prefix, an unreadable file and a file-wide problem too.
       for (const [entries, message] of [
         ['not json', /^tapproof: nothing imported: cannot read .* as JSON/],

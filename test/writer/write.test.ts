@@ -186,11 +186,25 @@ for (const kind of DATABASES) {
       assert.equal((await writeTag(server, world.sandbox.key, a.id, card)).status, 'configured');
       const out = await writeTag(server, world.sandbox.key, b.id, card);
       assert.equal(out.reason!.code, 'uid_bound_to_another_tag');
-      assert.match(out.reason!.detail, new RegExp(a.id));
+      assert.equal(out.reason!.detail, `chip ${card.uid.toString('hex').toUpperCase()} is already bound to tag ${a.id}`);
       await failsOnce(b.id, 'uid_bound_to_another_tag');
       // The chip still serves its own tag; a blank chip takes the refused one.
       assert.equal((await verify(server, world.sandbox.key, card.tap())).body.data.attributes.tag_id, a.id);
       assert.equal((await writeTag(server, world.sandbox.key, b.id, newCard())).status, 'configured');
+    });
+
+    it("a chip written for another team's tag is refused without naming that tag", async () => {
+      const { server, world } = suite;
+      const other = await server.seedTeam({ name: 'other brand' });
+      const theirs = await createdTag(server, other.sandbox.key);
+      const ours = await createdTag(server, world.sandbox.key);
+      const card = newCard();
+      assert.equal((await writeTag(server, other.sandbox.key, theirs.id, card)).status, 'configured');
+      const out = await writeTag(server, world.sandbox.key, ours.id, card);
+      assert.equal(out.reason!.code, 'uid_bound_to_another_tag');
+      assert.equal(out.reason!.detail, `chip ${card.uid.toString('hex').toUpperCase()} is already bound to a tag of another team`);
+      assert.ok(!JSON.stringify(out).includes(theirs.id));
+      await failsOnce(ours.id, 'uid_bound_to_another_tag');
     });
 
     it('the writer gives up (abort): aborted, one tag.configuration_failed; a retry configures', async () => {
