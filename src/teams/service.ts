@@ -4,7 +4,7 @@ import type { SignalsState } from '../signals/feature.js';
 import { changeThresholds, findThresholds, type Thresholds } from '../signals/thresholds.js';
 import type { Kernel } from '../kernel.js';
 import type { Actor, Caller, World } from '../world.js';
-import { recordAudit } from '../audit/record.js';
+import { changedFields, recordAudit } from '../audit/record.js';
 import { inTransaction } from '../db/transaction.js';
 import type { Db } from '../db/database.js';
 import { textProblem } from '../http/text-rules.js';
@@ -60,11 +60,7 @@ export async function updateCurrentTeam(ctx: Kernel & SignalsState, world: Calle
     const at = ctx.clock.nowMicros();
     const before = await findThresholds(trx, world);
     const after = await changeThresholds(trx, world, changes, at);
-    const changed = Object.fromEntries(
-      Object.keys(changes)
-        .filter((name) => before[name as keyof Thresholds] !== after[name as keyof Thresholds])
-        .map((name) => [name, { from: before[name as keyof Thresholds], to: after[name as keyof Thresholds] }]),
-    );
+    const changed = changedFields(before, after, Object.keys(changes) as (keyof Thresholds)[]);
     await recordAudit(trx, world, at, [{ operation: 'team.update', resourceId: world.teamId, changes: { signal_thresholds: changed } }]);
     return after;
   });

@@ -1,6 +1,6 @@
 import { listCursors } from '../../http/cursor.js';
 import { sendDocument } from '../../http/jsonapi.js';
-import { badParameter, checkWindow, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../../http/query.js';
+import { badParameter, checkWindow, isoTime, oneOf, pageOf, pageSize, refuseUnknown, single, type Query } from '../../http/query.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { answer, errorResponses } from '../../http/schemas.js';
 import type { Kernel } from '../../kernel.js';
@@ -47,11 +47,10 @@ export default function listAuditEventsRoute(app: RouteApp, ctx: Kernel & Master
         until,
         before: await cursors.read(isPosition),
       };
-      const rows = await listAuditEvents(ctx.db.kysely, request.principal, { ...filter, limit: size + 1 });
-      const page = rows.slice(0, size);
-      const last = rows.length > size ? page.at(-1)! : null;
+      const { rows, more } = pageOf(await listAuditEvents(ctx.db.kysely, request.principal, { ...filter, limit: size + 1 }), size);
+      const last = more ? rows.at(-1)! : null;
       return sendDocument(reply, 200, {
-        data: page.map(renderAuditEvent),
+        data: rows.map(renderAuditEvent),
         links: { next: await cursors.next(request.url.split('?')[0]!, last && [last.occurred_at, last.id]) },
       });
     },
