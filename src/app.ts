@@ -10,6 +10,8 @@ import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
 import { installExactMediaType, installJsonApi } from './http/jsonapi.js';
 import { installOpenApi, referenceRoutes } from './http/openapi.js';
 import { installConsole } from './http/console.js';
+import { installUserAuth } from './users/auth-routes/index.js';
+import { sessionAuthentication } from './users/feature.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { routeApp } from './http/route-app.js';
 import { installArrivalOrder } from './verifications/arrival-order.js';
@@ -116,6 +118,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   // The operator console's static files and pages (docs/console.md); it reads the API like any client.
   await installConsole(app);
+  // People signing in to the console (docs/users.md): its sessions are a credential of the API below too.
+  await installUserAuth(app, ctx);
 
   await app.register(
     async (api) => {
@@ -124,7 +128,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       referenceRoutes(api, config.apiPrefix);
       await api.register(async (secured) => {
         installJsonApi(secured);
-        installAuth(secured, keyAuthentication(ctx));
+        installAuth(secured, { ...keyAuthentication(ctx), session: sessionAuthentication(ctx) });
         for (const routes of platformRoutes) routes(routeApp(secured), ctx);
       });
     },

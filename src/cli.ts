@@ -12,6 +12,7 @@ import { registerKeyCommands } from './keys/cli.js';
 import { registerWriterCommands } from './writer/cli.js';
 import { registerMasterCommands } from './master-keys/cli.js';
 import { registerAuditCommands } from './audit/cli.js';
+import { registerUserCommands } from './users/cli.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Mode } from './db/schema.js';
 import { openContext } from './open-context.js';
@@ -300,6 +301,7 @@ registerHoldingsCommands(program, withContext);
 registerWriterCommands(program);
 registerMasterCommands(program, withContext);
 registerAuditCommands(program, withContext);
+registerUserCommands(program, withContext);
 
 export async function main(argv: string[]): Promise<void> {
   try {

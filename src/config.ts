@@ -48,6 +48,30 @@ export interface Config {
   wallets: WalletsConfig;
   /** TAPPROOF_GEOIP_DB: the operator's GeoLite2/GeoIP2 Country file; null = the embedded database (docs/operations.md). */
   geoipDb: string | null;
+  /** How people sign in to the console (docs/users.md). */
+  console: ConsoleConfig;
+}
+
+export interface ConsoleConfig {
+  /** TAPPROOF_CONSOLE_KEY_SIGN_IN: the console also offers signing in with a pasted API key (default: on unless NODE_ENV=production). */
+  keySignIn: boolean;
+  /** TAPPROOF_PUBLIC_URL: the origin people reach the console at; it names invite links and is the passkeys' relying party. Null: the request's own. */
+  publicUrl: string | null;
+  /** A session ends after this long without a request, and after `sessionMaxHours` whatever the activity. */
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  /** Single sign-on; null when not configured. */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The ID token claim naming the role (admin, write or read). */
+  roleClaim: string;
+  /** The team a first single sign-on joins. */
+  teamId: string;
 }
 
 export interface WalletsConfig {
@@ -243,6 +267,35 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort: env.TAPPROOF_WORKER_METRICS_PORT ? integer(env, 'TAPPROOF_WORKER_METRICS_PORT', 0, 0, 65535) : null,
     wallets: walletsConfig(env),
     geoipDb: geoipDb(env),
+    console: consoleConfig(env),
+  };
+}
+
+function consoleConfig(env: Env): ConsoleConfig {
+  const publicUrl = httpUrl(env, 'TAPPROOF_PUBLIC_URL', null);
+  return {
+    keySignIn: flag(env, 'TAPPROOF_CONSOLE_KEY_SIGN_IN', env.NODE_ENV !== 'production'),
+    publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
+    sessionIdleMinutes: integer(env, 'TAPPROOF_SESSION_IDLE_MINUTES', 120, 1, 10_080),
+    sessionMaxHours: integer(env, 'TAPPROOF_SESSION_MAX_HOURS', 12, 1, 720),
+    oidc: oidcConfig(env),
+  };
+}
+
+function oidcConfig(env: Env): OidcConfig | null {
+  const issuer = httpUrl(env, 'TAPPROOF_OIDC_ISSUER', null);
+  if (issuer === null) return null;
+  const need = (name: string): string => {
+    const value = env[name];
+    if (!value) throw new ConfigError(`TAPPROOF_OIDC_ISSUER needs ${name}`);
+    return value;
+  };
+  return {
+    issuer,
+    clientId: need('TAPPROOF_OIDC_CLIENT_ID'),
+    clientSecret: need('TAPPROOF_OIDC_CLIENT_SECRET'),
+    teamId: need('TAPPROOF_OIDC_TEAM'),
+    roleClaim: env.TAPPROOF_OIDC_ROLE_CLAIM || 'tapproof_role',
   };
 }
 

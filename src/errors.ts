@@ -31,6 +31,13 @@ export const TITLES = {
   UnsupportedMediaType: 'Unsupported Media Type: send application/vnd.api+json without parameters, or application/json',
   ValidationFailed: 'Validation failed',
   RateLimited: 'Too Many Requests',
+  // Console sign-in (docs/users.md): one answer for a wrong password and an unknown account.
+  SignInFailed: 'Wrong email or password, or the account cannot sign in',
+  SignInThrottled: 'Too many failed sign-ins: try again later',
+  NotSignedIn: 'Not signed in, or the session has ended',
+  CsrfRejected: 'Missing or wrong X-CSRF-Token for this session',
+  LinkInvalid: 'The link is unknown, used or expired: ask an admin for a new one',
+  UserExists: 'A user with this email exists',
   Internal: 'Internal Server Error',
   Unavailable: 'Service Unavailable',
   // The extension API's errors: the body is `{error: title}` (docs/extension.md#http).

@@ -6,6 +6,7 @@ import type { RouteApp } from './http/route-app.js';
 import { extensionPlatformRoutes } from './extension/platform-routes.js';
 import { keyRoutes } from './keys/routes/index.js';
 import { auditRoutes } from './audit/routes/index.js';
+import { userRoutes } from './users/routes/index.js';
 import { sessionRoutes } from './sessions/routes/index.js';
 import { tagChipRoutes } from './tag-chips/routes/index.js';
 import { tagRoutes } from './tags/routes/index.js';
@@ -21,6 +22,7 @@ export const platformRoutes: readonly RouteModule[] = [
   ...tagChipRoutes,
   ...teamRoutes,
   ...keyRoutes,
+  ...userRoutes,
   ...auditRoutes,
   ...webhookRoutes,
   ...verificationRoutes,

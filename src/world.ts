@@ -6,13 +6,16 @@ export interface World {
   mode: Mode;
 }
 
-/** Who is calling: a key of a team, in its world (mode), with its role. */
+/** Who is calling: a key of a team or a person signed in to the console, in a world (mode), with a role. */
 export interface Principal {
-  keyId: string;
+  /** A bearer key, or a console session's user (src/users/sessions.ts). */
+  via: 'key' | 'user';
+  /** The key's or the user's id. */
+  id: string;
   teamId: string;
   mode: Mode;
   role: Role;
-  /** Microseconds; null when the key does not expire. */
+  /** Microseconds; null when the key does not expire (and for a user: the session bounds it). */
   expiresAt: number | null;
 }
 

@@ -22,6 +22,8 @@ export interface AuditFilter {
 export interface AuditWhere {
   teamId?: string | null;
   mode?: Mode | null;
+  /** With a mode: the team's own events (users, the team itself: mode null) too, which belong to both its worlds. */
+  teamWide?: boolean;
 }
 
 /**
@@ -31,7 +33,10 @@ export interface AuditWhere {
 export async function listAuditEvents(db: Executor, where: AuditWhere, filter: AuditFilter): Promise<AuditRow[]> {
   let query = db.selectFrom('audit_events').selectAll();
   if (where.teamId !== undefined) query = where.teamId === null ? query.where('team_id', 'is', null) : query.where('team_id', '=', where.teamId);
-  if (where.mode !== undefined) query = where.mode === null ? query.where('mode', 'is', null) : query.where('mode', '=', where.mode);
+  const { mode } = where;
+  if (mode === null) query = query.where('mode', 'is', null);
+  else if (mode !== undefined)
+    query = where.teamWide ? query.where((eb) => eb.or([eb('mode', '=', mode), eb('mode', 'is', null)])) : query.where('mode', '=', mode);
   if (filter.resource !== undefined) query = query.where('resource_id', '=', filter.resource);
   if (filter.actor !== undefined) query = query.where('actor_id', '=', filter.actor);
   if (filter.operation !== undefined) query = query.where('operation', '=', filter.operation);

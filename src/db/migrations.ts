@@ -31,6 +31,7 @@ import * as masterGenerations from './migrations/0023_master_generations.js';
 import * as attemptResponse from './migrations/0028_attempt_response.js';
 import * as auditEvents from './migrations/0029_audit_events.js';
 import * as countryTimeIndex from './migrations/0030_country_time_index.js';
+import * as users from './migrations/0031_users.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -64,6 +65,7 @@ const steps: Record<string, Step> = {
   '0027_chip_uid_index': chipUidIndex,
   '0029_audit_events': auditEvents,
   '0030_country_time_index': countryTimeIndex,
+  '0031_users': users,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

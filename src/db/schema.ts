@@ -221,6 +221,89 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   master_generations: MasterGenerationsTable;
   audit_events: AuditEventsTable;
+  users: UsersTable;
+  user_links: UserLinksTable;
+  user_passkeys: UserPasskeysTable;
+  user_sessions: UserSessionsTable;
+  sign_in_challenges: SignInChallengesTable;
+  sign_in_failures: SignInFailuresTable;
+}
+
+/** A person who signs in to the console: a user of one team, with a key's role (src/users). */
+export interface UsersTable {
+  id: string;
+  team_id: string;
+  /** Lower-cased; unique across the deployment. */
+  email: string;
+  role: Role;
+  /** scrypt (src/users/passwords.ts); null until the user sets one. */
+  password_hash: string | null;
+  /** `<issuer> <sub>` of the single sign-on identity bound at its first sign-in; null when none. */
+  oidc_subject: string | null;
+  created_at: number;
+  /** Refused from then on: no sign-in, every session ended. */
+  disabled_at: number | null;
+  last_sign_in_at: number | null;
+}
+
+/** A one-time link that lets a user set a password or register a passkey (an invite or a reset). */
+export interface UserLinksTable {
+  /** SHA-256 of the link's token, hex; the token is never stored. */
+  token_hash: string;
+  user_id: string;
+  purpose: 'invite' | 'reset';
+  created_at: number;
+  expires_at: number;
+}
+
+/** A WebAuthn credential of a user (src/users/passkeys.ts). */
+export interface UserPasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports; null when it named none. */
+  transports: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A signed-in console session: the cookie's token hashed, its world, and its CSRF token. */
+export interface UserSessionsTable {
+  token_hash: string;
+  /** Public id (`uss_…`), named in lists and logs instead of the token. */
+  id: string;
+  user_id: string;
+  /** The world the console acts in; the user switches it. */
+  mode: Mode;
+  csrf_token: string;
+  method: 'password' | 'passkey' | 'oidc';
+  address: string | null;
+  created_at: number;
+  last_seen_at: number;
+  /** The absolute end, whatever the activity. */
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** One ceremony's secret state, spent by its first use: a passkey challenge, or a single sign-on's state. */
+export interface SignInChallengesTable {
+  /** The challenge (passkeys) or the state parameter (single sign-on). */
+  id: string;
+  purpose: 'passkey-register' | 'passkey-sign-in' | 'oidc';
+  /** The user a registration is for; null for a sign-in. */
+  user_id: string | null;
+  /** JSON: what the ceremony must check at its end (the OIDC nonce and PKCE verifier). */
+  data: string | null;
+  expires_at: number;
+}
+
+/** A failed sign-in, by account (`account:<email>`) and by address (`address:<ip>`). */
+export interface SignInFailuresTable {
+  subject: string;
+  failed_at: number;
 }
 
 /** One resource a change touched, and who made the change (src/audit/record.ts). */

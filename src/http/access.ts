@@ -36,7 +36,7 @@ export const allows = (role: Role, access: Access): boolean => ALLOWED[access].i
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 
 /** The JSON:API `detail` of a 403: the role the caller has and the roles that would do. */
-export function forbiddenDetail(role: Role, access: Access): string {
+export function forbiddenDetail(role: Role, access: Access, via: 'key' | 'user' = 'key'): string {
   const allowed = ALLOWED[access];
-  return `this key's role is ${role}; this request needs a key of role ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`;
+  return `this ${via}'s role is ${role}; this request needs a ${via} of role ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`;
 }

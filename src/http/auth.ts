@@ -15,12 +15,18 @@ export interface Authentication {
   authenticate(keyText: string): Promise<Principal | null>;
   /** Starts following revokes while the app runs; returns the function that stops it. */
   follow(): () => Promise<void>;
+  /**
+   * The principal of the console session the request's cookie names, for a request without a bearer key
+   * (the users feature provides it, src/users/feature.ts): null when it has no session cookie; throws
+   * NotSignedIn for a cookie whose session has ended and CsrfRejected for a change without its CSRF token.
+   */
+  session?(request: FastifyRequest): Promise<Principal | null>;
 }
 
 /**
- * Every route in the scope requires `Authorization: Bearer <key>` (failures are 401) of a role its
- * `access` allows (otherwise 403, src/http/access.ts). A route registered without an access fails
- * the app's start.
+ * Every route in the scope requires `Authorization: Bearer <key>` (failures are 401), or else a console
+ * session, of a role its `access` allows (otherwise 403, src/http/access.ts). A bearer key, when sent,
+ * is the only credential read. A route registered without an access fails the app's start.
  */
 export function installAuth(app: FastifyInstance, auth: Authentication): void {
   app.addHook('onClose', auth.follow());
@@ -32,16 +38,16 @@ export function installAuth(app: FastifyInstance, auth: Authentication): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
-    const principal = match ? await auth.authenticate(match[1]) : null;
+    const principal = match ? await auth.authenticate(match[1]) : header === undefined && auth.session ? await auth.session(request) : null;
     if (!principal) throw new DomainError('Unauthorized');
     const access = request.routeOptions.config.access!;
-    if (!allows(principal.role, access)) throw new DomainError('Forbidden', [], undefined, forbiddenDetail(principal.role, access));
+    if (!allows(principal.role, access)) throw new DomainError('Forbidden', [], undefined, forbiddenDetail(principal.role, access, principal.via));
     request.principal = principal;
   });
 }
 
-/** The request's key as a caller: its world, and the key, address and request id the audit log records. */
+/** The request's key or user as a caller: its world, and who, from where and in which request, for the audit log. */
 export function callerOf(request: FastifyRequest): Caller {
-  const { teamId, mode, keyId } = request.principal;
-  return { teamId, mode, actor: { type: 'key', id: keyId, address: request.ip, requestId: request.id } };
+  const { teamId, mode, via, id } = request.principal;
+  return { teamId, mode, actor: { type: via, id, address: request.ip, requestId: request.id } };
 }

@@ -34,8 +34,12 @@ export interface ErrorSurfaces {
   extHeaders: Readonly<Record<string, string>>;
 }
 
-/** Where a field sits in the request document: `/data/3/attributes/url` in a batch, `/data/attributes/url` otherwise. */
-function pointer(field: FieldProblem, batch: boolean): string {
+/**
+ * Where a field sits in the request document: `/data/3/attributes/url` in a batch, `/data/attributes/url`
+ * otherwise; `/password` in the flat JSON objects of the console's sign-in (no `data`).
+ */
+function pointer(field: FieldProblem, batch: boolean, flat: boolean): string {
+  if (flat) return `/${field.path}`;
   return field.index !== undefined && batch ? `/data/${field.index}/attributes/${field.path}` : `/data/attributes/${field.path}`;
 }
 
@@ -46,7 +50,8 @@ export function jsonApiErrors(error: DomainError, document: unknown) {
   // A query parameter is named as such (JSON:API `source.parameter`); other fields sit in the body.
   if (error.code === 'InvalidQuery') return error.fields.map((f) => ({ status, title: error.title, detail: f.detail, source: { parameter: f.path } }));
   const batch = isObject(document) && Array.isArray(document.data);
-  return error.fields.map((f) => ({ status, title: error.title, detail: f.detail, source: { pointer: pointer(f, batch) } }));
+  const flat = isObject(document) && !('data' in document);
+  return error.fields.map((f) => ({ status, title: error.title, detail: f.detail, source: { pointer: pointer(f, batch, flat) } }));
 }
 
 export function renderError(request: FastifyRequest, reply: FastifyReply, error: DomainError, surfaces: ErrorSurfaces) {

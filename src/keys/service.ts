@@ -139,11 +139,11 @@ export async function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'prin
     if (cached.refresh) void refreshPrincipal(ctx, hash, mode);
     // An expiry needs no message between servers: each compares it with its own clock, at every use.
     if (cached.principal.expiresAt !== null && cached.principal.expiresAt <= ctx.clock.nowMicros()) return null;
-    ctx.keyUses.note(cached.principal.keyId);
+    ctx.keyUses.note(cached.principal.id);
     return cached.principal;
   }
   const principal = await lookUpPrincipal(ctx, hash, mode);
-  if (principal !== null) ctx.keyUses.note(principal.keyId);
+  if (principal !== null) ctx.keyUses.note(principal.id);
   return principal;
 }
 
@@ -158,7 +158,7 @@ async function lookUpPrincipal(
     cache.drop(hash, stamp);
     return null;
   }
-  const principal: Principal = { keyId: row.id, teamId: row.team_id, mode: row.mode, role: row.role, expiresAt: row.expires_at };
+  const principal: Principal = { via: 'key', id: row.id, teamId: row.team_id, mode: row.mode, role: row.role, expiresAt: row.expires_at };
   cache.set(hash, principal, stamp);
   return principal;
 }

@@ -36,11 +36,11 @@ export async function consoleTab(browser: Browser, server: TestServer, viewport 
 
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key', exact: true }).click();
 }
 
 /** Follows a link of the main navigation and waits for the page's heading. */
-export async function go(page: Page, link: 'Overview' | 'Tags' | 'Scans' | 'Alerts' | 'Webhooks' | 'Keys' | 'Audit'): Promise<void> {
+export async function go(page: Page, link: 'Overview' | 'Tags' | 'Scans' | 'Alerts' | 'Webhooks' | 'Keys' | 'Users' | 'Audit'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: link }).waitFor();
 }

@@ -95,7 +95,7 @@ for (const kind of DATABASES) {
       await signIn(page, world.sandbox.key);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
-      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Audit']);
+      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Users', 'Audit']);
       assert.equal(await page.getByText('Acme · sandbox').count(), 1);
       assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('tapproof.console.key'), localStorage.length]), [world.sandbox.key, 0]);
       // A reload keeps the session (the key is checked again).
@@ -713,7 +713,7 @@ for (const kind of DATABASES) {
         await signIn(page, world.sandbox.key);
         await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         await page.locator('.totals').waitFor();
-        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Audit'] as const) {
+        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Users', 'Audit'] as const) {
           await go(page, link);
           await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
           await assertFitsWidth(page, link);

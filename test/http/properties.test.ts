@@ -412,6 +412,7 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
       const READS = [
         'GET /teams/current',
         'GET /keys',
+        'GET /users',
         'GET /audit-events',
         'GET /verifications',
         'GET /verifications/stats',

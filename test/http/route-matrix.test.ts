@@ -88,8 +88,9 @@ for (const kind of DATABASES) {
         for (const route of ROUTES) {
           const { path, body } = route.request(owned);
           const response = await call(server, route.method, path, { key: outsiderKey, body });
-          // The team is the same world's team for the other mode's key.
-          const expected = route.pattern === '/teams/:id' && who === 'other mode' ? 200 : route.outsider;
+          // The team, and its users, are the other mode's key's own.
+          const sameTeam = who === 'other mode' ? (route.pattern === '/teams/:id' ? 200 : route.teamWide) : undefined;
+          const expected = sameTeam ?? route.outsider;
           if (expected === 404) assertError(response, 404);
           else assert.equal(response.status, expected, `${who}: ${route.method} ${route.pattern} → ${response.text}`);
           for (const id of ownIds) assert.ok(!response.text.includes(id), `${who}: ${route.method} ${route.pattern} shows ${id}`);

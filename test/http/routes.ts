@@ -4,7 +4,10 @@
 // that is not in this table: a new route cannot skip the matrix.
 import type { Access } from '../../src/http/access.js';
 import type { AuditOperation } from '../../src/audit/operations.js';
+import { randomUUID } from 'node:crypto';
+import { systemActor } from '../../src/audit/record.js';
 import { createKey } from '../../src/keys/service.js';
+import { inviteUser } from '../../src/users/service.js';
 import { call, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { createdTag } from '../writer/helpers.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
@@ -26,6 +29,8 @@ export interface Owned {
   scanUrl: string;
   /** A second key of the owner's sandbox, for the routes that revoke or roll a key. */
   spareKeyId: string;
+  /** A console user of the owner's team (a team's users belong to both its modes). */
+  userId: string;
 }
 
 export interface RouteRow {
@@ -51,11 +56,17 @@ export interface RouteRow {
    * route that changes something, so a new one cannot skip the log; `unrecorded` says why it does not.
    */
   audit?: AuditOperation | { unrecorded: string };
+  /**
+   * The status the other mode's key of the owner's team gets, on a route whose resource belongs to the
+   * team rather than to one of its worlds (users): that key is the owner's team, not an outsider.
+   */
+  teamWide?: number;
 }
 
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
 const responsesDoc = (id: string) => ({ data: { type: 'writes', id, attributes: { responses: [] } } });
+const userDoc = (id: string) => ({ data: { type: 'users', id, attributes: { role: 'write' } } });
 const rollDoc = () => ({ data: { type: 'keys', attributes: { expires_in: 60 } } });
 const byId =
   (prefix: string, suffix = '', body?: (id: string) => unknown) =>
@@ -144,6 +155,37 @@ export const ROUTES: RouteRow[] = [
   },
   { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404, access: 'read' },
   { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200, access: 'admin' },
+  { method: 'GET', pattern: '/users', request: () => ({ path: '/users' }), outsider: 200, access: 'admin', teamWide: 200 },
+  // Emails are unique across the deployment: each request invites someone new.
+  {
+    method: 'POST',
+    pattern: '/users',
+    request: () => ({ path: '/users', body: { data: { type: 'users', attributes: { email: `m-${randomUUID()}@example.com`, role: 'read' } } } }),
+    outsider: 201,
+    access: 'admin',
+    audit: 'user.invite',
+    teamWide: 201,
+  },
+  {
+    method: 'PATCH',
+    pattern: '/users/:id',
+    request: (o) => byId('/users/', '', userDoc)(o.userId),
+    withId: byId('/users/', '', userDoc),
+    outsider: 404,
+    access: 'admin',
+    audit: 'user.update',
+    teamWide: 200,
+  },
+  {
+    method: 'POST',
+    pattern: '/users/:id/reset',
+    request: (o) => byId('/users/', '/reset')(o.userId),
+    withId: byId('/users/', '/reset'),
+    outsider: 404,
+    access: 'admin',
+    audit: 'user.reset',
+    teamWide: 200,
+  },
   { method: 'GET', pattern: '/audit-events', request: () => ({ path: '/audit-events' }), outsider: 200, access: 'admin' },
   { method: 'GET', pattern: '/keys/current', request: () => ({ path: '/keys/current' }), outsider: 200, access: 'any' },
   { method: 'GET', pattern: '/keys/:id', request: (o) => byId('/keys/')(o.world.sandbox.id), withId: byId('/keys/'), outsider: 404, access: 'admin' },
@@ -324,6 +366,14 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
     sessionId: verified.body.data.attributes.session_id,
     scanUrl,
     spareKeyId: (await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.clock)).id,
+    userId: (
+      await inviteUser(
+        server.ctx,
+        { teamId: world.teamId, actor: systemActor('seed') },
+        { email: `owned-${randomUUID()}@example.com`, role: 'read' },
+        server.origin,
+      )
+    ).user.id,
   };
 }
 

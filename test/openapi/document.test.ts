@@ -58,7 +58,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 49);
+      assert.equal(all.length, 53);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -67,7 +67,7 @@ for (const kind of DATABASES)
       const webhooks = Object.entries<any>(document.webhooks).map(([name, item]) => ({ where: `webhook ${name}`, op: item.post }));
       const all = [...operations(document), ...webhooks];
       const ids = all.map(({ where, op }) => {
-        assert.match(op.operationId ?? '', /^(create|get|list|export|update|delete|roll|revoke|tag|verification)[A-Z][A-Za-z]*$/, where);
+        assert.match(op.operationId ?? '', /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification)[A-Z][A-Za-z]*$/, where);
         for (const [status, response] of Object.entries<any>(op.responses)) {
           assert.ok(response.description && response.description !== 'Default Response', `${where} ${status}: ${response.description}`);
         }

@@ -1,6 +1,7 @@
 // The one place the console talks to the platform API: openapi-fetch typed by the SDK's generated
-// paths (packages/sdk/src/generated/platform-api.ts, from GET /api/v1/openapi.json), the API key from
-// sessionStorage, and JSON:API error documents turned into one readable line.
+// paths (packages/sdk/src/generated/platform-api.ts, from GET /api/v1/openapi.json), signed in by the
+// session cookie (with its CSRF token on every change) or by an API key from sessionStorage, and
+// JSON:API error documents turned into one readable line.
 import createClient, { type Client } from 'openapi-fetch';
 import type { operations, paths } from '../../sdk/src/generated/platform-api.ts';
 
@@ -13,6 +14,7 @@ export type Tag = Ok<'listTags'>['data'][number];
 export type Webhook = Ok<'listWebhooks'>['data'][number];
 export type Delivery = Ok<'listDeliveries'>['data'][number];
 export type Key = Ok<'listKeys'>['data'][number];
+export type User = Ok<'listUsers'>['data'][number];
 export type Role = Key['attributes']['role'];
 export type Team = Ok<'getCurrentTeam'>['data'];
 export type Thresholds = Team['attributes']['signal_thresholds'];
@@ -26,13 +28,23 @@ export const storedKey = {
   clear: () => sessionStorage.removeItem(KEY_ITEM),
 };
 
-/** A client that sends `key` with every request; `onUnauthorized` runs when the key stops being accepted. */
-export function apiClient(key: string, onUnauthorized: () => void = () => {}): Api {
+/** How the console's requests are signed: a user's session (its cookie goes by itself), or a pasted key. */
+export type Credential = { csrf: string } | { key: string };
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A client signed by `credential`; `onUnauthorized` runs when the session or key stops being accepted. */
+export function apiClient(credential: Credential, onUnauthorized: () => void = () => {}): Api {
   const client = createClient<paths>({
     baseUrl: `${location.origin}/api/v1`,
-    headers: { Authorization: `Bearer ${key}`, Accept: 'application/vnd.api+json' },
+    headers: { Accept: 'application/vnd.api+json', ...('key' in credential ? { Authorization: `Bearer ${credential.key}` } : {}) },
+    credentials: 'same-origin',
   });
   client.use({
+    onRequest({ request }) {
+      if ('csrf' in credential && !SAFE.has(request.method)) request.headers.set('X-CSRF-Token', credential.csrf);
+      return request;
+    },
     onResponse({ response }) {
       if (response.status === 401) onUnauthorized();
     },

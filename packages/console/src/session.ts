@@ -1,16 +1,21 @@
-// Who is signed in: the key (sessionStorage), its client, the team it answered for, and its role,
-// which decides what the pages offer (the API refuses the rest with 403 anyway).
+// Who is signed in: a person (a console session: its user, team, world and role) or, for development,
+// a pasted API key; the role decides what the pages offer (the API refuses the rest with 403 anyway).
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Api, Role, Team } from './api.ts';
+import type { SignedIn } from './auth.ts';
 
 export interface Session {
   api: Api;
   team: Team;
   mode: 'sandbox' | 'production';
   role: Role;
-  /** What the role may do beyond reading: change tags, webhooks and settings; manage keys. */
+  /** The signed-in person; null when the console was opened with an API key. */
+  user: SignedIn['user'] | null;
+  /** What the role may do beyond reading: change tags, webhooks and settings; manage keys and users. */
   can: { write: boolean; admin: boolean };
+  /** A person's session changes world in place; a key has one world. */
+  switchMode: ((mode: Session['mode']) => Promise<void>) | null;
   signOut: () => void;
 }
 

@@ -47,7 +47,14 @@ export default function listAuditEventsRoute(app: RouteApp, ctx: Kernel & Master
         until,
         before: await cursors.read(isPosition),
       };
-      const { rows, more } = pageOf(await listAuditEvents(ctx.db.kysely, request.principal, { ...filter, limit: size + 1 }), size);
+      const { rows, more } = pageOf(
+        await listAuditEvents(
+          ctx.db.kysely,
+          { teamId: request.principal.teamId, mode: request.principal.mode, teamWide: true },
+          { ...filter, limit: size + 1 },
+        ),
+        size,
+      );
       const last = more ? rows.at(-1)! : null;
       return sendDocument(reply, 200, {
         data: rows.map(renderAuditEvent),

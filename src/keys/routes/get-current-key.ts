@@ -19,8 +19,10 @@ export default function getCurrentKeyRoute(app: RouteApp, { db }: Kernel): void 
       response: { 200: answer('The calling key, without its secret.', KeyDocument), ...errorResponses(401, 406, 429) },
     },
     handler: async (request, reply) => {
-      const { keyId, teamId, mode } = request.principal;
-      const key = await keysRepo.findKeyInWorld(db.kysely, keyId, teamId, mode);
+      const { via, id, teamId, mode } = request.principal;
+      // A console session has no key: the console reads who is signed in from GET /auth/session.
+      if (via !== 'key') throw new DomainError('NotFound', [], undefined, 'signed in as a user of the console, not with a key');
+      const key = await keysRepo.findKeyInWorld(db.kysely, id, teamId, mode);
       // Revoked between authentication and this read.
       if (!key) throw new DomainError('Unauthorized');
       return sendDocument(reply, 200, { data: renderKey(key) });

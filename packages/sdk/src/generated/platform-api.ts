@@ -181,6 +181,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the team's console users (both modes: a user is the team's), never a password or a link */
+        get: operations["listUsers"];
+        put?: never;
+        /** Invite a person to the caller's team: the answer carries a one-time link (72 h) to set a password or register a passkey */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a user's role, or disable or enable them; either ends the user's sessions, so that it takes effect at once */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/users/{id}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset a user who lost their password or passkey: both are removed, every session ends, and a new one-time link (72 h) is made */
+        post: operations["resetUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-events": {
         parameters: {
             query?: never;
@@ -2645,6 +2697,532 @@ export interface operations {
             };
         };
     };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's users, by email. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /** @description The team's users, by email */
+                        data: {
+                            /** @enum {string} */
+                            type: "users";
+                            /** @description usr_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                email: string;
+                                /**
+                                 * @description admin: everything, users and keys included; write: everything but users and keys; read: look only. A key's roles, less verify
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read";
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                disabled_at: string | null;
+                                last_sign_in_at: string | null;
+                                /** @description Whether the user has set a password */
+                                password: boolean;
+                                /** @description How many passkeys the user has registered */
+                                passkeys: number;
+                                /** @description Whether a single sign-on identity is bound to the user */
+                                single_sign_on: boolean;
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                link?: {
+                                    url: string;
+                                    /**
+                                     * @description ISO 8601, microsecond precision, UTC
+                                     * @example 2026-01-02T03:04:05.123456Z
+                                     */
+                                    expires_at: string;
+                                };
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "users";
+                        attributes: {
+                            /** @description Lower-cased; one account per address across the deployment */
+                            email: string;
+                            /**
+                             * @description admin: everything, users and keys included; write: everything but users and keys; read: look only. A key's roles, less verify
+                             * @enum {string}
+                             */
+                            role: "admin" | "write" | "read";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Invited: the user, with the link in `attributes.link`, shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "users";
+                            /** @description usr_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                email: string;
+                                /**
+                                 * @description admin: everything, users and keys included; write: everything but users and keys; read: look only. A key's roles, less verify
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read";
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                disabled_at: string | null;
+                                last_sign_in_at: string | null;
+                                /** @description Whether the user has set a password */
+                                password: boolean;
+                                /** @description How many passkeys the user has registered */
+                                passkeys: number;
+                                /** @description Whether a single sign-on identity is bound to the user */
+                                single_sign_on: boolean;
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                link?: {
+                                    url: string;
+                                    /**
+                                     * @description ISO 8601, microsecond precision, UTC
+                                     * @example 2026-01-02T03:04:05.123456Z
+                                     */
+                                    expires_at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Conflict: the resource is in a state that forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "users";
+                        id?: string;
+                        attributes: {
+                            /**
+                             * @description admin: everything, users and keys included; write: everything but users and keys; read: look only. A key's roles, less verify
+                             * @enum {string}
+                             */
+                            role?: "admin" | "write" | "read";
+                            /** @description true: the user cannot sign in and every session ends; false: enabled again */
+                            disabled?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The user as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "users";
+                            /** @description usr_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                email: string;
+                                /**
+                                 * @description admin: everything, users and keys included; write: everything but users and keys; read: look only. A key's roles, less verify
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read";
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                disabled_at: string | null;
+                                last_sign_in_at: string | null;
+                                /** @description Whether the user has set a password */
+                                password: boolean;
+                                /** @description How many passkeys the user has registered */
+                                passkeys: number;
+                                /** @description Whether a single sign-on identity is bound to the user */
+                                single_sign_on: boolean;
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                link?: {
+                                    url: string;
+                                    /**
+                                     * @description ISO 8601, microsecond precision, UTC
+                                     * @example 2026-01-02T03:04:05.123456Z
+                                     */
+                                    expires_at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    resetUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user, with the new link in `attributes.link`, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "users";
+                            /** @description usr_… */
+                            id: string;
+                            attributes: {
+                                team_id: string;
+                                email: string;
+                                /**
+                                 * @description admin: everything, users and keys included; write: everything but users and keys; read: look only. A key's roles, less verify
+                                 * @enum {string}
+                                 */
+                                role: "admin" | "write" | "read";
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                disabled_at: string | null;
+                                last_sign_in_at: string | null;
+                                /** @description Whether the user has set a password */
+                                password: boolean;
+                                /** @description How many passkeys the user has registered */
+                                passkeys: number;
+                                /** @description Whether a single sign-on identity is bound to the user */
+                                single_sign_on: boolean;
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                link?: {
+                                    url: string;
+                                    /**
+                                     * @description ISO 8601, microsecond precision, UTC
+                                     * @example 2026-01-02T03:04:05.123456Z
+                                     */
+                                    expires_at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -2653,7 +3231,7 @@ export interface operations {
                 /** @description Only changes to this resource (tag_…, whk_…, key_…, team_…, …) */
                 resource?: string;
                 /** @description What was done, as <resource>.<verb> */
-                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
                 /** @description At or after; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Before; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
@@ -2699,7 +3277,7 @@ export interface operations {
                                  * @description What was done, as <resource>.<verb>
                                  * @enum {string}
                                  */
-                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
                                 /** @description What the change touched */
                                 resource: {
                                     type: string;

@@ -1,0 +1,216 @@
+// Users: the people of the team who sign in to the console. An admin invites one (a one-time link to
+// hand over), changes a role, disables or enables, and resets a lost password or passkey (a new link).
+import { useState } from 'preact/hooks';
+import { describeProblem, must, problemOf, problemsAt, type Api, type User } from '../api.ts';
+import { ErrorLine, Head, Loading, TableRegion, When } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { useSession } from '../session.ts';
+
+type UserRole = 'admin' | 'write' | 'read';
+const ROLES: { role: UserRole; what: string }[] = [
+  { role: 'admin', what: 'everything, users and keys included' },
+  { role: 'write', what: 'everything but users and keys' },
+  { role: 'read', what: 'looks only' },
+];
+
+type Message = { error: boolean; text: string } | null;
+
+/** A one-time link as the API shows it: once, in the answer that made it. */
+function LinkOnce(props: { email: string; url: string; onDone: () => void }) {
+  return (
+    <div class="panel secret" role="status">
+      <p>
+        <strong>The one-time link for {props.email}, shown this once:</strong>
+      </p>
+      <p>
+        <code class="secret-value">{props.url}</code>
+      </p>
+      <p class="muted">Hand it to them over a channel you trust: it signs them in once, within 72 hours.</p>
+      <button type="button" class="secondary" onClick={props.onDone}>
+        I have handed it over
+      </button>
+    </div>
+  );
+}
+
+function sign(u: User): string {
+  const a = u.attributes;
+  const ways = [a.password && 'password', a.passkeys > 0 && `${a.passkeys} passkey${a.passkeys > 1 ? 's' : ''}`, a.single_sign_on && 'single sign-on'].filter(
+    Boolean,
+  );
+  return ways.length > 0 ? ways.join(', ') : 'link not used yet';
+}
+
+export function UsersPage() {
+  const { api, can } = useSession();
+  if (!can.admin)
+    return (
+      <>
+        <h1>Users</h1>
+        <p>Users are managed by admins.</p>
+      </>
+    );
+  return <ManageUsers api={api} />;
+}
+
+function ManageUsers(props: { api: Api }) {
+  const { api } = props;
+  const { user: me } = useSession();
+  const users = useLoad(() => must(api.GET('/users')), [api]);
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [message, setMessage] = useState<Message>(null);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<UserRole>('read');
+  const [problems, setProblems] = useState<Record<string, string[]>>({});
+
+  const refused = (error: unknown, response: Response) => setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+
+  const invite = async () => {
+    setMessage(null);
+    const { data, error, response } = await api.POST('/users', { body: { data: { type: 'users', attributes: { email, role } } } });
+    if (data) {
+      setProblems({});
+      setLink({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
+      setEmail('');
+      users.reload();
+    } else {
+      const problem = problemOf(error, response);
+      setProblems(problemsAt(problem, '/data/attributes'));
+      setMessage({ error: true, text: describeProblem(problem) });
+    }
+  };
+
+  const update = async (u: User, attributes: { role?: UserRole; disabled?: boolean }, done: string) => {
+    const { data, error, response } = await api.PATCH('/users/{id}', {
+      params: { path: { id: u.id } },
+      body: { data: { type: 'users', id: u.id, attributes } },
+    });
+    if (data) {
+      setMessage({ error: false, text: done });
+      users.reload();
+    } else refused(error, response);
+  };
+
+  const reset = async (u: User) => {
+    if (!confirm(`Reset ${u.attributes.email}? Their password and passkeys are removed and their sessions end; a new link lets them set new ones.`)) return;
+    const { data, error, response } = await api.POST('/users/{id}/reset', { params: { path: { id: u.id } } });
+    if (data) {
+      setLink({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
+      setMessage({ error: false, text: `Reset ${u.attributes.email}.` });
+      users.reload();
+    } else refused(error, response);
+  };
+
+  return (
+    <>
+      <h1>Users</h1>
+      <p class="muted">The people of this team who sign in to the console, in both modes. A role or an account change ends their sessions at once.</p>
+      <ErrorLine error={users.error} />
+      <Loading loading={users.loading} />
+      {link && <LinkOnce email={link.email} url={link.url} onDone={() => setLink(null)} />}
+      {message && (
+        <p class={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      )}
+      {users.data && (
+        <TableRegion label="Users">
+          <table>
+            <Head columns={['Email', 'Role', 'Signs in with', 'Last sign-in', 'State', { hidden: 'Actions' }]} />
+            <tbody>
+              {users.data.data.map((u) => {
+                const a = u.attributes;
+                const self = me?.id === u.id;
+                return (
+                  <tr key={u.id}>
+                    <td>
+                      {a.email}
+                      {self && ' (you)'}
+                    </td>
+                    <td>
+                      <label class="visually-hidden" for={`role-${u.id}`}>
+                        Role of {a.email}
+                      </label>
+                      <select
+                        id={`role-${u.id}`}
+                        value={a.role}
+                        onChange={(e) => void update(u, { role: e.currentTarget.value as UserRole }, `${a.email} is now ${e.currentTarget.value}.`)}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r.role} value={r.role}>
+                            {r.role}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td>{sign(u)}</td>
+                    <td>{a.last_sign_in_at ? <When iso={a.last_sign_in_at} /> : 'never'}</td>
+                    <td>{a.disabled_at ? 'disabled' : 'enabled'}</td>
+                    <td>
+                      <div class="row-actions">
+                        {a.disabled_at ? (
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={`Enable ${a.email}`}
+                            onClick={() => void update(u, { disabled: false }, `Enabled ${a.email}.`)}
+                          >
+                            Enable
+                          </button>
+                        ) : (
+                          <button
+                            type="button"
+                            class="danger"
+                            aria-label={`Disable ${a.email}`}
+                            onClick={() => void update(u, { disabled: true }, `Disabled ${a.email}.`)}
+                          >
+                            Disable
+                          </button>
+                        )}
+                        <button type="button" class="secondary" aria-label={`Reset ${a.email}`} onClick={() => void reset(u)}>
+                          Reset
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <section aria-labelledby="invite-heading" class="panel">
+        <h2 id="invite-heading">Invite someone</h2>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void invite();
+          }}
+        >
+          <label for="invite-email">Email</label>
+          <input
+            id="invite-email"
+            type="email"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+            aria-invalid={problems.email ? 'true' : undefined}
+          />
+          {problems.email && <p class="error">{problems.email.join(' ')}</p>}
+          <fieldset>
+            <legend>Role</legend>
+            {ROLES.map((r) => (
+              <label key={r.role} class="check">
+                <input type="radio" name="invite-role" value={r.role} checked={role === r.role} onChange={() => setRole(r.role)} />
+                {r.role}: {r.what}
+              </label>
+            ))}
+          </fieldset>
+          <div class="actions">
+            <button type="submit">Invite</button>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}

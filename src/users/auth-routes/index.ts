@@ -1,0 +1,18 @@
+// The console's sign-in: plain JSON under /auth, outside the API's JSON:API scope (docs/users.md).
+import cookie from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import type { UsersContext } from '../context.js';
+import sessionRoutes from './session.js';
+import passwordRoutes from './password.js';
+import linkRoutes from './links.js';
+
+export const AUTH_PREFIX = '/auth';
+
+export async function installUserAuth(app: FastifyInstance, ctx: UsersContext): Promise<void> {
+  await app.register(cookie);
+  await app.register(
+    async (auth) => {
+    },
+    { prefix: AUTH_PREFIX },
+  );
+}

@@ -1,0 +1,42 @@
+// Who is signed in, signing out, and switching the world (sandbox or production) the session acts in.
+import type { FastifyInstance } from 'fastify';
+import { DomainError, problem, validationFailed } from '../../errors.js';
+import type { UsersContext } from '../context.js';
+import * as repo from '../repository.js';
+import { checkCsrf, clearSessionCookie, liveSession } from '../sessions.js';
+import { bodyOf, sessionAnswer } from './answers.js';
+
+const hidden = { schema: { hide: true } };
+
+export default function sessionRoutes(app: FastifyInstance, ctx: UsersContext): void {
+  app.get('/config', hidden, async () => ({
+    methods: { password: true, passkey: true, oidc: ctx.config.console.oidc !== null, key: ctx.config.console.keySignIn },
+  }));
+
+  app.get('/session', hidden, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const session = await liveSession(ctx, request);
+    if (!session) throw new DomainError('NotSignedIn');
+    return sessionAnswer(ctx, session);
+  });
+
+  app.post('/sign-out', hidden, async (request, reply) => {
+    const session = await liveSession(ctx, request);
+    if (session) {
+      checkCsrf(request, session);
+      await repo.revokeSession(ctx.db.kysely, session.tokenHash, ctx.clock.nowMicros());
+    }
+    clearSessionCookie(request, reply);
+    return reply.code(204).send();
+  });
+
+  app.post('/mode', hidden, async (request) => {
+    const session = await liveSession(ctx, request);
+    if (!session) throw new DomainError('NotSignedIn');
+    checkCsrf(request, session);
+    const { mode } = bodyOf(request);
+    if (mode !== 'sandbox' && mode !== 'production') throw validationFailed([problem('mode', 'mode must be sandbox or production')]);
+    await repo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
+    return sessionAnswer(ctx, { ...session, mode });
+  });
+}

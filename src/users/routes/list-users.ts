@@ -1,0 +1,29 @@
+import type { RouteApp } from '../../http/route-app.js';
+import type { Kernel } from '../../kernel.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { refuseUnknown } from '../../http/query.js';
+import { answer, errorResponses } from '../../http/schemas.js';
+import * as repo from '../repository.js';
+import { UserList } from '../schemas.js';
+import { renderUser } from '../serializer.js';
+
+export default function listUsersRoute(app: RouteApp, { db }: Kernel): void {
+  app.get('/users', {
+    config: { access: 'admin' },
+    schema: {
+      summary: "List the team's console users (both modes: a user is the team's), never a password or a link",
+      operationId: 'listUsers',
+      tags: ['users'],
+      response: { 200: answer("The team's users, by email.", UserList), ...errorResponses(400, 401, 403, 406, 429) },
+    },
+    handler: async (request, reply) => {
+      refuseUnknown(request.query as Record<string, unknown>, []);
+      const users = await repo.listUsers(db.kysely, request.principal.teamId);
+      const passkeys = await repo.passkeyCounts(
+        db.kysely,
+        users.map((u) => u.id),
+      );
+      return sendDocument(reply, 200, { data: users.map((u) => renderUser(u, passkeys.get(u.id) ?? 0)) });
+    },
+  });
+}

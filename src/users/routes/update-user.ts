@@ -1,0 +1,34 @@
+import { callerOf } from '../../http/auth.js';
+import type { Kernel } from '../../kernel.js';
+import type { RouteApp } from '../../http/route-app.js';
+import { DomainError } from '../../errors.js';
+import { sendDocument } from '../../http/jsonapi.js';
+import { IdParam, answer, errorResponses } from '../../http/schemas.js';
+import { isId } from '../../ids.js';
+import { readUpdateDocument } from '../documents.js';
+import * as repo from '../repository.js';
+import { UpdateUserBody, UserDocument } from '../schemas.js';
+import { renderUser } from '../serializer.js';
+import { updateUser } from '../service.js';
+
+export default function updateUserRoute(app: RouteApp, ctx: Kernel): void {
+  app.patch('/users/:id', {
+    config: { access: 'admin' },
+    schema: {
+      summary: "Change a user's role, or disable or enable them; either ends the user's sessions, so that it takes effect at once",
+      operationId: 'updateUser',
+      tags: ['users'],
+      params: IdParam,
+      body: UpdateUserBody,
+      response: { 200: answer('The user as changed.', UserDocument), ...errorResponses(400, 401, 403, 404, 406, 413, 415, 422, 429) },
+    },
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      if (!isId('usr', id)) throw new DomainError('NotFound');
+      const change = readUpdateDocument(request.body, id);
+      const user = await updateUser(ctx, callerOf(request), id, change);
+      const passkeys = await repo.passkeyCounts(ctx.db.kysely, [id]);
+      return sendDocument(reply, 200, { data: renderUser(user, passkeys.get(id) ?? 0) });
+    },
+  });
+}

@@ -1,0 +1,151 @@
+// People of a team: invited by an admin or the CLI with a one-time link, which sets a password or
+// registers a passkey; changed (role, disabled) and reset by an admin. Every change records its audit
+// event in its own transaction; user changes belong to the team, not to one of its worlds (mode null).
+import { recordAudit } from '../audit/record.js';
+import type { AuditOperation } from '../audit/operations.js';
+import type { Executor } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
+import { DomainError, problem, refusal, validationFailed } from '../errors.js';
+import { newId } from '../ids.js';
+import * as teamsRepo from '../teams/repository.js';
+import type { Actor } from '../world.js';
+import type { UsersContext } from './context.js';
+import { hashPassword } from './passwords.js';
+import * as repo from './repository.js';
+import type { UserRow } from './repository.js';
+import { LINK_HOURS, normalEmail, type UserRole } from './rules.js';
+import { hashToken, isToken, newToken } from './tokens.js';
+
+/** Someone acting on a team's users: an admin key or user, or the CLI. */
+export interface TeamCaller {
+  teamId: string;
+  actor: Actor;
+}
+
+/** A one-time link as just made: its token is in the URL only, never stored. */
+export interface IssuedLink {
+  url: string;
+  expiresAt: number;
+}
+
+const record = (trx: Executor, caller: TeamCaller, at: number, operation: AuditOperation, userId: string, changes: Record<string, unknown> | null) =>
+  recordAudit(trx, { teamId: caller.teamId, mode: null, actor: caller.actor }, at, [{ operation, resourceId: userId, changes }]);
+
+/** The console's page that redeems a link; the token rides in the fragment, which no server or log sees. */
+export const linkUrl = (origin: string, token: string): string => `${origin}/console/welcome#${token}`;
+
+async function issueLink(trx: Executor, ctx: UsersContext, userId: string, purpose: 'invite' | 'reset', origin: string): Promise<IssuedLink> {
+  await repo.deleteLinks(trx, userId);
+  const token = newToken();
+  const now = ctx.clock.nowMicros();
+  const expiresAt = now + LINK_HOURS * 3600 * 1_000_000;
+  await repo.insertLink(trx, { token_hash: hashToken(token), user_id: userId, purpose, created_at: now, expires_at: expiresAt });
+  return { url: linkUrl(origin, token), expiresAt };
+}
+
+export async function inviteUser(
+  ctx: UsersContext,
+  caller: TeamCaller,
+  input: { email: string; role: UserRole },
+  origin: string,
+): Promise<{ user: UserRow; link: IssuedLink }> {
+  const email = normalEmail(input.email);
+  return inTransaction(ctx.db, async (trx) => {
+    if (!(await teamsRepo.findTeam(trx, caller.teamId))) throw refusal(`no team ${caller.teamId}`);
+    if (await repo.findUserByEmail(trx, email)) throw new DomainError('UserExists', [problem('email', `${email} already has an account`)]);
+    const user: UserRow = {
+      id: newId('usr'),
+      team_id: caller.teamId,
+      email,
+      role: input.role,
+      password_hash: null,
+      oidc_subject: null,
+      created_at: ctx.clock.nowMicros(),
+      disabled_at: null,
+      last_sign_in_at: null,
+    };
+    await repo.insertUser(trx, user);
+    const link = await issueLink(trx, ctx, user.id, 'invite', origin);
+    await record(trx, caller, user.created_at, 'user.invite', user.id, { email, role: user.role });
+    return { user, link };
+  });
+}
+
+/** Changes a user's role or disables or enables them; disabling ends every session. */
+export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: string, change: { role?: UserRole; disabled?: boolean }): Promise<UserRow> {
+  return inTransaction(ctx.db, async (trx) => {
+    const user = await repo.findUserInTeam(trx, userId, caller.teamId);
+    if (!user) throw new DomainError('NotFound');
+    const now = ctx.clock.nowMicros();
+    const set: Partial<UserRow> = {};
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (change.role !== undefined && change.role !== user.role) {
+      set.role = change.role;
+      changes.role = { from: user.role, to: change.role };
+    }
+    if (change.disabled !== undefined && change.disabled !== (user.disabled_at !== null)) {
+      set.disabled_at = change.disabled ? now : null;
+      changes.disabled = { from: !change.disabled, to: change.disabled };
+    }
+    // An admin who could demote or disable the last admin would lock the team out of its own console.
+    if ((set.role !== undefined && user.role === 'admin') || (set.disabled_at != null && user.role === 'admin')) {
+      const admins = (await repo.listUsers(trx, caller.teamId)).filter((u) => u.role === 'admin' && u.disabled_at === null && u.id !== user.id);
+      if (admins.length === 0) throw validationFailed([problem('role', 'the team would have no enabled admin left')]);
+    }
+    if (Object.keys(set).length === 0) return user;
+    await repo.updateUser(trx, user.id, set);
+    // A new role or a disabled account takes effect now, not when a session ends.
+    await repo.revokeSessionsOf(trx, user.id, now);
+    await record(trx, caller, now, 'user.update', user.id, changes);
+    return { ...user, ...set };
+  });
+}
+
+/**
+ * A user who lost their password or passkey: both are removed, every session ends, and a new one-time
+ * link lets them set new ones. The account keeps its id, team, role and history.
+ */
+export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: string, origin: string): Promise<{ user: UserRow; link: IssuedLink }> {
+  return inTransaction(ctx.db, async (trx) => {
+    const user = await repo.findUserInTeam(trx, userId, caller.teamId);
+    if (!user) throw new DomainError('NotFound');
+    const now = ctx.clock.nowMicros();
+    await repo.updateUser(trx, user.id, { password_hash: null });
+    const passkeys = await repo.deletePasskeysOf(trx, user.id);
+    const sessions = await repo.revokeSessionsOf(trx, user.id, now);
+    const link = await issueLink(trx, ctx, user.id, 'reset', origin);
+    await record(trx, caller, now, 'user.reset', user.id, {
+      password: user.password_hash === null ? 'none' : 'removed',
+      passkeys_removed: passkeys,
+      sessions_ended: sessions,
+    });
+    return { user: { ...user, password_hash: null }, link };
+  });
+}
+
+/** The user a live link belongs to, or LinkInvalid: unknown, used, expired, or its user disabled. */
+export async function userOfLink(trx: Executor, ctx: UsersContext, token: unknown): Promise<{ user: UserRow; purpose: 'invite' | 'reset' }> {
+  if (!isToken(token)) throw new DomainError('LinkInvalid');
+  const link = await repo.findLink(trx, hashToken(token));
+  if (!link || link.expires_at <= ctx.clock.nowMicros()) throw new DomainError('LinkInvalid');
+  const user = await repo.findUser(trx, link.user_id);
+  if (!user || user.disabled_at !== null) throw new DomainError('LinkInvalid');
+  return { user, purpose: link.purpose };
+}
+
+/** The actor of a person acting on their own account (redeeming a link, signing in). */
+export const userActor = (userId: string, address: string | null, requestId: string | null): Actor => ({ type: 'user', id: userId, address, requestId });
+
+/** Redeems a link by setting the password: the link is spent, and the user can sign in. */
+export async function setPasswordWithLink(ctx: UsersContext, token: unknown, password: string, actor: Omit<Actor, 'type' | 'id'>): Promise<UserRow> {
+  // Hashed before the transaction: scrypt takes tens of milliseconds, a transaction should not.
+  const hash = await hashPassword(password);
+  return inTransaction(ctx.db, async (trx) => {
+    const { user } = await userOfLink(trx, ctx, token);
+    const now = ctx.clock.nowMicros();
+    await repo.updateUser(trx, user.id, { password_hash: hash });
+    await repo.deleteLinks(trx, user.id);
+    await record(trx, { teamId: user.team_id, actor: { ...actor, type: 'user', id: user.id } }, now, 'user.set_password', user.id, { password: 'set' });
+    return { ...user, password_hash: hash };
+  });
+}
