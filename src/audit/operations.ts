@@ -27,6 +27,8 @@ export const AUDIT_OPERATIONS = [
   'user.reset',
   'user.set_password',
   'user.add_passkey',
+  'user.join',
+  'user.bind',
   'master.rotate',
   'master.rewrap',
   'master.retire',

@@ -106,8 +106,18 @@ export const passkeysOf = (db: Executor, userId: string) => db.selectFrom('user_
 
 export const findPasskey = (db: Executor, id: string) => db.selectFrom('user_passkeys').selectAll().where('id', '=', id).executeTakeFirst();
 
-export async function usePasskey(db: Executor, id: string, counter: number, at: number): Promise<void> {
-  await db.updateTable('user_passkeys').set({ counter, last_used_at: at }).where('id', '=', id).execute();
+/**
+ * Notes a passkey's use: its new counter must exceed the stored one (or both be 0, for authenticators that
+ * do not count), so that of two sign-ins by a cloned authenticator with one counter value only one passes.
+ */
+export async function usePasskey(db: Executor, id: string, counter: number, at: number): Promise<boolean> {
+  const result = await db
+    .updateTable('user_passkeys')
+    .set({ counter, last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('counter', '<', counter), eb.and([eb('counter', '=', 0), eb(eb.val(counter), '=', 0)])]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function deletePasskeysOf(db: Executor, userId: string): Promise<number> {
@@ -138,7 +148,9 @@ export async function pruneFailures(db: Executor, before: number): Promise<void>
   await db.deleteFrom('sign_in_failures').where('failed_at', '<', before).execute();
 }
 
-export async function insertChallenge(db: Executor, row: SignInChallengesTable): Promise<void> {
+/** Stores a challenge, and forgets the expired ones: anyone may ask for a sign-in challenge, so none may pile up. */
+export async function insertChallenge(db: Executor, row: SignInChallengesTable, now: number): Promise<void> {
+  await db.deleteFrom('sign_in_challenges').where('expires_at', '<=', now).execute();
   await db.insertInto('sign_in_challenges').values(row).execute();
 }
 

@@ -35,7 +35,7 @@ export async function consoleTab(browser: Browser, server: TestServer, viewport 
 }
 
 export async function signIn(page: Page, key: string): Promise<void> {
-  await page.getByLabel('API key').fill(key);
+  await page.getByLabel('API key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in with the key', exact: true }).click();
 }
 

@@ -734,10 +734,10 @@ for (const kind of DATABASES) {
     test('sign-out clears the key, and no page raised an error', async () => {
       const { page } = tab;
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.getByLabel('API key').waitFor();
+      await page.getByLabel('API key', { exact: true }).waitFor();
       assert.equal(await page.evaluate(() => sessionStorage.length), 0);
       await tab.open('/tags');
-      await page.getByLabel('API key').waitFor();
+      await page.getByLabel('API key', { exact: true }).waitFor();
       assert.deepEqual(tab.errors, []);
     });
   });

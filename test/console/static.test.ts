@@ -74,7 +74,7 @@ for (const kind of DATABASES) {
         });
         await page.goto(`${server.origin}/console/`);
         const world = await server.seedTeam();
-        await page.getByLabel('API key').fill(world.sandbox.key);
+        await page.getByLabel('API key', { exact: true }).fill(world.sandbox.key);
         await page.getByRole('button', { name: 'Sign in with the key', exact: true }).click();
         // The overview draws its chart (uPlot sets styles through the CSSOM, which style-src 'self' allows).
         await page.locator('.chart canvas').first().waitFor();

@@ -23,6 +23,7 @@ const FEATURES = [
   'extension',
   'writer',
   'emulator',
+  'users',
 ];
 const COMPOSITION = [
   'context.ts',

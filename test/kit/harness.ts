@@ -163,6 +163,11 @@ export async function call(
     headers,
     body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
   });
+  return answerOf(response);
+}
+
+/** A fetch answer read whole: its text, and its JSON when it is JSON. */
+export async function answerOf(response: Response): Promise<ApiResponse> {
   const text = await response.text();
   let body: any = null;
   try {

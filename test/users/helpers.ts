@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { cliActor } from '../../src/audit/record.js';
 import { inviteUser } from '../../src/users/service.js';
 import type { UserRole } from '../../src/users/rules.js';
-import { JSON_API, type ApiResponse, type TestServer } from '../kit/harness.js';
+import { JSON_API, answerOf, type ApiResponse, type TestServer } from '../kit/harness.js';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -39,14 +39,7 @@ export async function authCall(
     headers,
     body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
   });
-  const text = await response.text();
-  let body: any = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
-  }
-  return { status: response.status, headers: response.headers, text, body, setCookie: response.headers.get('set-cookie') };
+  return { ...(await answerOf(response)), setCookie: response.headers.get('set-cookie') };
 }
 
 /** The session cookie a Set-Cookie header sets, as a Cookie header carries it back. */

@@ -208,7 +208,7 @@ for (const kind of DATABASES) {
       const ended = await authCall(server, 'GET', '/tags', { as: idle, api: true });
       assert.equal(ended.status, 401);
       assert.equal(ended.body.errors[0].title, 'Not signed in, or the session has ended');
-      assert.equal((await authCall(server, 'GET', '/auth/session', { as: idle })).status, 401);
+      assert.equal((await authCall(server, 'GET', '/auth/session', { as: idle })).status, 204);
 
       const busy = await signedIn(server, email, 'x'.repeat(12), randomIp());
       for (let minutes = 20; minutes <= 100; minutes += 20) {

@@ -22,6 +22,13 @@ export const OPERATIONS = [
   'token.create',
   'holding.set',
   'holding.unset',
+  'user.invite',
+  'user.update',
+  'user.reset',
+  'user.set_password',
+  'user.add_passkey',
+  'user.join',
+  'user.bind',
   'scans.prune',
 ] as const;
 type Operation = (typeof OPERATIONS)[number];

@@ -53,11 +53,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, csr
 export const auth = {
   methods: () => call<{ methods: SignInMethods }>('GET', '/config').then((a) => a.methods),
   /** Who is signed in; null when nobody is (or the session has ended). */
-  session: () =>
-    call<SignedIn>('GET', '/session').catch((error: unknown) => {
-      if (error instanceof AuthError && error.status === 401) return null;
-      throw error;
-    }),
+  session: () => call<SignedIn | undefined>('GET', '/session').then((who) => who ?? null),
   signIn: (email: string, password: string) => call<SignedIn>('POST', '/sign-in', { email, password }),
   signOut: (csrf: string) => call<void>('POST', '/sign-out', {}, csrf),
   setMode: (csrf: string, mode: SignedIn['mode']) => call<SignedIn>('POST', '/mode', { mode }, csrf),

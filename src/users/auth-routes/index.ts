@@ -5,6 +5,8 @@ import type { UsersContext } from '../context.js';
 import sessionRoutes from './session.js';
 import passwordRoutes from './password.js';
 import linkRoutes from './links.js';
+import oidcRoutes from './oidc.js';
+import passkeyRoutes from './passkeys.js';
 
 export const AUTH_PREFIX = '/auth';
 
@@ -12,6 +14,7 @@ export async function installUserAuth(app: FastifyInstance, ctx: UsersContext): 
   await app.register(cookie);
   await app.register(
     async (auth) => {
+      for (const routes of [sessionRoutes, passwordRoutes, linkRoutes, passkeyRoutes, oidcRoutes]) routes(auth, ctx);
     },
     { prefix: AUTH_PREFIX },
   );

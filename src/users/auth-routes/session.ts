@@ -13,10 +13,11 @@ export default function sessionRoutes(app: FastifyInstance, ctx: UsersContext): 
     methods: { password: true, passkey: true, oidc: ctx.config.console.oidc !== null, key: ctx.config.console.keySignIn },
   }));
 
+  // Nobody signed in is an answer, not an error (204): the console asks on every load.
   app.get('/session', hidden, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const session = await liveSession(ctx, request);
-    if (!session) throw new DomainError('NotSignedIn');
+    if (!session) return reply.code(204).send();
     return sessionAnswer(ctx, session);
   });
 

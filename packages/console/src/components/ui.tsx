@@ -27,6 +27,18 @@ export function ErrorLine(props: { error: string | null }) {
   ) : null;
 }
 
+/** What an action came to: a success, read out politely, or a refusal, read out at once. */
+export type Message = { error: boolean; text: string } | null;
+
+export function MessageLine(props: { message: Message }) {
+  const { message } = props;
+  return message ? (
+    <p class={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
+      {message.text}
+    </p>
+  ) : null;
+}
+
 export function Loading(props: { loading: boolean }) {
   return props.loading ? (
     <p class="muted" role="status">

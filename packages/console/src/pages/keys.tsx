@@ -2,7 +2,8 @@
 // creates keys of a role, rolls them with an overlap and revokes them; a new key's text is shown once.
 import { useState } from 'preact/hooks';
 import { describeProblem, must, problemOf, problemsAt, type Key, type Role } from '../api.ts';
-import { ErrorLine, Head, Loading, TableRegion, When } from '../components/ui.tsx';
+import { ErrorLine, Head, Loading, TableRegion, When, MessageLine, type Message } from '../components/ui.tsx';
+import { ShownOnce } from '../components/secret.tsx';
 import { useLoad } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
@@ -19,26 +20,6 @@ const OVERLAPS = [
   { seconds: 86_400, label: 'works 1 more day' },
   { seconds: 604_800, label: 'works 7 more days' },
 ];
-
-type Message = { error: boolean; text: string } | null;
-
-/** A key's text as the API shows it: once, in the answer that made it. */
-function KeyOnce(props: { id: string; text: string; onDone: () => void }) {
-  return (
-    <div class="panel secret" role="status">
-      <p>
-        <strong>Key {props.id}, shown this once:</strong>
-      </p>
-      <p>
-        <code class="secret-value">{props.text}</code>
-      </p>
-      <p class="muted">Keep it where it will be used now: tapproof stores only its hash and never shows it again.</p>
-      <button type="button" class="secondary" onClick={props.onDone}>
-        I have kept it
-      </button>
-    </div>
-  );
-}
 
 function state(k: Key): string {
   const a = k.attributes;
@@ -117,12 +98,16 @@ function ManageKeys(props: { api: ReturnType<typeof useSession>['api']; mode: st
       <p class="muted">The team's {mode} keys. A key's text is shown only when it is created or rolled; tapproof keeps its hash.</p>
       <ErrorLine error={keys.error} />
       <Loading loading={keys.loading} />
-      {made && <KeyOnce id={made.id} text={made.text} onDone={() => setMade(null)} />}
-      {message && (
-        <p class={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
-          {message.text}
-        </p>
+      {made && (
+        <ShownOnce
+          heading={`Key ${made.id}, shown this once:`}
+          value={made.text}
+          note="Keep it where it will be used now: tapproof stores only its hash and never shows it again."
+          done="I have kept it"
+          onDone={() => setMade(null)}
+        />
       )}
+      <MessageLine message={message} />
       {keys.data && (
         <TableRegion label="Keys">
           <table>

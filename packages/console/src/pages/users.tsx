@@ -2,7 +2,8 @@
 // hand over), changes a role, disables or enables, and resets a lost password or passkey (a new link).
 import { useState } from 'preact/hooks';
 import { describeProblem, must, problemOf, problemsAt, type Api, type User } from '../api.ts';
-import { ErrorLine, Head, Loading, TableRegion, When } from '../components/ui.tsx';
+import { ErrorLine, Head, Loading, TableRegion, When, MessageLine, type Message } from '../components/ui.tsx';
+import { ShownOnce } from '../components/secret.tsx';
 import { useLoad } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
@@ -12,26 +13,6 @@ const ROLES: { role: UserRole; what: string }[] = [
   { role: 'write', what: 'everything but users and keys' },
   { role: 'read', what: 'looks only' },
 ];
-
-type Message = { error: boolean; text: string } | null;
-
-/** A one-time link as the API shows it: once, in the answer that made it. */
-function LinkOnce(props: { email: string; url: string; onDone: () => void }) {
-  return (
-    <div class="panel secret" role="status">
-      <p>
-        <strong>The one-time link for {props.email}, shown this once:</strong>
-      </p>
-      <p>
-        <code class="secret-value">{props.url}</code>
-      </p>
-      <p class="muted">Hand it to them over a channel you trust: it signs them in once, within 72 hours.</p>
-      <button type="button" class="secondary" onClick={props.onDone}>
-        I have handed it over
-      </button>
-    </div>
-  );
-}
 
 function sign(u: User): string {
   const a = u.attributes;
@@ -107,12 +88,16 @@ function ManageUsers(props: { api: Api }) {
       <p class="muted">The people of this team who sign in to the console, in both modes. A role or an account change ends their sessions at once.</p>
       <ErrorLine error={users.error} />
       <Loading loading={users.loading} />
-      {link && <LinkOnce email={link.email} url={link.url} onDone={() => setLink(null)} />}
-      {message && (
-        <p class={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
-          {message.text}
-        </p>
+      {link && (
+        <ShownOnce
+          heading={`The one-time link for ${link.email}, shown this once:`}
+          value={link.url}
+          note="Hand it to them over a channel you trust: it signs them in once, within 72 hours."
+          done="I have handed it over"
+          onDone={() => setLink(null)}
+        />
       )}
+      <MessageLine message={message} />
       {users.data && (
         <TableRegion label="Users">
           <table>

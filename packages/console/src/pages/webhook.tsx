@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { describeProblem, must, problemOf, type Delivery } from '../api.ts';
 import { SecretOnce } from '../components/secret.tsx';
-import { ErrorLine, Head, Facts, Link, Loading, TableRegion, When } from '../components/ui.tsx';
+import { ErrorLine, Head, Facts, Link, Loading, TableRegion, When, MessageLine, type Message } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
@@ -13,7 +13,7 @@ export function WebhookPage(props: { id: string }) {
   const hook = useLoad(() => must(api.GET('/webhooks/{id}', { params: { path } })), [api, props.id]);
   const deliveries = useLoad(() => must(api.GET('/webhooks/{id}/deliveries', { params: { path, query: { page_size: 25 } } })), [api, props.id]);
   const [secret, setSecret] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<Message>(null);
 
   const update = async (attributes: { enabled?: boolean; rotate_secret?: boolean }, done: string) => {
     const { data, error, response } = await api.PATCH('/webhooks/{id}', {
@@ -68,11 +68,7 @@ export function WebhookPage(props: { id: string }) {
               Rotate secret
             </button>
           </div>
-          {message && (
-            <p class={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
-              {message.text}
-            </p>
-          )}
+          <MessageLine message={message} />
           {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
         </>
       )}

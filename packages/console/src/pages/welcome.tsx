@@ -55,7 +55,8 @@ export function Welcome(props: { onSignedIn: (who: SignedIn) => void }) {
             }}
           >
             <h2 id="set-password-heading">Set a password</h2>
-            <input type="email" name="email" autoComplete="username" value={link.email} hidden readOnly />
+            {/* For password managers: the account the new password belongs to. */}
+            <input type="email" name="email" autoComplete="username" aria-label="Email" value={link.email} hidden readOnly />
             <label for="new-password">New password</label>
             <input
               id="new-password"

@@ -3231,7 +3231,7 @@ export interface operations {
                 /** @description Only changes to this resource (tag_…, whk_…, key_…, team_…, …) */
                 resource?: string;
                 /** @description What was done, as <resource>.<verb> */
-                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
                 /** @description At or after; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Before; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
@@ -3277,7 +3277,7 @@ export interface operations {
                                  * @description What was done, as <resource>.<verb>
                                  * @enum {string}
                                  */
-                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
                                 /** @description What the change touched */
                                 resource: {
                                     type: string;
