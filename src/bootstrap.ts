@@ -52,5 +52,9 @@ export function bootstrapMessage(b: Bootstrapped, baseUrl: string): string {
     "      -H 'Content-Type: application/vnd.api+json' \\",
     `      -d '{"data":[{"type":"tags","attributes":{"protocol":"ntag_424_dna","url":"https://example.com/p/1"}}]}'`,
     '',
+    '  The console: invite yourself, then open the link it prints:',
+    '',
+    `    ./bin/tapproof.js users invite --team ${b.teamId} --email you@example.com --role admin`,
+    '',
   ].join('\n');
 }

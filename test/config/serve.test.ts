@@ -22,6 +22,10 @@ describe('configuration errors stop `tapproof serve` with one clear line', () =>
     [{ TAPPROOF_MASTER_KEY: 'short' }, /TAPPROOF_MASTER_KEY/],
     [{ TAPPROOF_TRUST_PROXY: 'everyone' }, /TAPPROOF_TRUST_PROXY/],
     [{ TAPPROOF_WORKER_METRICS_PORT: '70000' }, /TAPPROOF_WORKER_METRICS_PORT/],
+    [{ TAPPROOF_PUBLIC_URL: 'ftp://console.example.com' }, /TAPPROOF_PUBLIC_URL must be an http\(s\) URL/],
+    [{ TAPPROOF_SESSION_IDLE_MINUTES: '0' }, /TAPPROOF_SESSION_IDLE_MINUTES/],
+    [{ TAPPROOF_SESSION_MAX_HOURS: '721' }, /TAPPROOF_SESSION_MAX_HOURS/],
+    [{ TAPPROOF_OIDC_ISSUER: 'https://id.example.com', TAPPROOF_OIDC_CLIENT_ID: 'c' }, /TAPPROOF_OIDC_ISSUER needs TAPPROOF_OIDC_CLIENT_SECRET/],
   ];
   test('each bad value', async () => {
     const results = await Promise.all(cases.map(([env]) => runCli({ TAPPROOF_DATA_DIR: '/nonexistent/never-created', ...env }, 'serve')));

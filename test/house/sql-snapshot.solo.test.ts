@@ -24,6 +24,7 @@ import { createdTag, newCard, writeTag } from '../writer/helpers.js';
 import { emulated, tamper, tapUrl, verify } from '../verifications/helpers.js';
 import { sqlRecorder, snapshotText } from './sql-recorder.js';
 import { cliActor } from '../../src/audit/record.js';
+import { authCall, invited, redeemed, signedIn } from '../users/helpers.js';
 
 const SQL_DIR = join(import.meta.dirname, '../../sql');
 const UPDATE = process.env.UPDATE_SQL_SNAPSHOT === '1';
@@ -53,6 +54,17 @@ async function drive(server: TestServer): Promise<void> {
       const r = await call(server, route.method, path, { key, body });
       assert.ok(r.status < 500, `${route.method} ${route.pattern}: ${r.status} ${r.text}`);
     }
+    // A person: the invite's link sets a password and signs in; a failed sign-in, the session read, used on the
+    // API, switched to production, a passkey ceremony begun, signed out.
+    const ana = await invited(server, world.teamId, 'snapshot@example.com');
+    await redeemed(server, ana.token);
+    ok(await authCall(server, 'POST', '/auth/sign-in', { body: { email: 'snapshot@example.com', password: 'not the password' } }), 401, 'failed sign-in');
+    const person = await signedIn(server, 'snapshot@example.com');
+    ok(await authCall(server, 'GET', '/auth/session', { as: person }), 200, 'session');
+    ok(await authCall(server, 'GET', '/tags', { as: person, api: true }), 200, 'tags as a person');
+    ok(await authCall(server, 'POST', '/auth/mode', { as: person, body: { mode: 'production' } }), 200, 'mode');
+    ok(await authCall(server, 'POST', '/auth/passkeys/sign-in/options', { body: {} }), 200, 'passkey options');
+    ok(await authCall(server, 'POST', '/auth/sign-out', { as: person, body: {} }), 204, 'sign-out');
     ok(await call(server, 'GET', '/tags?q=x&order_by[]=comment&order_directions[]=desc&page=2&page_size=5', { key }), 200, 'search');
     ok(await call(server, 'GET', '/tags?order_by[]=configured_at', { key }), 200, 'list');
     // A write from start to configured tag, then scans: a session opened and completed, a reload, a replay.

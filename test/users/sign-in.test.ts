@@ -3,7 +3,7 @@
 // address, CSRF on every change made with the cookie, idle and absolute expiry, sign-out and revocation.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { DATABASES, randomIp, sharedServer, type TestServer } from '../kit/harness.js';
+import { DATABASES, randomIp, sharedServer, startServer, type TestServer } from '../kit/harness.js';
 import { ACCOUNT_FAILURES, ADDRESS_FAILURES } from '../../src/users/throttle.js';
 import { PASSWORD, authCall, invited, redeemed, sessionCookie, signedIn, type Browserish } from './helpers.js';
 
@@ -229,6 +229,16 @@ for (const kind of DATABASES) {
       assert.equal(out.status, 204);
       assert.match(out.setCookie!, /^tapproof_session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/);
       assert.equal((await authCall(server, 'GET', '/tags', { as: me, api: true })).status, 401);
+    });
+
+    test('GET /auth/config offers what the deployment allows: no pasted key in production unless asked for', async () => {
+      assert.deepEqual((await authCall(suite.server, 'GET', '/auth/config')).body, { methods: { password: true, passkey: true, oidc: false, key: true } });
+      const production = await startServer(kind, { NODE_ENV: 'production' });
+      try {
+        assert.deepEqual((await authCall(production, 'GET', '/auth/config')).body.methods.key, false);
+      } finally {
+        await production.close();
+      }
     });
 
     test('a forged or garbled cookie is 401, never 500', async () => {
