@@ -1,7 +1,9 @@
 // Console benchmark: the requests the operator console's Overview makes, and the first page of Scans,
 // against the real server on loopback, for a team of 100,000 tags and 1,000,000 verifications seeded
 // straight into the database with one INSERT … SELECT per table (no API, no per-row round trips).
-// Also the console's own size: its JavaScript and CSS, raw and gzipped.
+// Also what signing in as a person costs: a page read with a session cookie beside the same page with a
+// key (a session is a database read per request, a key a cached hash), and a password sign-in (scrypt);
+// and the console's own size: its JavaScript and CSS, raw and gzipped.
 //
 //   npx tsx bench/console.ts [--db sqlite|postgres|both] [--tags 100000] [--scans 1000000] [--duration 10] [--connections 10] [--tsx]
 //
@@ -14,7 +16,10 @@ import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations.js';
 import { CONSOLE_DIST } from '../src/http/console.js';
+import { systemActor } from '../src/audit/record.js';
+import { loadConfig } from '../src/config.js';
 import { createKey } from '../src/keys/service.js';
+import { inviteUser } from '../src/users/service.js';
 import { createTeam } from '../src/teams/service.js';
 import { systemClock } from '../src/time.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
@@ -44,10 +49,17 @@ const REQUESTS = [
   { page: 'Tags, first page', path: '/tags?page_size=25' },
 ];
 
+/** The same pages as a person signed in: the session cookie instead of the key. */
+const AS_PERSON = ['/tags?page_size=25', '/verifications?page_size=10'];
+const EMAIL = 'bench@example.com';
+const PASSWORD = 'a bench password, long enough';
+
 interface Row {
   kind: DatabaseKind;
   page: string;
   path: string;
+  /** Who asks: the key, or a person's session. */
+  as: 'key' | 'session';
   rps: number;
   p50: number;
   p99: number;
@@ -78,13 +90,40 @@ async function seed(kind: DatabaseKind, db: Db, teamId: string, now: number): Pr
   await sql`analyze`.execute(k);
 }
 
-async function measure(base: string, key: string, path: string): Promise<Omit<Row, 'kind' | 'page' | 'path'>> {
+type Measured = Omit<Row, 'kind' | 'page' | 'path' | 'as'>;
+
+async function measure(base: string, credential: { key: string } | { cookie: string }, path: string): Promise<Measured> {
   const url = path === '/healthz' ? base.replace(/\/api\/v1$/, '') + path : base + path;
-  const run = (duration: number) =>
-    autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${key}`, accept: 'application/vnd.api+json' } });
+  const signed = 'key' in credential ? { authorization: `Bearer ${credential.key}` } : { cookie: credential.cookie };
+  const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, duration, headers: { ...signed, accept: 'application/vnd.api+json' } });
   await run(1); // warm-up: plans and pages cached as they would be on a console in use
   const r = await run(DURATION);
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+/** Password sign-ins one after another: scrypt's cost is the row. */
+async function signIns(origin: string): Promise<Measured> {
+  const r = await autocannon({
+    url: `${origin}/auth/sign-in`,
+    method: 'POST',
+    connections: 1,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
+  return { rps: Math.round(r.requests.average * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+/** The invited person sets their password with the link, which signs them in: their session cookie. */
+async function personSession(origin: string, link: string): Promise<string> {
+  const token = link.slice(link.indexOf('#') + 1);
+  const response = await fetch(`${origin}/auth/links/password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, password: PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`setting the password: ${response.status} ${await response.text()}`);
+  return /tapproof_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')![0];
 }
 
 function consoleSize(): { file: string; raw: number; gzip: number }[] {
@@ -105,6 +144,8 @@ for (const kind of KINDS) {
   await migrate(db);
   const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
   const { key } = await createKey(db.kysely, teamId, 'sandbox', systemClock);
+  const usersCtx = { db, clock: systemClock, config: loadConfig({}) };
+  const { link } = await inviteUser(usersCtx, { teamId, actor: systemActor('bench') }, { email: EMAIL, role: 'read' }, 'http://bench');
   const started = Date.now();
   await seed(kind, db, teamId, systemClock.nowMicros());
   seeding.push(`${kind}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -113,10 +154,24 @@ for (const kind of KINDS) {
   const server = await startServer(LAUNCH, storage.env);
   try {
     for (const request of REQUESTS) {
-      const result = await measure(server.base, key, request.path);
-      rows.push({ kind, ...request, ...result });
+      const result = await measure(server.base, { key }, request.path);
+      rows.push({ kind, ...request, as: 'key', ...result });
       console.log(kind, request.path, result);
     }
+    const origin = server.base.replace(/\/api\/v1$/, '');
+    const cookie = await personSession(origin, link.url);
+    // Each page again, the key and the session in alternation, so that both meet the same machine.
+    for (const path of AS_PERSON) {
+      const page = REQUESTS.find((r) => r.path === path)!.page;
+      for (const credential of [{ cookie }, { key }] as const) {
+        const result = await measure(server.base, credential, path);
+        rows.push({ kind, page: `${page} (again)`, path, as: 'key' in credential ? 'key' : 'session', ...result });
+        console.log(kind, path, 'key' in credential ? 'key' : 'session', result);
+      }
+    }
+    const signIn = await signIns(origin);
+    rows.push({ kind, page: 'Sign-in (one connection)', path: '/auth/sign-in', as: 'session', ...signIn });
+    console.log(kind, 'sign-in', signIn);
   } finally {
     await server.stop();
     await storage.drop();
@@ -134,9 +189,18 @@ ${machineLines().join('\n')}
   \`${describeLaunch(LAUNCH)} serve\` on loopback, rate limit raised; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row after 1 s of warm-up.
   Latencies in ms as autocannon sees them on loopback (0 = under 1 ms).
 
-| DB | Console page | Request | req/s | p50 | p99 | non-2xx |
-|---|---|---|--:|--:|--:|--:|
-${rows.map((r) => `| ${ENGINE[r.kind]} | ${r.page} | \`GET ${r.path}\` | ${r.rps.toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.errors} |`).join('\n')}
+| DB | Console page | Request | As | req/s | p50 | p99 | non-2xx |
+|---|---|---|---|--:|--:|--:|--:|
+${rows
+  .map(
+    (r) =>
+      `| ${ENGINE[r.kind]} | ${r.page} | \`${r.path === '/auth/sign-in' ? 'POST' : 'GET'} ${r.path}\` | ${r.as} | ${r.rps.toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.errors} |`,
+  )
+  .join('\n')}
+
+"As session": a person signed in to the console (the cookie, read from the database at every request); "key": an
+API key (its principal cached). The sign-in row is a password sign-in after another at one connection: scrypt
+(N = 2^15, r = 8, p = 1) is its cost.
 
 Console assets (\`packages/console/dist/assets\`, gzip level 9):
 
