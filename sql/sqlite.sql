@@ -8,7 +8,7 @@ select "name" from "settings" limit ?;
 insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type", "actor_id", "address", "request_id", "operation", "resource_type", "resource_id", "changes") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/audit/repository.ts listAuditEvents
-select * from "audit_events" where "team_id" = ? and "mode" = ? order by "occurred_at" desc, "id" desc limit ?;
+select * from "audit_events" where "team_id" = ? and ("mode" = ? or "mode" is null) order by "occurred_at" desc, "id" desc limit ?;
 
 -- src/bootstrap.ts bootstrapIfEmpty
 insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
@@ -45,7 +45,14 @@ insert into "products" ("id", "team_id", "mode", "name", "image_url", "descripti
 -- src/extension/catalog/repository.ts insertTokens
 insert into "tokens" ("id", "team_id", "mode", "chain", "name", "symbol", "supply", "contract_address", "policy_id", "asset_name", "token_number", "standard", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- src/extension/catalog/repository.ts listProducts
+select * from "products" where "team_id" = ? and "mode" = ? order by "created_at" desc, "id" desc;
+
+-- src/extension/catalog/repository.ts listTokens
+select * from "tokens" where "team_id" = ? and "mode" = ? order by "created_at" desc, "id" desc;
+
 -- src/extension/catalog/repository.ts upsertTagLinks
+insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values (?, ?, ?, ?) on conflict ("tag_id") do update set "updated_at" = ?, "product_id" = ?;
 insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values (?, ?, ?, ?) on conflict ("tag_id") do update set "updated_at" = ?, "product_id" = ?, "token_id" = ?;
 
 -- src/extension/catalog/service.ts linkTag
@@ -54,6 +61,12 @@ select * from "tag_links" where "tag_id" = ?;
 -- src/extension/holdings/embedded.ts embeddedProvider
 select "address" from "holdings" where "token_id" = ? order by "address";
 select "quantity" from "holdings" where "token_id" = ? and "address" = ?;
+
+-- src/extension/holdings/embedded.ts findHolding
+select * from "holdings" where "token_id" = ? and "address" = ?;
+
+-- src/extension/holdings/embedded.ts listHoldings
+select * from "holdings" where "token_id" = ? order by "address";
 
 -- src/extension/holdings/embedded.ts setHolding
 insert into "holdings" ("token_id", "address", "quantity", "updated_at") values (?, ?, ?, ?) on conflict ("token_id", "address") do update set "quantity" = ?, "updated_at" = ?;
@@ -199,6 +212,7 @@ select count(*) as "n" from "tags" where "team_id" = ? and "mode" = ? and ("id" 
 select "tag_count" from "tag_counts" where "team_id" = ? and "mode" = ?;
 
 -- src/tags/repository.ts deleteTags
+delete from "tag_links" where "tag_id" in (…);
 delete from "tags" where "id" in (…);
 
 -- src/tags/repository.ts findChipTagIds
@@ -243,6 +257,69 @@ select * from "teams" where "id" = ?;
 
 -- src/teams/repository.ts insertTeam
 insert into "teams" ("id", "name", "parent_id", "created_at") values (?, ?, ?, ?);
+
+-- src/users/repository.ts deleteLinks
+delete from "user_links" where "user_id" = ?;
+
+-- src/users/repository.ts deletePasskeysOf
+delete from "user_passkeys" where "user_id" = ?;
+
+-- src/users/repository.ts failuresSince
+select count(*) as "n", min("failed_at") as "oldest" from "sign_in_failures" where "subject" = ? and "failed_at" >= ?;
+
+-- src/users/repository.ts findLink
+select * from "user_links" where "token_hash" = ?;
+
+-- src/users/repository.ts findSession
+select "s"."id", "s"."user_id", "s"."mode", "s"."csrf_token", "s"."method", "s"."last_seen_at", "s"."expires_at", "s"."revoked_at", "u"."team_id", "u"."email", "u"."role", "u"."disabled_at" from "user_sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."user_id" where "s"."token_hash" = ?;
+
+-- src/users/repository.ts findUser
+select * from "users" where "id" = ?;
+
+-- src/users/repository.ts findUserByEmail
+select * from "users" where "email" = ?;
+
+-- src/users/repository.ts findUserInTeam
+select * from "users" where "id" = ? and "team_id" = ?;
+
+-- src/users/repository.ts insertChallenge
+delete from "sign_in_challenges" where "expires_at" <= ?;
+insert into "sign_in_challenges" ("id", "purpose", "user_id", "data", "expires_at") values (?, ?, ?, ?, ?);
+
+-- src/users/repository.ts insertLink
+insert into "user_links" ("token_hash", "user_id", "purpose", "created_at", "expires_at") values (?, ?, ?, ?, ?);
+
+-- src/users/repository.ts insertSession
+insert into "user_sessions" ("token_hash", "id", "user_id", "mode", "csrf_token", "method", "address", "created_at", "last_seen_at", "expires_at", "revoked_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/users/repository.ts insertUser
+insert into "users" ("id", "team_id", "email", "role", "password_hash", "oidc_subject", "created_at", "disabled_at", "last_sign_in_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/users/repository.ts listUsers
+select * from "users" where "team_id" = ? order by "team_id", "email";
+
+-- src/users/repository.ts passkeyCounts
+select "user_id", count(*) as "n" from "user_passkeys" where "user_id" in (…) group by "user_id";
+
+-- src/users/repository.ts pruneFailures
+delete from "sign_in_failures" where "failed_at" < ?;
+
+-- src/users/repository.ts recordFailures
+insert into "sign_in_failures" ("subject", "failed_at") values (?, ?);
+
+-- src/users/repository.ts revokeSession
+update "user_sessions" set "revoked_at" = ? where "token_hash" = ? and "revoked_at" is null;
+
+-- src/users/repository.ts revokeSessionsOf
+update "user_sessions" set "revoked_at" = ? where "user_id" = ? and "revoked_at" is null;
+
+-- src/users/repository.ts setSessionMode
+update "user_sessions" set "mode" = ? where "token_hash" = ?;
+
+-- src/users/repository.ts updateUser
+update "users" set "last_sign_in_at" = ? where "id" = ?;
+update "users" set "password_hash" = ? where "id" = ?;
+update "users" set "role" = ? where "id" = ?;
 
 -- src/verifications/repository.ts findGenuineByUrlHashes
 select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= ? and "url_hash" in (…) order by "scanned_at";
@@ -372,6 +449,13 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags
 --   src/teams/repository.ts listTeams
+--   src/users/repository.ts findPasskey
+--   src/users/repository.ts findUserBySubject
+--   src/users/repository.ts insertPasskey
+--   src/users/repository.ts passkeysOf
+--   src/users/repository.ts spendChallenge
+--   src/users/repository.ts touchSession
+--   src/users/repository.ts usePasskey
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested

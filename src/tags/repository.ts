@@ -127,6 +127,8 @@ export async function configureCreatedTag(db: Executor, world: World, id: string
 
 export async function deleteTags(db: Executor, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
+  // A tag's links to the catalog are its own, and their foreign key would refuse the tag's deletion.
+  await db.deleteFrom('tag_links').where('tag_id', 'in', ids).execute();
   await db.deleteFrom('tags').where('id', 'in', ids).execute();
 }
 

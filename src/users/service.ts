@@ -52,7 +52,7 @@ export async function inviteUser(
   const email = normalEmail(input.email);
   return inTransaction(ctx.db, async (trx) => {
     if (!(await teamsRepo.findTeam(trx, caller.teamId))) throw refusal(`no team ${caller.teamId}`);
-    if (await repo.findUserByEmail(trx, email)) throw new DomainError('UserExists', [problem('email', `${email} already has an account`)]);
+    if (await repo.findUserByEmail(trx, email)) throw new DomainError('UserExists', [], `${email} has an account`);
     const user: UserRow = {
       id: newId('usr'),
       team_id: caller.teamId,

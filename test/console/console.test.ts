@@ -95,7 +95,7 @@ for (const kind of DATABASES) {
       await signIn(page, world.sandbox.key);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
-      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Users', 'Audit']);
+      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit']);
       assert.equal(await page.getByText('Acme · sandbox').count(), 1);
       assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('tapproof.console.key'), localStorage.length]), [world.sandbox.key, 0]);
       // A reload keeps the session (the key is checked again).
@@ -156,6 +156,7 @@ for (const kind of DATABASES) {
         'Scans',
         'Alerts',
         'Webhooks',
+        'Catalog',
       ]);
       assert.equal(await page.getByText('Acme · sandbox · read key').count(), 1);
       await go(page, 'Tags');
@@ -316,7 +317,7 @@ for (const kind of DATABASES) {
         writes.map((row) => [row[1], row[2], row[6]]),
         [['configured', 'configured', '—']],
       );
-      await page.getByText('Not linked (tapproof tags link sets a product and a token).').waitFor();
+      await page.getByText('Not linked to a product or a token.').waitFor();
       assert.equal((await tableRows(page, `Scans of ${tagId}`)).length, 2);
       const sessions = await tableRows(page, `Sessions of ${tagId}`);
       assert.deepEqual(
@@ -713,7 +714,7 @@ for (const kind of DATABASES) {
         await signIn(page, world.sandbox.key);
         await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         await page.locator('.totals').waitFor();
-        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Keys', 'Users', 'Audit'] as const) {
+        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit'] as const) {
           await go(page, link);
           await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
           await assertFitsWidth(page, link);

@@ -423,6 +423,9 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
         'GET /webhooks',
         'GET /webhooks/:id/deliveries',
         'POST /webhooks/:id/deliveries/:eventId/redeliver',
+        'GET /products',
+        'GET /tokens',
+        'GET /tokens/:id/holdings',
       ];
       const arbitrary = fc.record({
         route: fc.constantFrom(...READS),
@@ -754,6 +757,132 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
           judge(tally, 'GET /keys/current', r);
           assert.ok([200, 401].includes(r.status), r.text);
           if (r.status === 200) assert.equal(r.body.data.id, own?.id ?? suite.world.sandbox.id);
+        }
+      });
+    });
+
+    test('users: invite, update and reset with any attributes and ids', async (t) => {
+      const attribute = <T>(good: fc.Arbitrary<T>) =>
+        fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean()) });
+      const arbitrary = fc.record({
+        op: fc.constantFrom('invite', 'update', 'reset'),
+        email: fc.option(
+          attribute(
+            fc.oneof(
+              fc.emailAddress(),
+              fc.string({ maxLength: 12 }).map((local) => `${local}@example.com`),
+              fc.string({ maxLength: 260 }),
+            ),
+          ),
+          { nil: undefined },
+        ),
+        role: fc.option(attribute(fc.constantFrom('admin', 'write', 'read', 'verify')), { nil: undefined }),
+        disabled: fc.option(attribute(fc.boolean()), { nil: undefined }),
+        target: idChoice('usr'),
+        junk: maybeJunk,
+      });
+      const made: string[] = [];
+      const ROUTES_HIT = ['POST /users', 'PATCH /users/:id', 'POST /users/:id/reset'];
+      await property(t, ROUTES_HIT, RUNS.cheap, arbitrary, async (c) => {
+        if (c.op === 'invite') {
+          const attributes: Record<string, unknown> = {};
+          if (c.email !== undefined) attributes.email = c.email;
+          if (c.role !== undefined) attributes.role = c.role;
+          const r = await call(s(), 'POST', '/users', { key: key(), body: c.junk ?? { data: { type: 'users', attributes } } });
+          judge(tally, 'POST /users', r);
+          if (r.status === 201) made.push(r.body.data.id);
+          else assert.ok([400, 409, 422].includes(r.status), r.text);
+        } else if (c.op === 'update') {
+          const id = resolveId(c.target, made);
+          const attributes: Record<string, unknown> = {};
+          if (c.role !== undefined) attributes.role = c.role;
+          if (c.disabled !== undefined) attributes.disabled = c.disabled;
+          const r = await call(s(), 'PATCH', `/users/${pathOf(id)}`, { key: key(), body: c.junk ?? { data: { type: 'users', id, attributes } } });
+          judge(tally, 'PATCH /users/:id', r);
+          if (r.status === 200) assert.ok(made.includes(id), `${id} is not a user of this team`);
+          else assert.ok([400, 404, 422].includes(r.status), r.text);
+        } else {
+          const id = resolveId(c.target, made);
+          const r = await call(s(), 'POST', `/users/${pathOf(id)}/reset`, { key: key() });
+          judge(tally, 'POST /users/:id/reset', r);
+          assert.equal(r.status, made.includes(id) ? 200 : 404, r.text);
+        }
+      });
+    });
+
+    test('the catalog: products, tokens, tag links and holdings with any attributes and ids', async (t) => {
+      const products: string[] = [];
+      const tokens: string[] = [];
+      const odd = fc.oneof(
+        fc.string({ maxLength: 3 }),
+        fc.integer(),
+        fc.constant(null),
+        fc.boolean(),
+        fc.string({ unit: 'binary', minLength: 199, maxLength: 202 }),
+      );
+      const value = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: odd });
+      const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
+      const arbitrary = fc.record({
+        op: fc.constantFrom('product', 'token', 'link', 'hold', 'unhold'),
+        name: value(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 })),
+        supply: value(fc.nat()),
+        address: fc.oneof(
+          hex(20).map((h) => `0x${h}`),
+          fc.constantFrom('0x00000000000000000000000000000000000000aa', 'nowhere', ''),
+        ),
+        quantity: fc.option(value(fc.integer({ min: 0, max: 3 })), { nil: undefined }),
+        product: fc.option(fc.oneof(idChoice('prd'), fc.constant({ id: null as unknown as string })), { nil: undefined }),
+        token: idChoice('tok'),
+        tag: idChoice('tag'),
+        stray,
+        junk: maybeJunk,
+      });
+      const ROUTES_HIT = ['POST /products', 'POST /tokens', 'PATCH /tags/:id/links', 'POST /tokens/:id/holdings', 'DELETE /tokens/:id/holdings/:address'];
+      tags.push(...(await freshTags(2)));
+      await property(t, ROUTES_HIT, RUNS.cheap, arbitrary, async (c) => {
+        if (c.op === 'product') {
+          const r = await call(s(), 'POST', '/products', {
+            key: key(),
+            body: c.junk ?? { data: { type: 'products', attributes: { name: c.name, ...c.stray } } },
+          });
+          judge(tally, 'POST /products', r);
+          if (r.status === 201) products.push(r.body.data.id);
+          else assert.ok([400, 422].includes(r.status), r.text);
+        } else if (c.op === 'token') {
+          const attributes = {
+            chain: 'ethereum',
+            name: c.name,
+            symbol: 'T',
+            supply: c.supply,
+            contract_address: `0x${'1'.repeat(40)}`,
+            standard: 'erc20',
+            ...c.stray,
+          };
+          const r = await call(s(), 'POST', '/tokens', { key: key(), body: c.junk ?? { data: { type: 'tokens', attributes } } });
+          judge(tally, 'POST /tokens', r);
+          if (r.status === 201) tokens.push(r.body.data.id);
+          else assert.ok([400, 422].includes(r.status), r.text);
+        } else if (c.op === 'link') {
+          const tagId = resolveId(c.tag, tags);
+          const attributes = c.product === undefined ? {} : { product_id: 'known' in c.product ? resolveId(c.product, products) : c.product.id };
+          const r = await call(s(), 'PATCH', `/tags/${pathOf(tagId)}/links`, { key: key(), body: c.junk ?? { data: { type: 'tag-links', attributes } } });
+          judge(tally, 'PATCH /tags/:id/links', r);
+          if (r.status === 200) await readsBack('GET /tags/:id/links', `/tags/${tagId}/links`, r.body.data);
+        } else {
+          const tokenId = resolveId(c.token, tokens);
+          if (c.op === 'hold') {
+            const attributes = { address: c.address, ...(c.quantity === undefined ? {} : { quantity: c.quantity }) };
+            const r = await call(s(), 'POST', `/tokens/${pathOf(tokenId)}/holdings`, {
+              key: key(),
+              body: c.junk ?? { data: { type: 'holdings', attributes } },
+            });
+            judge(tally, 'POST /tokens/:id/holdings', r);
+            if (r.status === 200 || r.status === 201) assert.ok(tokens.includes(tokenId), r.text);
+          } else {
+            const r = await call(s(), 'DELETE', `/tokens/${pathOf(tokenId)}/holdings/${pathOf(c.address)}`, { key: key() });
+            judge(tally, 'DELETE /tokens/:id/holdings/:address', r);
+            assert.ok([204, 404].includes(r.status), r.text);
+          }
         }
       });
     });

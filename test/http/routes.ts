@@ -31,6 +31,11 @@ export interface Owned {
   spareKeyId: string;
   /** A console user of the owner's team (a team's users belong to both its modes). */
   userId: string;
+  /** A product and an Ethereum token of the owner's sandbox. */
+  productId: string;
+  tokenId: string;
+  /** An address that holds the token (in the embedded holdings table). */
+  holder: string;
 }
 
 export interface RouteRow {
@@ -67,10 +72,16 @@ const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { commen
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
 const responsesDoc = (id: string) => ({ data: { type: 'writes', id, attributes: { responses: [] } } });
 const userDoc = (id: string) => ({ data: { type: 'users', id, attributes: { role: 'write' } } });
+const linksDoc = (productId: string | null) => () => ({ data: { type: 'tag-links', attributes: { product_id: productId } } });
+const holdingDoc = () => ({ data: { type: 'holdings', attributes: { address: OTHER_HOLDER, quantity: 2 } } });
 const rollDoc = () => ({ data: { type: 'keys', attributes: { expires_in: 60 } } });
 const byId =
   (prefix: string, suffix = '', body?: (id: string) => unknown) =>
   (id: string) => ({ path: `${prefix}${id}${suffix}`, body: body?.(id) });
+
+/** The owned token's holder, and an address that holds none of it yet. */
+const HOLDER = '0x00000000000000000000000000000000000000aa';
+const OTHER_HOLDER = '0x00000000000000000000000000000000000000bb';
 
 export const ROUTES: RouteRow[] = [
   { method: 'GET', pattern: '/tags', request: () => ({ path: '/tags' }), outsider: 200, access: 'read' },
@@ -321,6 +332,61 @@ export const ROUTES: RouteRow[] = [
     outsider: 404,
     access: 'read',
   },
+  { method: 'GET', pattern: '/products', request: () => ({ path: '/products' }), outsider: 200, access: 'read' },
+  // Acts on the caller's own team and mode only.
+  {
+    method: 'POST',
+    pattern: '/products',
+    request: () => ({ path: '/products', body: { data: { type: 'products', attributes: { name: 'Matrix product' } } } }),
+    outsider: 201,
+    access: 'write',
+    audit: 'product.create',
+  },
+  { method: 'GET', pattern: '/tokens', request: () => ({ path: '/tokens' }), outsider: 200, access: 'read' },
+  {
+    method: 'POST',
+    pattern: '/tokens',
+    request: () => ({ path: '/tokens', body: { data: { type: 'tokens', attributes: ERC20 } } }),
+    outsider: 201,
+    access: 'write',
+    audit: 'token.create',
+  },
+  // The owner's product in the body: another world's key names the owner's tag first, which it cannot see.
+  {
+    method: 'PATCH',
+    pattern: '/tags/:id/links',
+    request: (o) => byId('/tags/', '/links', linksDoc(o.productId))(o.tag.id),
+    withId: byId('/tags/', '/links', linksDoc(null)),
+    outsider: 404,
+    access: 'write',
+    audit: 'tag.link',
+  },
+  {
+    method: 'GET',
+    pattern: '/tokens/:id/holdings',
+    request: (o) => byId('/tokens/', '/holdings')(o.tokenId),
+    withId: byId('/tokens/', '/holdings'),
+    outsider: 404,
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    pattern: '/tokens/:id/holdings',
+    request: (o) => byId('/tokens/', '/holdings', holdingDoc)(o.tokenId),
+    withId: byId('/tokens/', '/holdings', holdingDoc),
+    outsider: 404,
+    access: 'write',
+    audit: 'holding.set',
+  },
+  {
+    method: 'DELETE',
+    pattern: '/tokens/:id/holdings/:address',
+    request: (o) => byId('/tokens/', `/holdings/${o.holder}`)(o.tokenId),
+    withId: byId('/tokens/', `/holdings/${HOLDER}`),
+    outsider: 404,
+    access: 'write',
+    audit: 'holding.unset',
+  },
   {
     method: 'GET',
     pattern: '/sessions/:id',
@@ -330,6 +396,15 @@ export const ROUTES: RouteRow[] = [
     access: 'read+verify',
   },
 ];
+
+const ERC20 = {
+  chain: 'ethereum',
+  name: 'Matrix token',
+  symbol: 'MTX',
+  supply: 1000,
+  contract_address: '0x0000000000000000000000000000000000000001',
+  standard: 'erc20',
+};
 
 /** Routes under the API prefix that answer without a key (the API's own description). */
 export const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/redoc.standalone.js'];
@@ -353,6 +428,19 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
   ] as const) {
     if (r.status !== status) throw new Error(`seeding the ${what}: ${r.status} ${r.text}`);
   }
+  const product = await call(server, 'POST', '/products', { key, body: { data: { type: 'products', attributes: { name: 'Owned product' } } } });
+  const token = await call(server, 'POST', '/tokens', { key, body: { data: { type: 'tokens', attributes: ERC20 } } });
+  const holding =
+    token.status === 201
+      ? await call(server, 'POST', `/tokens/${token.body.data.id}/holdings`, { key, body: { data: { type: 'holdings', attributes: { address: HOLDER } } } })
+      : token;
+  for (const [what, r] of [
+    ['product', product],
+    ['token', token],
+    ['holding', holding],
+  ] as const) {
+    if (r.status !== 201) throw new Error(`seeding the ${what}: ${r.status} ${r.text}`);
+  }
   const delivery = await server.ctx.db.kysely.selectFrom('deliveries').select('event_id').where('webhook_id', '=', webhook.body.data.id).executeTakeFirst();
   if (!delivery) throw new Error('seeding: no delivery to the webhook');
   return {
@@ -374,6 +462,9 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
         server.origin,
       )
     ).user.id,
+    productId: product.body.data.id,
+    tokenId: token.body.data.id,
+    holder: HOLDER,
   };
 }
 

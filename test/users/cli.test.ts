@@ -61,7 +61,7 @@ for (const kind of DATABASES) {
         [['users', 'invite', '--team', world.teamId, '--email', 'nope', '--role', 'read'], /option '--email <email>' argument 'nope' is invalid/],
         [['users', 'invite', '--team', world.teamId, '--email', 'a@b.cc', '--role', 'verify'], /must be one of admin, write, read/],
         [['users', 'invite', '--team', 'team_0000000000000000000000', '--email', 'a@b.cc', '--role', 'read'], /no team team_0000000000000000000000/],
-        [['users', 'invite', '--team', world.teamId, '--email', `MO-${kind}@example.com`, '--role', 'read'], /already has an account/],
+        [['users', 'invite', '--team', world.teamId, '--email', `MO-${kind}@example.com`, '--role', 'read'], /has an account: A user with this email exists/],
         [['users', 'disable', 'usr_0000000000000000000000'], /no user usr_0000000000000000000000/],
         [['users', 'role', 'usr_0000000000000000000000', 'owner'], /must be one of admin, write, read/],
         [['users', 'list', '--team', 'team_0000000000000000000000'], /no team team_0000000000000000000000/],

@@ -16,6 +16,9 @@ export type Delivery = Ok<'listDeliveries'>['data'][number];
 export type Key = Ok<'listKeys'>['data'][number];
 export type User = Ok<'listUsers'>['data'][number];
 export type Role = Key['attributes']['role'];
+export type Product = Ok<'listProducts'>['data'][number];
+export type Token = Ok<'listTokens'>['data'][number];
+export type Holding = Ok<'listHoldings'>['data'][number];
 export type Team = Ok<'getCurrentTeam'>['data'];
 export type Thresholds = Team['attributes']['signal_thresholds'];
 
@@ -75,6 +78,13 @@ export function describeProblem(problem: ApiProblem): string {
   const first = problem.errors[0];
   const text = [first?.title, first?.detail].filter(Boolean).join(': ') || 'Request failed';
   return problem.status ? `${problem.status} ${text}` : text;
+}
+
+/** Every error of a refusal in one line: a 422 names each refused field, and a form shows them all. */
+export function describeProblems(problem: ApiProblem): string {
+  const details = problem.errors.map((e) => e.detail).filter(Boolean);
+  if (details.length < 2) return describeProblem(problem);
+  return `${problem.status} ${problem.errors[0]?.title ?? 'Refused'}: ${details.join('; ')}`;
 }
 
 /**

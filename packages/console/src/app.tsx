@@ -18,6 +18,7 @@ import { AlertsPage } from './pages/alerts.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { WebhookPage } from './pages/webhook.tsx';
 import { KeysPage } from './pages/keys.tsx';
+import { CatalogPage } from './pages/catalog.tsx';
 import { AuditPage } from './pages/audit.tsx';
 
 const NAV = [
@@ -26,6 +27,7 @@ const NAV = [
   { to: '/scans', label: 'Scans', section: 'scans' },
   { to: '/alerts', label: 'Alerts', section: 'alerts' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks' },
+  { to: '/catalog', label: 'Catalog', section: 'catalog' },
   { to: '/keys', label: 'Keys', section: 'keys', admin: true },
   { to: '/users', label: 'Users', section: 'users', admin: true },
   { to: '/audit', label: 'Audit', section: 'audit', admin: true },
@@ -271,6 +273,7 @@ function Page(props: { path: string; query: URLSearchParams }) {
   if (match('/alerts', path)) return <AlertsPage query={query} />;
   if (match('/webhooks', path)) return <WebhooksPage />;
   if ((params = match('/webhooks/:id', path))) return <WebhookPage id={params.id} />;
+  if (match('/catalog', path)) return <CatalogPage />;
   if (match('/keys', path)) return <KeysPage />;
   if (match('/users', path)) return <UsersPage />;
   if (match('/audit', path)) return <AuditPage query={query} />;

@@ -23,6 +23,29 @@ export async function findTokenIn(db: Executor, world: World, id: string): Promi
   return db.selectFrom('tokens').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
 }
 
+/** The world's products (or tokens), newest first. */
+export async function listProducts(db: Executor, world: World): Promise<ProductRow[]> {
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function listTokens(db: Executor, world: World): Promise<TokenRow[]> {
+  return db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('team_id', '=', world.teamId)
+    .where('mode', '=', world.mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
   return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -36,8 +59,11 @@ export async function findTagWorld(db: Executor, tagId: string): Promise<World |
   return row && { teamId: row.team_id, mode: row.mode };
 }
 
-/** Sets the given links of a tag; a link not given (undefined) keeps its value. */
-export async function upsertTagLinks(db: Executor, rows: { tag_id: string; product_id?: string; token_id?: string; updated_at: number }[]): Promise<void> {
+/** Sets the given links of a tag; a link not given (undefined) keeps its value, null clears it. */
+export async function upsertTagLinks(
+  db: Executor,
+  rows: { tag_id: string; product_id?: string | null; token_id?: string | null; updated_at: number }[],
+): Promise<void> {
   for (const row of rows) {
     const values: TagLinkRow = { tag_id: row.tag_id, product_id: row.product_id ?? null, token_id: row.token_id ?? null, updated_at: row.updated_at };
     await db

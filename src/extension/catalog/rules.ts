@@ -11,10 +11,10 @@ export type Chain = (typeof CHAINS)[number];
 export const STANDARDS = ['erc721', 'erc1155', 'erc20'] as const;
 export type Standard = (typeof STANDARDS)[number];
 
-const MAX_NAME = 200;
-const MAX_SYMBOL = 32;
-const MAX_DESCRIPTION = 2000;
-const MAX_URL = 2048;
+export const MAX_NAME = 200;
+export const MAX_SYMBOL = 32;
+export const MAX_DESCRIPTION = 2000;
+export const MAX_URL = 2048;
 const UINT256_MAX = (1n << 256n) - 1n;
 
 /** What the operator gives: a catalog row without the columns the platform fills in. */

@@ -4,7 +4,7 @@ import type { Mode } from '../../db/schema.js';
 // runs before the first write; a refusal is one line for the operator.
 import type { Kernel } from '../../kernel.js';
 import type { Executor } from '../../db/database.js';
-import { DomainError, problem, refusal } from '../../errors.js';
+import { DomainError, problem, refusal, type FieldProblem } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { Actor, Caller, World } from '../../world.js';
 import { recordAudit } from '../../audit/record.js';
@@ -14,10 +14,18 @@ import * as catalogRepo from './repository.js';
 import type { ProductRow, TokenRow } from './repository.js';
 import { checkProduct, checkToken, type ProductInput, type TokenInput } from './rules.js';
 
-const refuse = (what: string, problems: string[]) =>
+/**
+ * How a refusal names its problems: as the operator's plain lines (the CLI), or each at its field
+ * (the API's 422), which the rules' sentences open with.
+ */
+type Located = 'line' | 'field';
+
+const fieldOf = (sentence: string) => /^\S+(?= )/.exec(sentence)?.[0] ?? '';
+
+const refuse = (what: string, problems: string[], located: Located = 'line') =>
   new DomainError(
     'ValidationFailed',
-    problems.map((p) => problem('', p)),
+    problems.map((p) => problem(located === 'field' ? fieldOf(p) : '', p)),
     what,
   );
 
@@ -36,29 +44,47 @@ export function tokenRow(world: World, token: TokenInput, at: number): TokenRow 
 /** What the catalog's operations need: the database and the clock that stamps rows. */
 export type CatalogServices = Pick<Kernel, 'db' | 'clock'>;
 
-export async function createProduct({ db: { kysely: db }, clock }: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
+export async function createProduct(services: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
+  return { id: (await insertProduct(services, world, raw, 'line')).id };
+}
+
+export async function createToken(services: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
+  return { id: (await insertToken(services, world, raw, 'line')).id };
+}
+
+/** `POST /products`: the created row. */
+export async function insertProduct(
+  { db: { kysely: db }, clock }: CatalogServices,
+  world: Caller,
+  raw: unknown,
+  located: Located = 'field',
+): Promise<ProductRow> {
   const { problems, product } = checkProduct(raw);
-  if (!product) throw refuse('product not created', problems);
+  if (!product) throw refuse('product not created', problems, located);
   await requireTeam(db, world);
   const row = productRow(world, product, clock.nowMicros());
   await db.transaction().execute(async (trx) => {
     await catalogRepo.insertProducts(trx, [row]);
     await recordAudit(trx, world, row.created_at, [{ operation: 'product.create', resourceId: row.id, changes: product }]);
   });
-  return { id: row.id };
+  return row;
 }
 
-export async function createToken({ db: { kysely: db }, clock }: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
+/** `POST /tokens`: the created row. */
+export async function insertToken({ db: { kysely: db }, clock }: CatalogServices, world: Caller, raw: unknown, located: Located = 'field'): Promise<TokenRow> {
   const { problems, token } = checkToken(raw);
-  if (!token) throw refuse('token not created', problems);
+  if (!token) throw refuse('token not created', problems, located);
   await requireTeam(db, world);
   const row = tokenRow(world, token, clock.nowMicros());
   await db.transaction().execute(async (trx) => {
     await catalogRepo.insertTokens(trx, [row]);
     await recordAudit(trx, world, row.created_at, [{ operation: 'token.create', resourceId: row.id, changes: token }]);
   });
-  return { id: row.id };
+  return row;
 }
+
+export const listProducts = ({ db }: Pick<Kernel, 'db'>, world: World) => catalogRepo.listProducts(db.kysely, world);
+export const listTokens = ({ db }: Pick<Kernel, 'db'>, world: World) => catalogRepo.listTokens(db.kysely, world);
 
 /** Checks that `productId` / `tokenId` exist in `world` (not another team's or mode's); returns the problems. */
 export async function catalogProblems(db: Executor, world: World, productId: string | undefined, tokenId: string | undefined): Promise<string[]> {
@@ -120,4 +146,43 @@ export async function linkTag(
     return linked;
   });
   return { id: tagId, product_id: row.product_id, token_id: row.token_id };
+}
+
+/**
+ * `PATCH /tags/:id/links`: sets (a string) or clears (null) the given links of a tag of the caller's world;
+ * a product or token of another world is no product of the tag's, so it reads as unknown.
+ */
+export async function updateTagLinks(
+  { db: { kysely: db }, clock }: CatalogServices,
+  world: Caller,
+  tagId: string,
+  attributes: Record<string, unknown>,
+): Promise<void> {
+  const tag = isId('tag', tagId) ? await catalogRepo.findTagWorld(db, tagId) : undefined;
+  if (!tag || tag.teamId !== world.teamId || tag.mode !== world.mode) throw new DomainError('NotFound');
+  const fields: FieldProblem[] = [];
+  for (const name of Object.keys(attributes))
+    if (name !== 'product_id' && name !== 'token_id') fields.push(problem(name, `${name} is not an attribute (expected product_id, token_id)`));
+  const links: { product_id?: string | null; token_id?: string | null } = {};
+  for (const name of ['product_id', 'token_id'] as const) {
+    const value = attributes[name];
+    if (value === undefined || value === null) {
+      if (value === null) links[name] = null;
+      continue;
+    }
+    if (typeof value !== 'string') {
+      fields.push(problem(name, `${name} must be a string (${name === 'product_id' ? 'prd_…' : 'tok_…'}) or null`));
+      continue;
+    }
+    const found = name === 'product_id' ? await catalogProblems(db, world, value, undefined) : await catalogProblems(db, world, undefined, value);
+    if (found.length > 0) fields.push(...found.map((p) => problem(name, p)));
+    else links[name] = value;
+  }
+  if (fields.length > 0) throw new DomainError('ValidationFailed', fields, 'tag not linked');
+  const at = clock.nowMicros();
+  await db.transaction().execute(async (trx) => {
+    await catalogRepo.upsertTagLinks(trx, [{ tag_id: tagId, ...links, updated_at: at }]);
+    const linked = (await catalogRepo.findTagLink(trx, tagId))!;
+    await recordAudit(trx, world, at, [{ operation: 'tag.link', resourceId: tagId, changes: { product_id: linked.product_id, token_id: linked.token_id } }]);
+  });
 }

@@ -10,8 +10,8 @@ import type { ProductRow, TokenRow } from './repository.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
-const Product = Type.Object({ id: Type.String(), name: Type.String(), image_url: Nullable(Type.String()), description: Nullable(Type.String()) });
-const Token = Type.Object({
+export const Product = Type.Object({ id: Type.String(), name: Type.String(), image_url: Nullable(Type.String()), description: Nullable(Type.String()) });
+export const Token = Type.Object({
   id: Type.String(),
   chain: Type.Union([Type.Literal('cardano'), Type.Literal('ethereum')]),
   name: Type.String(),
@@ -52,26 +52,30 @@ export async function findTagLinks(db: Executor, world: World, tagId: string): P
   };
 }
 
+/** A product as the API shows it (a tag's links, the catalog's lists). */
+export const productView = (product: ProductRow) => ({ id: product.id, name: product.name, image_url: product.image_url, description: product.description });
+
+/** A token as the API shows it; `supply` is a bigint column on PostgreSQL. */
+export const tokenView = (token: TokenRow) => ({
+  id: token.id,
+  chain: token.chain,
+  name: token.name,
+  symbol: token.symbol,
+  supply: Number(token.supply),
+  contract_address: token.contract_address,
+  policy_id: token.policy_id,
+  asset_name: token.asset_name,
+  token_id: token.token_number,
+  standard: token.standard,
+});
+
 export function renderTagLinks(tagId: string, { product, token, updatedAt }: TagLinks) {
   return {
     type: 'tag-links',
     id: tagId,
     attributes: {
-      product: product ? { id: product.id, name: product.name, image_url: product.image_url, description: product.description } : null,
-      token: token
-        ? {
-            id: token.id,
-            chain: token.chain,
-            name: token.name,
-            symbol: token.symbol,
-            supply: Number(token.supply),
-            contract_address: token.contract_address,
-            policy_id: token.policy_id,
-            asset_name: token.asset_name,
-            token_id: token.token_number,
-            standard: token.standard,
-          }
-        : null,
+      product: product ? productView(product) : null,
+      token: token ? tokenView(token) : null,
       updated_at: updatedAt === null ? null : isoMicros(updatedAt),
     },
   };

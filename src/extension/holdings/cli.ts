@@ -1,5 +1,4 @@
 // `tapproof holdings set|unset` (docs/decisions.md §7): the embedded provider's table.
-import { getAddress, isAddress } from 'viem';
 import { CliError, output, parseMode } from '../../cli-kit.js';
 import type { WithContext } from '../../cli-kit.js';
 import type { Kernel } from '../../kernel.js';
@@ -9,8 +8,8 @@ import type { Mode } from '../../db/schema.js';
 import type { Executor } from '../../db/database.js';
 import type { Clock } from '../../time.js';
 import * as catalogRepo from '../catalog/repository.js';
-import { parseAddress } from '../wallets/cip19.js';
 import { setHolding, unsetHolding } from './embedded.js';
+import { canonicalAddress as canonicalOf } from './service.js';
 import { cliActor, recordAudit, type AuditEntry } from '../../audit/record.js';
 
 export function registerHoldingsCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
@@ -25,15 +24,11 @@ export function registerHoldingsCommands(program: Command, withContext: WithCont
 
   /** The address in the form proofs compare against: bech32 as given, or EIP-55. */
   function canonicalAddress(chain: string, address: string): string {
-    if (chain === 'cardano') {
-      if (!parseAddress(address)) throw new CliError(`--address: not a Cardano Shelley address: ${address}`);
-      return address;
-    }
-    if (chain === 'ethereum') {
-      if (!isAddress(address, { strict: false })) throw new CliError(`--address: not an Ethereum address: ${address}`);
-      return getAddress(address.toLowerCase());
-    }
-    throw new CliError('--chain must be cardano or ethereum');
+    if (chain !== 'cardano' && chain !== 'ethereum') throw new CliError('--chain must be cardano or ethereum');
+    const canonical = canonicalOf(chain, address);
+    if (canonical === null)
+      throw new CliError(chain === 'cardano' ? `--address: not a Cardano Shelley address: ${address}` : `--address: not an Ethereum address: ${address}`);
+    return canonical;
   }
 
   /** Runs `work` on the token's holdings in one transaction with its audit record (in the token's world). */

@@ -1,6 +1,7 @@
 // The embedded holdings provider: the `holdings` table the operator manages
 // with `tapproof holdings set|unset`. SQL for holdings lives only here.
 import type { Executor } from '../../db/database.js';
+import type { HoldingsTable } from '../../db/schema.js';
 import type { TokenRow } from '../catalog/repository.js';
 import type { Clock } from '../../time.js';
 import type { HoldingsProvider } from './provider.js';
@@ -12,6 +13,17 @@ export async function setHolding(db: Executor, tokenId: string, address: string,
     .values(row)
     .onConflict((oc) => oc.columns(['token_id', 'address']).doUpdateSet({ quantity: row.quantity, updated_at: row.updated_at }))
     .execute();
+}
+
+export type HoldingRow = HoldingsTable;
+
+/** Who holds the token, by address. */
+export async function listHoldings(db: Executor, tokenId: string): Promise<HoldingRow[]> {
+  return db.selectFrom('holdings').selectAll().where('token_id', '=', tokenId).orderBy('address').execute();
+}
+
+export async function findHolding(db: Executor, tokenId: string, address: string): Promise<HoldingRow | undefined> {
+  return db.selectFrom('holdings').selectAll().where('token_id', '=', tokenId).where('address', '=', address).executeTakeFirst();
 }
 
 /** True when a holding was removed. */
