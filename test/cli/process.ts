@@ -14,8 +14,11 @@ const newest = (dir: string): number =>
   Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 
 let checked = false;
-/** A build older than a source would test yesterday's program: refuse it with what to run. */
-function builtProgram(): string {
+/**
+ * A build older than a source would test yesterday's program: refuse it with what to run. Tests never
+ * build themselves: a build rewrites dist/ file by file while other shards start the program from it.
+ */
+export function builtProgram(): string {
   if (checked) return PROGRAM;
   let built = 0;
   try {

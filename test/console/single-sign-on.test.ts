@@ -55,6 +55,7 @@ for (const kind of DATABASES) {
           'Scans',
           'Alerts',
           'Webhooks',
+          'Catalog',
         ]);
         const [user] = await server.ctx.db.kysely.selectFrom('users').selectAll().where('email', '=', 'ana@example.com').execute();
         assert.equal(user!.oidc_subject, `${provider.issuer} ana`);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { freshStorage, type Storage } from '../kit/harness.js';
-import { REPO } from '../cli/process.js';
+import { REPO, builtProgram } from '../cli/process.js';
 
 // Only a guard against a process that never exits: on a loaded CI machine every child takes seconds.
 const SLOW = 600_000;
@@ -28,8 +28,8 @@ describe('SIGTERM to `npm start`', () => {
   let storage: Storage;
   before(async () => {
     storage = await freshStorage('sqlite');
-    // `npm start` runs the built program (bin/tapproof.js → dist/): build what is tested.
-    await run('npm', ['run', 'build'], { cwd: REPO });
+    // `npm start` runs the built program (bin/tapproof.js → dist/), which `npm test` built first.
+    builtProgram();
   });
   after(() => storage.drop());
 
