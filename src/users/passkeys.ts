@@ -22,7 +22,7 @@ import { DomainError, problem, validationFailed } from '../errors.js';
 import type { UsersContext } from './context.js';
 import * as repo from './repository.js';
 import type { PasskeyRow, UserRow } from './repository.js';
-import { userActor, userOfLink } from './service.js';
+import { spendLink, userActor, userOfLink } from './service.js';
 import { openSession, type LiveSession } from './sessions.js';
 import { isToken, newToken } from './tokens.js';
 
@@ -155,12 +155,10 @@ export async function registerWithLink(
   return inTransaction(
     ctx.db,
     async (trx) => {
-      // Read again inside the transaction: the link may have been spent or its user disabled meanwhile.
-      const { user: current } = await userOfLink(trx, ctx, token);
+      // Spent inside the transaction: the link may have been spent or its user disabled since it was read.
+      const current = await spendLink(trx, ctx, token);
       if (current.id !== user.id) throw new DomainError('LinkInvalid');
       await savePasskey(trx, current, passkey, request);
-      // Two registrations racing on one link: the second deletes nothing and is refused.
-      if ((await repo.deleteLinks(trx, current.id)) === 0) throw new DomainError('LinkInvalid');
       return openSession(ctx, trx, current, 'passkey', request, reply);
     },
     { afterUniqueViolation: true },

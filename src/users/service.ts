@@ -15,6 +15,8 @@ import * as repo from './repository.js';
 import type { UserRow } from './repository.js';
 import { LINK_HOURS, normalEmail, type UserRole } from './rules.js';
 import { hashToken, isToken, newToken } from './tokens.js';
+import { openSession, type LiveSession } from './sessions.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Someone acting on a team's users: an admin key or user, or the CLI. */
 export interface TeamCaller {
@@ -124,28 +126,40 @@ export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: s
 }
 
 /** The user a live link belongs to, or LinkInvalid: unknown, used, expired, or its user disabled. */
-export async function userOfLink(trx: Executor, ctx: UsersContext, token: unknown): Promise<{ user: UserRow; purpose: 'invite' | 'reset' }> {
+export async function userOfLink(trx: Executor, ctx: UsersContext, token: unknown): Promise<{ user: UserRow; purpose: 'invite' | 'reset'; expiresAt: number }> {
   if (!isToken(token)) throw new DomainError('LinkInvalid');
   const link = await repo.findLink(trx, hashToken(token));
   if (!link || link.expires_at <= ctx.clock.nowMicros()) throw new DomainError('LinkInvalid');
   const user = await repo.findUser(trx, link.user_id);
   if (!user || user.disabled_at !== null) throw new DomainError('LinkInvalid');
-  return { user, purpose: link.purpose };
+  return { user, purpose: link.purpose, expiresAt: link.expires_at };
+}
+
+/** Spends a live link in `trx` and returns its user; of two requests redeeming one link, the second is LinkInvalid. */
+export async function spendLink(trx: Executor, ctx: UsersContext, token: unknown): Promise<UserRow> {
+  const { user } = await userOfLink(trx, ctx, token);
+  if ((await repo.deleteLinks(trx, user.id)) === 0) throw new DomainError('LinkInvalid');
+  return user;
 }
 
 /** The actor of a person acting on their own account (redeeming a link, signing in). */
 export const userActor = (userId: string, address: string | null, requestId: string | null): Actor => ({ type: 'user', id: userId, address, requestId });
 
-/** Redeems a link by setting the password: the link is spent, and the user can sign in. */
-export async function setPasswordWithLink(ctx: UsersContext, token: unknown, password: string, actor: Omit<Actor, 'type' | 'id'>): Promise<UserRow> {
+/** Redeems a link by setting the password: the link is spent and a session opens, in one transaction. */
+export async function setPasswordWithLink(
+  ctx: UsersContext,
+  token: unknown,
+  password: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<LiveSession> {
   // Hashed before the transaction: scrypt takes tens of milliseconds, a transaction should not.
   const hash = await hashPassword(password);
   return inTransaction(ctx.db, async (trx) => {
-    const { user } = await userOfLink(trx, ctx, token);
+    const user = await spendLink(trx, ctx, token);
     const now = ctx.clock.nowMicros();
     await repo.updateUser(trx, user.id, { password_hash: hash });
-    await repo.deleteLinks(trx, user.id);
-    await record(trx, { teamId: user.team_id, actor: { ...actor, type: 'user', id: user.id } }, now, 'user.set_password', user.id, { password: 'set' });
-    return { ...user, password_hash: hash };
+    await record(trx, { teamId: user.team_id, actor: userActor(user.id, request.ip, request.id) }, now, 'user.set_password', user.id, { password: 'set' });
+    return openSession(ctx, trx, { ...user, password_hash: hash }, 'password', request, reply);
   });
 }

@@ -112,6 +112,14 @@ export async function liveSession(ctx: UsersContext, request: FastifyRequest): P
   };
 }
 
+/** The request's live session with its CSRF token checked; NotSignedIn without one. */
+export async function signedInSession(ctx: UsersContext, request: FastifyRequest): Promise<LiveSession> {
+  const session = await liveSession(ctx, request);
+  if (!session) throw new DomainError('NotSignedIn');
+  checkCsrf(request, session);
+  return session;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Refuses a state-changing request whose X-CSRF-Token is not the session's (constant-time). */

@@ -3,13 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { problem, validationFailed } from '../../errors.js';
 import { isoMicros } from '../../time.js';
 import * as teamsRepo from '../../teams/repository.js';
-import { inTransaction } from '../../db/transaction.js';
 import type { UsersContext } from '../context.js';
 import { passwordProblem } from '../passwords.js';
-import * as repo from '../repository.js';
 import { setPasswordWithLink, userOfLink } from '../service.js';
-import { openSession } from '../sessions.js';
-import { hashToken } from '../tokens.js';
 import { bodyOf, sessionAnswer, strings } from './answers.js';
 
 const hidden = { schema: { hide: true } };
@@ -18,18 +14,15 @@ export default function linkRoutes(app: FastifyInstance, ctx: UsersContext): voi
   // POST, not GET: the token travels in a body, never in a URL a log or a proxy would keep.
   app.post('/links/inspect', hidden, async (request) => {
     const { token } = strings(bodyOf(request), 'token');
-    const { user, purpose } = await userOfLink(ctx.db.kysely, ctx, token);
-    const link = (await repo.findLink(ctx.db.kysely, hashToken(token)))!;
+    const { user, purpose, expiresAt } = await userOfLink(ctx.db.kysely, ctx, token);
     const team = await teamsRepo.findTeam(ctx.db.kysely, user.team_id);
-    return { email: user.email, role: user.role, team: { id: user.team_id, name: team?.name ?? null }, purpose, expires_at: isoMicros(link.expires_at) };
+    return { email: user.email, role: user.role, team: { id: user.team_id, name: team?.name ?? null }, purpose, expires_at: isoMicros(expiresAt) };
   });
 
   app.post('/links/password', hidden, async (request, reply) => {
     const { token, password } = strings(bodyOf(request), 'token', 'password');
     const why = passwordProblem(password);
     if (why) throw validationFailed([problem('password', why)]);
-    const user = await setPasswordWithLink(ctx, token, password, { address: request.ip, requestId: request.id });
-    const session = await inTransaction(ctx.db, (trx) => openSession(ctx, trx, user, 'password', request, reply));
-    return sessionAnswer(ctx, session);
+    return sessionAnswer(ctx, await setPasswordWithLink(ctx, token, password, request, reply));
   });
 }

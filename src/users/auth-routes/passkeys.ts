@@ -2,14 +2,14 @@
 // and signing in with one. Each ceremony is two requests: its options (with a fresh challenge), then the
 // authenticator's answer, sent as the JSON form of the credential that @simplewebauthn/browser makes.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../../errors.js';
 import { isObject, type Json } from '../../json.js';
 import type { UsersContext } from '../context.js';
 import { registerForSession, registerWithLink, registrationOptions, relyingParty, signInOptions, signInWithPasskey, TRANSPORTS } from '../passkeys.js';
 import * as repo from '../repository.js';
 import { userOfLink } from '../service.js';
-import { checkCsrf, liveSession, type LiveSession } from '../sessions.js';
+import { signedInSession } from '../sessions.js';
 import { bodyOf, originOf, sessionAnswer } from './answers.js';
 
 const hidden = { schema: { hide: true } };
@@ -19,14 +19,6 @@ function tokenOf(body: Json): string | undefined {
   if (body.token === undefined) return undefined;
   if (typeof body.token !== 'string') throw validationFailed([problem('token', 'token must be a string')]);
   return body.token;
-}
-
-/** The signed-in session, its CSRF token checked: a registration without a link needs both. */
-async function signedIn(ctx: UsersContext, request: FastifyRequest): Promise<LiveSession> {
-  const session = await liveSession(ctx, request);
-  if (!session) throw new DomainError('NotSignedIn');
-  checkCsrf(request, session);
-  return session;
 }
 
 /**
@@ -76,7 +68,7 @@ export default function passkeyRoutes(app: FastifyInstance, ctx: UsersContext): 
     const token = tokenOf(request.body === undefined ? {} : bodyOf(request));
     const rp = relyingParty(originOf(ctx, request));
     if (token !== undefined) return registrationOptions(ctx, (await userOfLink(ctx.db.kysely, ctx, token)).user, rp);
-    const session = await signedIn(ctx, request);
+    const session = await signedInSession(ctx, request);
     const user = await repo.findUser(ctx.db.kysely, session.userId);
     if (!user) throw new DomainError('NotSignedIn');
     return registrationOptions(ctx, user, rp);
@@ -88,7 +80,7 @@ export default function passkeyRoutes(app: FastifyInstance, ctx: UsersContext): 
     const response = registrationOf(body);
     const rp = relyingParty(originOf(ctx, request));
     if (token !== undefined) return sessionAnswer(ctx, await registerWithLink(ctx, token, response, rp, request, reply));
-    const session = await signedIn(ctx, request);
+    const session = await signedInSession(ctx, request);
     return { passkeys: await registerForSession(ctx, session, response, rp, request) };
   });
 

@@ -1,9 +1,9 @@
 // Who is signed in, signing out, and switching the world (sandbox or production) the session acts in.
 import type { FastifyInstance } from 'fastify';
-import { DomainError, problem, validationFailed } from '../../errors.js';
+import { problem, validationFailed } from '../../errors.js';
 import type { UsersContext } from '../context.js';
 import * as repo from '../repository.js';
-import { checkCsrf, clearSessionCookie, liveSession } from '../sessions.js';
+import { checkCsrf, clearSessionCookie, liveSession, signedInSession } from '../sessions.js';
 import { bodyOf, sessionAnswer } from './answers.js';
 
 const hidden = { schema: { hide: true } };
@@ -32,9 +32,7 @@ export default function sessionRoutes(app: FastifyInstance, ctx: UsersContext): 
   });
 
   app.post('/mode', hidden, async (request) => {
-    const session = await liveSession(ctx, request);
-    if (!session) throw new DomainError('NotSignedIn');
-    checkCsrf(request, session);
+    const session = await signedInSession(ctx, request);
     const { mode } = bodyOf(request);
     if (mode !== 'sandbox' && mode !== 'production') throw validationFailed([problem('mode', 'mode must be sandbox or production')]);
     await repo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
