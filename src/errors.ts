@@ -17,6 +17,8 @@ export const TITLES = {
   InvalidQuery: 'Invalid query parameter',
   Unauthorized: 'Missing, invalid, revoked or expired API key',
   Forbidden: "The API key's role does not allow this request",
+  SandboxReach: 'A sandbox key acts in its sandbox only',
+  ConsoleOnly: 'Only an admin signed in to the console may do this',
   KeyRevoked: 'The key is revoked or expired',
   NotFound: 'Not Found',
   RouteNotFound: 'Not Found',

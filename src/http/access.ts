@@ -6,6 +6,8 @@
 //   read    GET only
 //   verify  what a landing page's backend needs: verify a scan, read a verification and a session
 import type { Role } from '../db/schema.js';
+import type { ErrorCode } from '../errors.js';
+import type { Principal } from '../world.js';
 
 export type { Role };
 
@@ -23,9 +25,19 @@ const ALLOWED: Record<Access, readonly Role[]> = {
   any: ROLES,
 };
 
+/**
+ * How far past one world a route acts (docs/keys.md#what-each-mode-may-touch). `world`: the caller's team
+ * and mode only, the default. `team`: what belongs to the whole team, both its worlds (its people): a
+ * sandbox key is the one handed to developers and test servers, so it never reaches past its sandbox;
+ * a production key or a person signed in to the console does. `person`: hands over another person's
+ * account (a reset link), so only a person signed in to the console may; no key, of any mode.
+ */
+export type Reach = 'world' | 'team' | 'person';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    reach?: Reach;
   }
 }
 
@@ -40,3 +52,21 @@ export function forbiddenDetail(role: Role, access: Access, via: 'key' | 'user' 
   const allowed = ALLOWED[access];
   return `this ${via}'s role is ${role}; this request needs a ${via} of role ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`;
 }
+
+/** Whether the caller reaches what `reach` names: null when it does, else the refusal's code and sentence. */
+export function reachRefusal(principal: Pick<Principal, 'via' | 'mode'>, reach: Reach): { code: ErrorCode; detail: string } | null {
+  if (reach === 'team' && principal.via === 'key' && principal.mode === 'sandbox')
+    return {
+      code: 'SandboxReach',
+      detail: "the team's people belong to both its worlds: managing them needs a production admin key or an admin signed in to the console",
+    };
+  if (reach === 'person' && principal.via === 'key')
+    return {
+      code: 'ConsoleOnly',
+      detail: "a reset link hands over a person's account, so it is answered only to an admin signed in to the console (on the host: tapproof users reset)",
+    };
+  return null;
+}
+
+/** True when the caller reaches the whole team: what `reach: 'team'` admits. */
+export const reachesTeam = (principal: Pick<Principal, 'via' | 'mode'>): boolean => reachRefusal(principal, 'team') === null;

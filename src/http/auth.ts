@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.js';
 import type { Caller, Principal } from '../world.js';
-import { allows, forbiddenDetail } from './access.js';
+import { allows, forbiddenDetail, reachRefusal } from './access.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,6 +42,8 @@ export function installAuth(app: FastifyInstance, auth: Authentication): void {
     if (!principal) throw new DomainError('Unauthorized');
     const access = request.routeOptions.config.access!;
     if (!allows(principal.role, access)) throw new DomainError('Forbidden', [], undefined, forbiddenDetail(principal.role, access, principal.via));
+    const refused = reachRefusal(principal, request.routeOptions.config.reach ?? 'world');
+    if (refused) throw new DomainError(refused.code, [], undefined, refused.detail);
     request.principal = principal;
   });
 }

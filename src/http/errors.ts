@@ -12,6 +12,8 @@ export const STATUS = {
   InvalidQuery: 400,
   Unauthorized: 401,
   Forbidden: 403,
+  SandboxReach: 403,
+  ConsoleOnly: 403,
   KeyRevoked: 409,
   NotFound: 404,
   RouteNotFound: 404,

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { allowedRoles, type Access } from './access.js';
+import { allowedRoles, type Access, type Reach } from './access.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -33,7 +33,8 @@ const RATE_LIMITED = {
 const ERROR_MEANINGS: Record<string, string> = {
   '400': 'Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range).',
   '401': 'Unauthorized: the key is missing, unknown, revoked or expired.',
-  '403': "Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them.",
+  '403':
+    "Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which.",
   '404': "Not Found: no such resource in the key's team and mode (for a scan: no configured tag).",
   '406': 'Not Acceptable: the Accept header excludes application/vnd.api+json.',
   '409': 'Conflict: the resource is in a state that forbids the operation.',
@@ -89,6 +90,8 @@ export interface OpenApiParts {
 export async function installOpenApi(app: FastifyInstance, apiPrefix: string, extPrefix: string | undefined, parts: OpenApiParts): Promise<void> {
   // The roles of API key each operation admits (src/http/access.ts), by operationId, as the routes declare them.
   const roles = new Map<string, readonly string[]>();
+  // Operations that reach past the caller's world (`x-tapproof-reach`: team or person, access.ts).
+  const reaches = new Map<string, Reach>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -113,6 +116,8 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
       if (!schema || !url.startsWith(apiPrefix)) return { schema, url };
       const access = (route.config as { access?: Access } | undefined)?.access;
       if (access !== undefined && schema.operationId) roles.set(schema.operationId as string, allowedRoles(access));
+      const reach = (route.config as { reach?: Reach } | undefined)?.reach;
+      if (reach !== undefined && reach !== 'world' && schema.operationId) reaches.set(schema.operationId as string, reach);
       const response = access === undefined || access === 'any' ? schema.response : { ...(schema.response as object), 403: { $ref: 'ErrorDocument' } };
       return { schema: { consumes: [JSON_API], produces: [JSON_API], ...schema, response }, url: url.slice(apiPrefix.length) || '/' };
     },
@@ -121,7 +126,10 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
     hideUntagged: true,
     transformObject: (({ openapiObject }: { openapiObject: unknown }) => {
       errorResponses(openapiObject);
-      for (const op of operationsOf(openapiObject)) if (roles.has(op.operationId)) op['x-tapproof-roles'] = roles.get(op.operationId);
+      for (const op of operationsOf(openapiObject)) {
+        if (roles.has(op.operationId)) op['x-tapproof-roles'] = roles.get(op.operationId);
+        if (reaches.has(op.operationId)) op['x-tapproof-reach'] = reaches.get(op.operationId);
+      }
       const described = enums(openapiObject);
       return extPrefix ? extensionServers(described, extPrefix) : described;
     }) as never,

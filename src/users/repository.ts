@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import { lockedForUpdate, type Executor } from '../db/database.js';
 import type { SignInChallengesTable, UserLinksTable, UserPasskeysTable, UserSessionsTable, UsersTable } from '../db/schema.js';
 
 export type UserRow = UsersTable;
@@ -23,6 +23,14 @@ export function listUsers(db: Executor, teamId: string | null): Promise<UserRow[
   let query = db.selectFrom('users').selectAll();
   if (teamId !== null) query = query.where('team_id', '=', teamId);
   return query.orderBy('team_id').orderBy('email').execute();
+}
+
+/**
+ * Locks every user of a team until the transaction ends (PostgreSQL; SQLite's writers are serialized
+ * already): two admins demoting each other at once must count the admins one after the other.
+ */
+export async function lockTeamUsers(db: Executor, teamId: string): Promise<void> {
+  await lockedForUpdate(db, db.selectFrom('users').select('id').where('team_id', '=', teamId).orderBy('id')).execute();
 }
 
 export async function updateUser(db: Executor, id: string, set: Partial<Omit<UserRow, 'id' | 'team_id' | 'created_at'>>): Promise<void> {

@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Role } from '../db/schema.js';
 import type { FieldRule } from '../http/field-rules.js';
+import { textProblem } from '../http/text-rules.js';
 
 /** A user's role: a key's, less `verify` (a landing page's backend is not a person). */
 export const USER_ROLES = ['admin', 'write', 'read'] as const satisfies readonly Role[];
@@ -15,11 +16,20 @@ export const EMAIL_MAX = 254;
 /** The address as stored and compared: trimmed and lower-cased (one account per mailbox). */
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
+// An address is shown to people (Users, the audit log) and compared as typed: a control character, a
+// bidirectional override or an invisible one (U+200B) would make two addresses look alike, and NUL is
+// refused by PostgreSQL. Control (Cc), format (Cf), private-use, unassigned and separator characters.
+const INVISIBLE = /[\p{C}\p{Z}]/u;
+export const EMAIL_CHARACTERS = 'email must not contain spaces, control, format or invisible characters (such as U+0000, U+200B or U+202E)';
+
 /** Why an address is refused; null when it has a mailbox's shape. Delivery is the admin's to check. */
 export function emailProblem(email: unknown): string | null {
   if (typeof email !== 'string') return 'email must be a string';
   const normal = normalEmail(email);
   if (normal.length > EMAIL_MAX) return `email must be at most ${EMAIL_MAX} characters`;
+  const unpaired = textProblem('email', normal);
+  if (unpaired) return unpaired;
+  if (INVISIBLE.test(normal)) return EMAIL_CHARACTERS;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normal)) return 'email must be an address such as ana@example.com';
   return null;
 }

@@ -76,6 +76,7 @@ export async function inviteUser(
 /** Changes a user's role or disables or enables them; disabling ends every session. */
 export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: string, change: { role?: UserRole; disabled?: boolean }): Promise<UserRow> {
   return inTransaction(ctx.db, async (trx) => {
+    await repo.lockTeamUsers(trx, caller.teamId);
     const user = await repo.findUserInTeam(trx, userId, caller.teamId);
     if (!user) throw new DomainError('NotFound');
     const now = ctx.clock.nowMicros();

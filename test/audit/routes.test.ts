@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AuditRow } from '../../src/audit/repository.js';
 import { DATABASES, call, sharedServer, type TestServer } from '../kit/harness.js';
-import { ROUTES, seedOwned, type Owned } from '../http/routes.js';
+import { randomUUID } from 'node:crypto';
+import { ROUTES, ownerKey, seedOwned, type Owned } from '../http/routes.js';
+import { authCall, invited, redeemed } from '../users/helpers.js';
 import { createdTag } from '../writer/helpers.js';
 
 const auditRows = (server: TestServer, teamId: string): Promise<AuditRow[]> =>
@@ -37,8 +39,15 @@ for (const kind of DATABASES) {
               ? fresh
               : owned,
         );
+        // The owner's key, or where no key may call the route, an admin of the team signed in to the console.
+        const key = ownerKey(route, world);
+        const person = key === null ? await invited(server, world.teamId, `audit-${randomUUID()}@example.com`) : null;
+        const session = person ? await redeemed(server, person.token) : null;
+        const actor = person ? ['user', person.id] : ['key', key === world.production.key ? world.production.id : world.sandbox.id];
         const before = new Set((await auditRows(server, world.teamId)).map((r) => r.id));
-        const response = await call(server, route.method, request.path, { key: world.sandbox.key, body: request.body });
+        const response = session
+          ? await authCall(server, route.method, request.path, { as: session, api: true, body: request.body })
+          : await call(server, route.method, request.path, { key, body: request.body });
         assert.ok(response.status >= 200 && response.status < 300, `${response.status} ${response.text}`);
         const added = (await auditRows(server, world.teamId)).filter((r) => !before.has(r.id));
         if (typeof route.audit !== 'string') {
@@ -51,13 +60,13 @@ for (const kind of DATABASES) {
         assert.equal(event!.resource_type, route.audit.split('.')[0]);
         // A change to the team's users belongs to the team, not to the world the key is of.
         assert.equal(event!.mode, route.teamWide === undefined ? 'sandbox' : null);
-        assert.deepEqual([event!.actor_type, event!.actor_id], ['key', world.sandbox.id]);
+        assert.deepEqual([event!.actor_type, event!.actor_id], actor);
         assert.equal(event!.address, '127.0.0.1');
         assert.equal(event!.request_id, response.headers.get('x-request-id'));
         assert.notEqual(event!.resource_id, null);
         // A key's text, a webhook's secret: never in the record.
         const text = JSON.stringify(event);
-        assert.ok(!text.includes(world.sandbox.key) && !/whsec_|tp_(sandbox|live)_/.test(text), text);
+        assert.ok(!text.includes(world.sandbox.key) && !text.includes(world.production.key) && !/whsec_|tp_(sandbox|live)_/.test(text), text);
       });
     }
   });

@@ -8,7 +8,7 @@ import { newKeyText } from '../../src/keys/key-text.js';
 import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer, type SeededTeam } from '../kit/harness.js';
 import { assertError } from '../kit/assertions.js';
-import { PUBLIC_ROUTES, ROUTES, registeredRoutes, seedOwned, type Owned } from './routes.js';
+import { PUBLIC_ROUTES, ROUTES, ownerKey, registeredRoutes, seedOwned, type Owned } from './routes.js';
 import { cliActor } from '../../src/audit/record.js';
 
 const HOSTILE_IDS = ['%00', 'tag_%00', 'whk_0000000000000000000%00', '%27%20or%201%3D1--', 'x'.repeat(3000), '%F0%9F%98%80', '..%2F..'];
@@ -31,6 +31,7 @@ for (const kind of DATABASES) {
       owned = await seedOwned(server, team);
       outsiders = [
         ['other team', other.sandbox.key],
+        ['other team (production)', other.production.key],
         ['subteam', sub.sandbox.key],
         ['parent team', parent.sandbox.key],
         ['other mode', team.production.key],
@@ -90,8 +91,11 @@ for (const kind of DATABASES) {
           const response = await call(server, route.method, path, { key: outsiderKey, body });
           // The team, and its users, are the other mode's key's own.
           const sameTeam = who === 'other mode' ? (route.pattern === '/teams/:id' ? 200 : route.teamWide) : undefined;
-          const expected = sameTeam ?? route.outsider;
+          // A route past one world refuses a sandbox key (team), or every key (person), before it reads anything.
+          const beyondReach = route.reach === 'person' || (route.reach === 'team' && outsiderKey.startsWith('tp_sandbox_'));
+          const expected = beyondReach ? 403 : (sameTeam ?? route.outsider);
           if (expected === 404) assertError(response, 404);
+          else if (expected === 403) assertError(response, 403, { detail: true });
           else assert.equal(response.status, expected, `${who}: ${route.method} ${route.pattern} → ${response.text}`);
           for (const id of ownIds) assert.ok(!response.text.includes(id), `${who}: ${route.method} ${route.pattern} shows ${id}`);
         }
@@ -103,17 +107,19 @@ for (const kind of DATABASES) {
     });
 
     test('malformed ids → 404 on every route that takes one, never 5xx', async () => {
-      for (const route of ROUTES.filter((r) => r.withId)) {
+      // A route no key may call refuses before it reads an id (test/users/reach.test.ts holds its ids).
+      for (const route of ROUTES.filter((r) => r.withId && r.reach !== 'person')) {
+        const key = ownerKey(route, owned.world)!;
         for (const id of HOSTILE_IDS) {
           const decoded = decodeURIComponent(id);
           const { path } = route.withId!(id);
           const { body } = route.withId!(decoded);
-          const response = await call(suite.server, route.method, path, { key: owned.world.sandbox.key, body });
+          const response = await call(suite.server, route.method, path, { key, body });
           assertError(response, 404);
         }
         for (const id of UNDECODABLE_IDS) {
           const { path, body } = route.withId!(id);
-          assertError(await call(suite.server, route.method, path, { key: owned.world.sandbox.key, body }), 404);
+          assertError(await call(suite.server, route.method, path, { key, body }), 404);
         }
       }
       assertError(await call(suite.server, 'GET', '/nowhere/%C0', { key: owned.world.sandbox.key }), 404);

@@ -2,7 +2,7 @@
 // (test/http/route-matrix.test.ts) drives 401 / other team / subteam / parent team /
 // other mode / malformed ids over each row, and fails when the server registers a route
 // that is not in this table: a new route cannot skip the matrix.
-import type { Access } from '../../src/http/access.js';
+import type { Access, Reach } from '../../src/http/access.js';
 import type { AuditOperation } from '../../src/audit/operations.js';
 import { randomUUID } from 'node:crypto';
 import { systemActor } from '../../src/audit/record.js';
@@ -66,7 +66,16 @@ export interface RouteRow {
    * team rather than to one of its worlds (users): that key is the owner's team, not an outsider.
    */
   teamWide?: number;
+  /**
+   * How far past one world the route reaches (src/http/access.ts), written from the rules: `team` admits no
+   * sandbox key, `person` no key at all (a console session only); unset, the caller's world.
+   */
+  reach?: Reach;
 }
+
+/** The owner's key for a route: its sandbox key, or its production key where the route reaches the whole team; null where no key may call it. */
+export const ownerKey = (route: RouteRow, world: SeededTeam): string | null =>
+  route.reach === 'person' ? null : route.reach === 'team' ? world.production.key : world.sandbox.key;
 
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
@@ -166,7 +175,7 @@ export const ROUTES: RouteRow[] = [
   },
   { method: 'GET', pattern: '/teams/:id', request: (o) => byId('/teams/')(o.world.teamId), withId: byId('/teams/'), outsider: 404, access: 'read' },
   { method: 'GET', pattern: '/keys', request: () => ({ path: '/keys' }), outsider: 200, access: 'admin' },
-  { method: 'GET', pattern: '/users', request: () => ({ path: '/users' }), outsider: 200, access: 'admin', teamWide: 200 },
+  { method: 'GET', pattern: '/users', request: () => ({ path: '/users' }), outsider: 200, access: 'admin', teamWide: 200, reach: 'team' },
   // Emails are unique across the deployment: each request invites someone new.
   {
     method: 'POST',
@@ -176,6 +185,7 @@ export const ROUTES: RouteRow[] = [
     access: 'admin',
     audit: 'user.invite',
     teamWide: 201,
+    reach: 'team',
   },
   {
     method: 'PATCH',
@@ -186,6 +196,7 @@ export const ROUTES: RouteRow[] = [
     access: 'admin',
     audit: 'user.update',
     teamWide: 200,
+    reach: 'team',
   },
   {
     method: 'POST',
@@ -196,6 +207,7 @@ export const ROUTES: RouteRow[] = [
     access: 'admin',
     audit: 'user.reset',
     teamWide: 200,
+    reach: 'person',
   },
   { method: 'GET', pattern: '/audit-events', request: () => ({ path: '/audit-events' }), outsider: 200, access: 'admin' },
   { method: 'GET', pattern: '/keys/current', request: () => ({ path: '/keys/current' }), outsider: 200, access: 'any' },

@@ -1,6 +1,7 @@
 // Every role of API key against every route of test/http/routes.ts, on both databases: a role the
 // route does not admit gets 403 naming the roles that would do and changes nothing; a role it admits
-// gets past the gate (never 401 or 403). The table's `access` column is written from the rules, so a
+// gets past the gate to the route's own answer; a key outside a route's reach (test/http/routes.ts) gets
+// 403 naming why. The table's `access` column is written from the rules, so a
 // route that declares something else, or a new route without a row, fails here.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -8,22 +9,56 @@ import { ROLES, allows, type Role } from '../../src/http/access.js';
 import { createKey } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { assertJsonApi } from '../kit/assertions.js';
-import { ROUTES, seedOwned, type Owned } from '../http/routes.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { accessTable, peopleRoutes } from './access-table.js';
+import { ROUTES, seedOwned, type Owned, type RouteRow } from '../http/routes.js';
+
+/**
+ * What the owner's own world answers a route's table request once past the gate, in table order: a route
+ * naming a resource names an unknown one (404); the table's POST /tags names the owned tag's url, which
+ * its own world has taken (422), and the bulk DELETE /tags before POST /writer/writes deleted the owned
+ * tag that write names (404).
+ */
+const ownWorldStatus = (route: RouteRow): number =>
+  route.withId ? 404 : route.method === 'POST' ? ({ '/tags': 422, '/writer/writes': 404 }[route.pattern] ?? 201) : 200;
 
 /** The id of a resource that does not exist, of the kind each route names (past the role gate it is a 404). */
 const UNKNOWN_ID = 'x_0000000000000000000000';
+
+const publishedTable = (doc: string) => {
+  const published = /<!-- access-table:start -->\n([\s\S]*?)\n<!-- access-table:end -->/.exec(
+    readFileSync(join(import.meta.dirname, '../../docs', doc), 'utf8'),
+  );
+  assert.ok(published, `docs/${doc} has no access table between its markers`);
+  return published[1];
+};
+
+test('docs/keys.md publishes exactly the route table: every operation, its roles, and which modes and people reach it', () => {
+  assert.equal(publishedTable('keys.md'), accessTable(ROUTES));
+});
+
+test("docs/users.md publishes exactly the route table's rows for the team's people and the audit log", () => {
+  assert.equal(publishedTable('users.md'), accessTable(peopleRoutes(ROUTES)));
+});
 
 for (const kind of DATABASES) {
   describe(`key roles over every route (${kind})`, () => {
     const suite = sharedServer(kind);
     let owned: Owned;
     const keys = new Map<Role, string>();
+    const liveKeys = new Map<Role, string>();
+    /** The key of `role` a route's owner would use: of production where the route reaches the whole team. */
+    const keyFor = (route: RouteRow, role: Role) => (route.reach === 'team' ? liveKeys : keys).get(role)!;
 
     before(async () => {
       const { server } = suite;
       const team = await server.seedTeam({ name: 'roles' });
       owned = await seedOwned(server, team);
-      for (const role of ROLES) keys.set(role, (await createKey(server.ctx.db.kysely, team.teamId, 'sandbox', server.clock, { role })).key);
+      for (const role of ROLES) {
+        keys.set(role, (await createKey(server.ctx.db.kysely, team.teamId, 'sandbox', server.clock, { role })).key);
+        liveKeys.set(role, (await createKey(server.ctx.db.kysely, team.teamId, 'production', server.clock, { role })).key);
+      }
     });
 
     test('a role the route does not admit → 403 naming the roles it needs; the owner unchanged', async () => {
@@ -46,7 +81,7 @@ for (const kind of DATABASES) {
       for (const route of ROUTES) {
         for (const role of ROLES.filter((r) => !allows(r, route.access))) {
           const { path, body } = route.request(owned);
-          const response = await call(server, route.method, path, { key: keys.get(role)!, body });
+          const response = await call(server, route.method, path, { key: keyFor(route, role), body });
           assert.equal(response.status, 403, `${role}: ${route.method} ${route.pattern} → ${response.text}`);
           assertJsonApi(response);
           const [error, ...more] = response.body.errors;
@@ -67,16 +102,45 @@ for (const kind of DATABASES) {
       assert.deepEqual(await snapshot(), before);
     });
 
-    test('a role the route admits gets past the gate: never 401 or 403', async () => {
+    test('a role the route admits gets past the gate: the route answers, never 401, 403 or 5xx', async () => {
       const { server } = suite;
-      for (const route of ROUTES) {
+      let passed = 0;
+      for (const route of ROUTES.filter((r) => r.reach !== 'person')) {
         for (const role of ROLES.filter((r) => allows(r, route.access))) {
           // A route naming a resource names one that does not exist, so nothing of the owner's changes.
           const { path, body } = route.withId ? route.withId(UNKNOWN_ID) : route.request(owned);
-          const response = await call(server, route.method, path, { key: keys.get(role)!, body });
-          assert.ok(![401, 403].includes(response.status), `${role}: ${route.method} ${route.pattern} → ${response.status} ${response.text}`);
+          const response = await call(server, route.method, path, { key: keyFor(route, role), body });
+          assert.equal(response.status, ownWorldStatus(route), `${role}: ${route.method} ${route.pattern} → ${response.text}`);
+          passed++;
         }
       }
+      const personal = ROUTES.filter((r) => r.reach === 'person').length;
+      assert.equal(
+        passed,
+        ROUTES.reduce((n, r) => n + (r.reach === 'person' ? 0 : ROLES.filter((role) => allows(role, r.access)).length), 0),
+      );
+      assert.equal(personal, 1);
+    });
+
+    test('past the role gate, a sandbox key never reaches the team, and no key a person route: 403 naming why', async () => {
+      const { server } = suite;
+      const refusals: string[] = [];
+      for (const route of ROUTES.filter((r) => r.reach !== undefined)) {
+        const { path, body } = route.request(owned);
+        const tries = route.reach === 'team' ? [keys.get('admin')!] : [keys.get('admin')!, liveKeys.get('admin')!];
+        for (const key of tries) {
+          const response = await call(server, route.method, path, { key, body });
+          assert.equal(response.status, 403, response.text);
+          refusals.push(`${route.method} ${route.pattern} ${key.slice(0, 8)}: ${response.body.errors[0].title}`);
+        }
+      }
+      assert.deepEqual(refusals, [
+        'GET /users tp_sandb: A sandbox key acts in its sandbox only',
+        'POST /users tp_sandb: A sandbox key acts in its sandbox only',
+        'PATCH /users/:id tp_sandb: A sandbox key acts in its sandbox only',
+        'POST /users/:id/reset tp_sandb: Only an admin signed in to the console may do this',
+        'POST /users/:id/reset tp_live_: Only an admin signed in to the console may do this',
+      ]);
     });
 
     test('GET /keys/current shows every key its own role, never its text', async () => {

@@ -1,11 +1,12 @@
-// The team's users through the API (/users, admin), on both databases: invite with a one-time link,
-// list, change a role, disable and enable, reset; every refusal the documents can meet, the last admin
-// kept, another team's user never reached, and each change's effect on live sessions.
+// The team's users through the API (/users: a production admin key, or an admin signed in to the
+// console), on both databases: invite with a one-time link, list, change a role, disable and enable,
+// reset (a signed-in admin only); every refusal the documents can meet, the last admin kept, another
+// team's user never reached, and each change's effect on live sessions.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createKey } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer, type TestServer } from '../kit/harness.js';
-import { PASSWORD, authCall, invited, redeemed, tokenOf } from './helpers.js';
+import { PASSWORD, authCall, invited, redeemed, signedIn, tokenOf, type Browserish } from './helpers.js';
 
 const inviteDoc = (attributes: Record<string, unknown>) => ({ data: { type: 'users', attributes } });
 const patchDoc = (id: string, attributes: Record<string, unknown>) => ({ data: { type: 'users', id, attributes } });
@@ -17,9 +18,13 @@ for (const kind of DATABASES) {
   describe(`users through the API (${kind})`, () => {
     const suite = sharedServer(kind);
     let admin: string;
+    /** An admin of the team signed in to the console: the only one a reset link is answered to. */
+    let person: Browserish;
 
     before(async () => {
-      admin = suite.world.sandbox.key;
+      admin = suite.world.production.key;
+      const made = await invited(suite.server, suite.world.teamId, `admin-${kind}@example.com`, 'admin');
+      person = await redeemed(suite.server, made.token);
     });
 
     test('invite: 201 with the user and a one-time link that works once; the list shows no link, no hash', async () => {
@@ -45,7 +50,7 @@ for (const kind of DATABASES) {
       const [event] = await auditOf(server, id);
       assert.deepEqual(
         [event!.operation, event!.actor_type, event!.actor_id, event!.mode, JSON.parse(event!.changes!)],
-        ['user.invite', 'key', suite.world.sandbox.id, null, { email: `dee-${kind}@example.com`, role: 'write' }],
+        ['user.invite', 'key', suite.world.production.id, null, { email: `dee-${kind}@example.com`, role: 'write' }],
       );
     });
 
@@ -130,13 +135,13 @@ for (const kind of DATABASES) {
       const team = await server.seedTeam({ name: `lone-${kind}` });
       const gus = await invited(server, team.teamId, `gus-${kind}@example.com`, 'admin');
       for (const attributes of [{ role: 'write' }, { disabled: true }]) {
-        const refused = await call(server, 'PATCH', `/users/${gus.id}`, { key: team.sandbox.key, body: patchDoc(gus.id, attributes) });
+        const refused = await call(server, 'PATCH', `/users/${gus.id}`, { key: team.production.key, body: patchDoc(gus.id, attributes) });
         assert.equal(refused.status, 422, refused.text);
         assert.equal(refused.body.errors[0].detail, 'the team would have no enabled admin left');
       }
       assert.equal((await userRow(server, gus.id)).role, 'admin');
       await invited(server, team.teamId, `hal-${kind}@example.com`, 'admin');
-      assert.equal((await call(server, 'PATCH', `/users/${gus.id}`, { key: team.sandbox.key, body: patchDoc(gus.id, { role: 'write' }) })).status, 200);
+      assert.equal((await call(server, 'PATCH', `/users/${gus.id}`, { key: team.production.key, body: patchDoc(gus.id, { role: 'write' }) })).status, 200);
     });
 
     test("update refusals: bad values 422, a mismatched id 400, unknown and other teams' users 404", async () => {
@@ -148,21 +153,27 @@ for (const kind of DATABASES) {
       const mismatch = await call(server, 'PATCH', `/users/${ivy.id}`, { key: admin, body: patchDoc('usr_0000000000000000000000', { role: 'write' }) });
       assert.equal(mismatch.status, 400);
       const other = await server.seedTeam({ name: `other-${kind}` });
+      const outsider = await redeemed(server, (await invited(server, other.teamId, `outsider-${kind}@example.com`, 'admin')).token);
       for (const id of ['usr_0000000000000000000000', ivy.id]) {
-        const response = await call(server, 'PATCH', `/users/${id}`, { key: other.sandbox.key, body: patchDoc(id, { role: 'admin' }) });
+        const response = await call(server, 'PATCH', `/users/${id}`, { key: other.production.key, body: patchDoc(id, { role: 'admin' }) });
         assert.equal(response.status, 404, response.text);
-        assert.equal((await call(server, 'POST', `/users/${id}/reset`, { key: other.sandbox.key })).status, 404);
+        const reset = await authCall(server, 'POST', `/users/${id}/reset`, { as: outsider, api: true });
+        assert.equal(reset.status, 404, reset.text);
       }
       assert.equal((await userRow(server, ivy.id)).role, 'read');
-      const listed = await call(server, 'GET', '/users', { key: other.sandbox.key });
-      assert.deepEqual(listed.body.data, []);
+      assert.equal((await userRow(server, ivy.id)).password_hash, null);
+      const listed = await call(server, 'GET', '/users', { key: other.production.key });
+      assert.deepEqual(
+        listed.body.data.map((u: any) => u.attributes.email),
+        [`outsider-${kind}@example.com`],
+      );
     });
 
     test('reset: password and passkeys removed, sessions ended, the old password refused, a new link sets a new one', async () => {
       const { server } = suite;
       const jo = await invited(server, suite.world.teamId, `jo-${kind}@example.com`, 'write');
       const session = await redeemed(server, jo.token);
-      const reset = await call(server, 'POST', `/users/${jo.id}/reset`, { key: admin });
+      const reset = await authCall(server, 'POST', `/users/${jo.id}/reset`, { as: person, api: true });
       assert.equal(reset.status, 200, reset.text);
       assert.equal(reset.body.data.attributes.password, false);
       assert.equal((await authCall(server, 'GET', '/auth/session', { as: session })).status, 204);
@@ -191,19 +202,33 @@ for (const kind of DATABASES) {
       assert.equal((await userRow(server, kit.id)).password_hash, null);
     });
 
-    test("only admins: write and read keys and users get 403, and the team's audit list shows user changes in both modes", async () => {
+    test("only admins: write and read keys get 403; the team's user changes are in the audit list of a production key and a person, not a sandbox key", async () => {
       const { server } = suite;
       for (const role of ['write', 'read'] as const) {
-        const key = (await createKey(server.ctx.db.kysely, suite.world.teamId, 'sandbox', server.clock, { role })).key;
+        const key = (await createKey(server.ctx.db.kysely, suite.world.teamId, 'production', server.clock, { role })).key;
         assert.equal((await call(server, 'GET', '/users', { key })).status, 403);
         assert.equal((await call(server, 'POST', '/users', { key, body: inviteDoc({ email: `no-${role}-${kind}@example.com`, role: 'admin' }) })).status, 403);
       }
-      for (const key of [suite.world.sandbox.key, suite.world.production.key]) {
-        const listed = await call(server, 'GET', '/audit-events?operation=user.invite', { key });
-        assert.equal(listed.status, 200);
-        assert.ok(listed.body.data.length >= 5, listed.text);
-        assert.ok(listed.body.data.every((e: any) => e.attributes.operation === 'user.invite'));
-      }
+      const invites = await server.ctx.db.kysely
+        .selectFrom('audit_events')
+        .select('resource_id')
+        .where('team_id', '=', suite.world.teamId)
+        .where('operation', '=', 'user.invite')
+        .execute();
+      const ids = (r: { body: any }) => r.body.data.map((e: any) => e.attributes.resource.id).sort();
+      const expected = invites.map((r) => r.resource_id).sort();
+      assert.ok(expected.length >= 5);
+      const live = await call(server, 'GET', '/audit-events?operation=user.invite&page_size=100', { key: suite.world.production.key });
+      assert.equal(live.status, 200, live.text);
+      assert.deepEqual(ids(live), expected);
+      // Signed in anew: the link test before moved the clock past the first session's 12 hours.
+      const again = await signedIn(server, `admin-${kind}@example.com`);
+      const seen = await authCall(server, 'GET', '/audit-events?operation=user.invite&page_size=100', { as: again, api: true });
+      assert.equal(seen.status, 200, seen.text);
+      assert.deepEqual(ids(seen), expected);
+      const sandbox = await call(server, 'GET', '/audit-events?operation=user.invite', { key: suite.world.sandbox.key });
+      assert.equal(sandbox.status, 200, sandbox.text);
+      assert.deepEqual(sandbox.body.data, []);
     });
   });
 }

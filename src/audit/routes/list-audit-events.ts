@@ -1,3 +1,4 @@
+import { reachesTeam } from '../../http/access.js';
 import { listCursors } from '../../http/cursor.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { badParameter, checkWindow, isoTime, oneOf, pageOf, pageSize, refuseUnknown, single, type Query } from '../../http/query.js';
@@ -50,7 +51,8 @@ export default function listAuditEventsRoute(app: RouteApp, ctx: Kernel & Master
       const { rows, more } = pageOf(
         await listAuditEvents(
           ctx.db.kysely,
-          { teamId: request.principal.teamId, mode: request.principal.mode, teamWide: true },
+          // The team's own events (its people) belong to both worlds: a sandbox key does not see them.
+          { teamId: request.principal.teamId, mode: request.principal.mode, teamWide: reachesTeam(request.principal) },
           { ...filter, limit: size + 1 },
         ),
         size,

@@ -11,7 +11,7 @@ import { inviteUser } from '../service.js';
 
 export default function inviteUserRoute(app: RouteApp, ctx: Kernel): void {
   app.post('/users', {
-    config: { access: 'admin' },
+    config: { access: 'admin', reach: 'team' },
     schema: {
       summary: "Invite a person to the caller's team: the answer carries a one-time link (72 h) to set a password or register a passkey",
       operationId: 'inviteUser',

@@ -9,7 +9,7 @@ import { renderUser } from '../serializer.js';
 
 export default function listUsersRoute(app: RouteApp, { db }: Kernel): void {
   app.get('/users', {
-    config: { access: 'admin' },
+    config: { access: 'admin', reach: 'team' },
     schema: {
       summary: "List the team's console users (both modes: a user is the team's), never a password or a link",
       operationId: 'listUsers',

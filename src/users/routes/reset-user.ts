@@ -12,7 +12,7 @@ import { resetUser } from '../service.js';
 
 export default function resetUserRoute(app: RouteApp, ctx: Kernel): void {
   app.post('/users/:id/reset', {
-    config: { access: 'admin' },
+    config: { access: 'admin', reach: 'person' },
     schema: {
       summary: 'Reset a user who lost their password or passkey: both are removed, every session ends, and a new one-time link (72 h) is made',
       operationId: 'resetUser',

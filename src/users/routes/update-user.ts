@@ -13,7 +13,7 @@ import { updateUser } from '../service.js';
 
 export default function updateUserRoute(app: RouteApp, ctx: Kernel): void {
   app.patch('/users/:id', {
-    config: { access: 'admin' },
+    config: { access: 'admin', reach: 'team' },
     schema: {
       summary: "Change a user's role, or disable or enable them; either ends the user's sessions, so that it takes effect at once",
       operationId: 'updateUser',

@@ -1026,7 +1026,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1114,7 +1114,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1221,7 +1221,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1326,7 +1326,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1422,7 +1422,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1487,7 +1487,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1594,7 +1594,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1703,7 +1703,7 @@ export interface operations {
                     "text/csv": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1790,7 +1790,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1889,7 +1889,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2000,7 +2000,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2110,7 +2110,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2217,7 +2217,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2334,7 +2334,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2530,7 +2530,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2595,7 +2595,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2719,7 +2719,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2868,7 +2868,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2989,7 +2989,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3149,7 +3149,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3281,7 +3281,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,7 +3410,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3504,7 +3504,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3613,7 +3613,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3727,7 +3727,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3792,7 +3792,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3916,7 +3916,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4065,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4180,7 +4180,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,7 +4319,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4438,7 +4438,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4607,7 +4607,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4685,7 +4685,7 @@ export interface operations {
                     "text/csv": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,7 +4783,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4874,7 +4874,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4995,7 +4995,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5138,7 +5138,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5252,7 +5252,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5358,7 +5358,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5464,7 +5464,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5586,7 +5586,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5705,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5802,7 +5802,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5919,7 +5919,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6036,7 +6036,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6149,7 +6149,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6287,7 +6287,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6389,7 +6389,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6483,7 +6483,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6572,7 +6572,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do); `detail` names them. */
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
             403: {
                 headers: {
                     [name: string]: unknown;
