@@ -4,7 +4,7 @@
 // emulator keeps for the tag in the data dir; every command it answers is saved at once, as a real
 // chip keeps what it was told, so a stop at any moment leaves the card as the writer left it.
 import { Ntag424Card, VpcdLink, type VirtualCard } from '../chips/index.js';
-import { loadCard, saveCard } from '../writer/cards.js';
+import { loadCard, saveCard } from '../writer/index.js';
 
 export interface ReaderOptions {
   dataDir: string;

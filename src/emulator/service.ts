@@ -2,19 +2,19 @@
 // 424 DNA TagTamper or NTAG 223 DNA with keys derived like a written chip's,
 // whose taps produce the URL a phone would open. Sandbox only.
 import { randomBytes } from 'node:crypto';
-import { CURRENT_KEY_VERSION, deriveChipKey, teamMetaReadKey } from '../master-keys/derive.js';
-import type { MastersState } from '../master-keys/masters.js';
+import { CURRENT_KEY_VERSION, deriveChipKey, teamMetaReadKey } from '../master-keys/index.js';
+import type { MastersState } from '../master-keys/index.js';
 import type { TamperState } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import { refusal, validationFailed } from '../errors.js';
-import * as teamsRepo from '../teams/repository.js';
+import * as teamsRepo from '../teams/index.js';
 import type { Actor, Caller } from '../world.js';
-import { recordAudit } from '../audit/record.js';
-import { checkAttributes, type Protocol } from '../tags/rules.js';
-import { insertCheckedTags, markConfigured } from '../tags/service.js';
+import { recordAudit } from '../audit/index.js';
+import { checkAttributes, type Protocol } from '../tags/index.js';
+import { insertCheckedTags, markConfigured } from '../tags/index.js';
 import { defaultLayout } from '../chips/url-layout.js';
-import { sunUrl } from '../tag-chips/tap.js';
-import * as chipsRepo from '../tag-chips/repository.js';
+import { sunUrl } from '../tag-chips/index.js';
+import * as chipsRepo from '../tag-chips/index.js';
 
 export interface EmulatedChipSpec {
   teamId: string;

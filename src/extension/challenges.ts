@@ -17,7 +17,7 @@ import * as catalogRepo from './catalog/repository.js';
 import type { TokenRow } from './catalog/repository.js';
 import { findShownVerification } from './lookup.js';
 import { commitExtensionWrite } from './writes.js';
-import { publicVerificationId, verificationUuid, VRF_ID_PATTERN } from './verification-ids.js';
+import { publicVerificationId, verificationUuid, VRF_ID_PATTERN } from '../verifications/index.js';
 import { isObject } from '../json.js';
 
 export const CHALLENGE_LIFETIME_MICROS = 5 * 60 * 1_000_000;

@@ -7,7 +7,7 @@ import { fieldProblems, type FieldRule } from '../http/field-rules.js';
 import { codePoints, DISPLAY_CONTROLS, isDisplayable, isWellFormed, WELL_FORMED } from '../http/text-rules.js';
 import { isObject } from '../json.js';
 import { isHttpUrl } from './catalog/rules.js';
-import { isVerificationId, VRF_ID_PATTERN } from './verification-ids.js';
+import { isVerificationId, VRF_ID_PATTERN } from '../verifications/index.js';
 
 export const CLAIM_LIMITS = { resourceUrl: 2048, note: 280, listed: 100 } as const;
 /** The longest `resource_url` query value: every code point percent-encoded from 4 bytes of UTF-8 (`%F0%9F%98%80`). */

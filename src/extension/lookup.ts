@@ -9,7 +9,7 @@ import type { Mode } from '../db/schema.js';
 import { DomainError } from '../errors.js';
 import * as extensionRepo from './repository.js';
 import type { PublicVerificationRow } from './repository.js';
-import { platformIdsOf } from './verification-ids.js';
+import { platformIdsOf } from '../verifications/index.js';
 
 /** The genuine verification of `mode` that a path id (VRF_ id or UUID) names; 400 for a malformed id, 404 for an unknown or not genuine one (docs/extension.md#ids). */
 export async function findShownVerification(db: Executor, mode: Mode, pathId: string): Promise<PublicVerificationRow> {

@@ -18,7 +18,7 @@ import { findShownVerification } from './lookup.js';
 import { HoldingsUnavailable, bech32Address, type SignatureVerdict } from './ownership-checks.js';
 import { commitExtensionWrite } from './writes.js';
 import * as extensionRepo from './repository.js';
-import { isUuid } from './verification-ids.js';
+import { isUuid } from '../verifications/index.js';
 
 /**
  * Whether several wallets can hold the token at once: a supply above 1, except an ERC-721 token

@@ -5,8 +5,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CLAIM_LIMITS, CLAIM_RULES, PROOF_RULES } from './documents.js';
 import { CHALLENGE_RULES } from './challenges.js';
 import type { Mode } from '../db/schema.js';
-import { VRF_ID_PATTERN } from './verification-ids.js';
-import { TamperStatus } from '../verifications/schemas.js';
+import { VRF_ID_PATTERN } from '../verifications/index.js';
+import { TamperStatus } from '../verifications/index.js';
 
 const Iso = Type.String({ description: 'ISO 8601, microsecond precision, UTC', examples: ['2026-01-02T03:04:05.123456Z'] });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);

@@ -4,7 +4,7 @@ import type { Tamper } from '../chips/index.js';
 import { isoMicros } from '../time.js';
 import { tokenData } from './catalog/rules.js';
 import type { ClaimRow, PublicVerificationRow } from './repository.js';
-import { publicVerificationId, verificationUuid } from './verification-ids.js';
+import { publicVerificationId, verificationUuid } from '../verifications/index.js';
 
 export interface PublicVerification {
   id: string;

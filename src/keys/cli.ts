@@ -6,13 +6,13 @@ import { DomainError } from '../errors.js';
 import { ROLES, isRole } from '../http/access.js';
 import { parseIsoMicros } from '../http/query.js';
 import type { Kernel } from '../kernel.js';
-import * as teamsRepo from '../teams/repository.js';
+import * as teamsRepo from '../teams/index.js';
 import { isoMicros, isoOrNull } from '../time.js';
 import type { KeysState } from './context.js';
 import * as keysRepo from './repository.js';
 import { ROLL_OVERLAP_MAX_SECONDS } from './rules.js';
 import { issueKey, revoke, roll } from './service.js';
-import { cliActor } from '../audit/record.js';
+import { cliActor } from '../audit/index.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 

@@ -10,7 +10,7 @@ import { retire } from './retire.js';
 import { rewrap } from './rewrap.js';
 import { rotate } from './rotate.js';
 import { generationStatus } from './status.js';
-import { cliActor } from '../audit/record.js';
+import { cliActor } from '../audit/index.js';
 
 const wholeNumber = (min: number, max: number) => (value: string) => {
   if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);

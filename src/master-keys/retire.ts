@@ -6,7 +6,7 @@
 // key refuses to start.
 import type { Mode } from '../db/schema.js';
 import type { Actor } from '../world.js';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import { CliError } from '../cli-kit.js';
 import { currentOf, listGenerations, markRetired, notifyGenerations, touchGenerations } from './generations.js';
 import type { MastersState } from './masters.js';

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Mode } from '../db/schema.js';
 import type { Actor } from '../world.js';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import { KeyMaterialError } from '../secrets/index.js';
 import { keyIdsOf, notifyGenerations, touchGenerations } from './generations.js';

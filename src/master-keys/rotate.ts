@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Mode } from '../db/schema.js';
 import type { Actor } from '../world.js';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import { CliError } from '../cli-kit.js';
 import { checkValue, currentOf, listGenerations, notifyGenerations, recordGeneration, touchGenerations } from './generations.js';
 import type { MastersState } from './masters.js';

@@ -5,14 +5,14 @@ import { InvalidArgumentError } from 'commander';
 import { output, parseMode } from '../cli-kit.js';
 import type { WithContext } from '../cli-kit.js';
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import type { Command } from 'commander';
 import { problem } from '../errors.js';
-import { ChipImportServiceError, importChips } from './import.js';
+import { ChipImportServiceError, importChips, type ChipImportState } from './import.js';
 import { MAX_COUNTER, tapAt } from './tap.js';
-import { cliActor } from '../audit/record.js';
+import { cliActor } from '../audit/index.js';
 
-export function registerTagChipCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
+export function registerTagChipCommands(program: Command, withContext: WithContext<Kernel & MastersState & ChipImportState>): void {
   const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
   tags
     .command('import')

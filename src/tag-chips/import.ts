@@ -2,15 +2,15 @@
 // entry format of docs/decisions.md §4. The whole file is checked before anything is
 // written; one bad entry and nothing is imported. Imported tags are configured
 // at once: tag.created then tag.configured, in one transaction with the chips.
+import type { Executor } from '../db/database.js';
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import { DomainError, problem, type FieldProblem } from '../errors.js';
-import { CATALOG_FIELDS, applyCatalogFields, catalogReferenceProblems, checkCatalogFields, type CatalogPlan } from '../extension/catalog/import-fields.js';
-import * as teamsRepo from '../teams/repository.js';
-import type { Caller } from '../world.js';
-import { recordAudit } from '../audit/record.js';
-import { CREATABLE, checkAttributes, type Protocol } from '../tags/rules.js';
-import { insertCheckedTags, markConfigured } from '../tags/service.js';
+import * as teamsRepo from '../teams/index.js';
+import type { Caller, World } from '../world.js';
+import { recordAudit } from '../audit/index.js';
+import { CREATABLE, checkAttributes, type Protocol } from '../tags/index.js';
+import { insertCheckedTags, markConfigured } from '../tags/index.js';
 import { chipSealer } from './keys.js';
 import { defaultLayout, ROLES, type ChipLayout, type Mirroring, type Params, type Role } from '../chips/url-layout.js';
 import * as chipsRepo from './repository.js';
@@ -32,7 +32,26 @@ export class ChipImportServiceError extends DomainError {
   }
 }
 
-const FIELDS = [
+/**
+ * Fields of an import entry that another feature owns, checked and written with the chips: the extension's
+ * catalog links (`product`, `token`: docs/decisions.md §7). That feature contributes them to the context
+ * (`chipImportFields`), so chips know nothing of a catalog.
+ */
+export interface ImportedFields<Plan = unknown> {
+  names: readonly string[];
+  /** The entry's problems as `[field, detail]` like the import's own checks, and what to write. */
+  check(entry: Record<string, unknown>): { problems: [string, string][]; plan: Plan };
+  /** Problems with what the plans reference (another world's or an unknown id), per entry; before any write. */
+  referenceProblems(db: Executor, world: World, plans: Plan[]): Promise<FieldProblem[]>;
+  /** Writes the plans for the imported tags (same order), in the import's transaction; `at` is the import's moment. */
+  apply(db: Executor, world: World, tagIds: string[], plans: Plan[], at: number): Promise<void>;
+}
+
+export interface ChipImportState {
+  chipImportFields: ImportedFields;
+}
+
+const CHIP_FIELDS = [
   'url',
   'protocol',
   'uid',
@@ -45,7 +64,6 @@ const FIELDS = [
   'params',
   'mac_input_from',
   'last_counter',
-  ...CATALOG_FIELDS,
 ];
 const MAX_COUNTER = 0xffffff;
 const isKeyHex = (v: unknown) => typeof v === 'string' && /^[0-9A-Fa-f]{32}$/.test(v);
@@ -60,15 +78,16 @@ interface CheckedEntry {
   /** Application key 0, when given: the chip can then be rekeyed by the writer. */
   appKey: string | null;
   lastCounter: number | null;
-  /** The extension catalog links (docs/decisions.md §7). */
-  catalog: CatalogPlan;
+  /** What the fields of another feature will write (ImportedFields). */
+  plan: unknown;
 }
 
 /** Checks one entry; returns its problems as `field: detail`, or the entry ready to import. */
-function checkEntry(entry: unknown): { problems: [string, string][]; checked?: CheckedEntry } {
+function checkEntry(entry: unknown, imported: ImportedFields): { problems: [string, string][]; checked?: CheckedEntry } {
   const problems: [string, string][] = [];
   if (!isObject(entry)) return { problems: [['', 'must be an object']] };
-  for (const name of Object.keys(entry)) if (!FIELDS.includes(name)) problems.push([name, 'is not a field of an import entry']);
+  for (const name of Object.keys(entry))
+    if (!CHIP_FIELDS.includes(name) && !imported.names.includes(name)) problems.push([name, 'is not a field of an import entry']);
   for (const name of ['url', 'protocol', 'uid', 'sdm_file_read_key']) if (!(name in entry)) problems.push([name, 'is required']);
   const tag = Object.fromEntries(CREATABLE.filter((n) => n in entry).map((n) => [n, entry[n]]));
   for (const e of checkAttributes(tag, CREATABLE)) problems.push([e.path, e.detail]);
@@ -97,8 +116,8 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
     problems.push(['last_counter', `must be null or an integer from 0 to ${MAX_COUNTER}`]);
   }
 
-  const catalog = checkCatalogFields(entry);
-  problems.push(...catalog.problems);
+  const extra = imported.check(entry);
+  problems.push(...extra.problems);
 
   const mirroring: Mirroring = is223 ? 'sun' : meta === null ? 'plain' : 'encrypted';
   const layout = checkLayout(entry, protocol, mirroring, problems);
@@ -114,7 +133,7 @@ function checkEntry(entry: unknown): { problems: [string, string][]; checked?: C
       fileKey: (entry.sdm_file_read_key as string).toUpperCase(),
       appKey: appKey === null ? null : (appKey as string).toUpperCase(),
       lastCounter: lastCounter as number | null,
-      catalog: catalog.plan,
+      plan: extra.plan,
     },
   };
 }
@@ -179,7 +198,7 @@ function checkLayout(entry: Record<string, unknown>, protocol: Protocol, mirrori
 }
 
 /** Imports the chips of `entries` into a team's world; returns the created tag ids in file order. */
-export async function importChips(ctx: Kernel & MastersState, world: Caller, entries: unknown): Promise<string[]> {
+export async function importChips(ctx: Kernel & MastersState & ChipImportState, world: Caller, entries: unknown): Promise<string[]> {
   const refuse = (detail: string) => new ChipImportServiceError([problem('', detail)]);
   if (!Array.isArray(entries)) throw refuse('the file must hold a JSON array of entries');
   if (entries.length === 0) throw refuse('the file holds no entries');
@@ -189,7 +208,7 @@ export async function importChips(ctx: Kernel & MastersState, world: Caller, ent
   const firstOfUrl = new Map<string, number>();
   const firstOfUid = new Map<string, number>();
   entries.forEach((entry, index) => {
-    const { problems, checked: ok } = checkEntry(entry);
+    const { problems, checked: ok } = checkEntry(entry, ctx.chipImportFields);
     for (const [field, detail] of problems) fields.push(problem(field, detail, index));
     if (!ok) return;
     const url = ok.tag.url as string;
@@ -213,16 +232,16 @@ export async function importChips(ctx: Kernel & MastersState, world: Caller, ent
 }
 
 async function writeChecked(
-  ctx: Kernel & MastersState,
+  ctx: Kernel & MastersState & ChipImportState,
   world: Caller,
   checked: CheckedEntry[],
   box: Awaited<ReturnType<typeof chipSealer>>,
 ): Promise<string[]> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    const references = await catalogReferenceProblems(
+    const references = await ctx.chipImportFields.referenceProblems(
       trx,
       world,
-      checked.map((c) => c.catalog),
+      checked.map((c) => c.plan),
     );
     if (references.length > 0) throw new ChipImportServiceError(references);
     const tags = await insertCheckedTags(
@@ -255,11 +274,11 @@ async function writeChecked(
     );
     await chipsRepo.insertChips(trx, chips);
     for (const tag of tags) await markConfigured(trx, world, tag.id, ctx.clock);
-    await applyCatalogFields(
+    await ctx.chipImportFields.apply(
       trx,
       world,
       tags.map((t) => t.id),
-      checked.map((c) => c.catalog),
+      checked.map((c) => c.plan),
       at,
     );
     await recordAudit(

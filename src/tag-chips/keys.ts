@@ -2,8 +2,8 @@
 // are recomputed from the mode's master; imported ones are sealed at rest
 // (AES-256-GCM, src/secrets) and opened here. Keys stay inside the process:
 // no API response, log line or error message carries them.
-import { deriveChipKey, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
-import type { MastersState } from '../master-keys/masters.js';
+import { deriveChipKey, deriveChipKeys, teamMetaReadKey } from '../master-keys/index.js';
+import type { MastersState } from '../master-keys/index.js';
 import { BoundedCache } from '../bounded-cache.js';
 import type { Kernel } from '../kernel.js';
 import type { Mode } from '../db/schema.js';

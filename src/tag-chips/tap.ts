@@ -3,7 +3,7 @@
 // without hardware (docs/chips.md, "Taps without hardware").
 import { generateSun223, generateSun424, type TamperState } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import { refusal } from '../errors.js';
 import type { World } from '../world.js';
 import { sdmKeysOf, type SdmKeys } from './keys.js';

@@ -2,8 +2,8 @@
 // shows it at the change, written to the outbox in the change's own transaction.
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
-import type { EventType } from '../webhooks/event-types.js';
-import { recordEvents } from '../webhooks/outbox.js';
+import type { EventType } from '../webhooks/index.js';
+import { recordEvents } from '../webhooks/index.js';
 import { renderTag, type TagRow } from './serializer.js';
 
 /**

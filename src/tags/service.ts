@@ -10,7 +10,7 @@ import type { Clock } from '../time.js';
 import * as tagsRepo from './repository.js';
 import type { ListQuery } from './repository.js';
 import type { Caller, World } from '../world.js';
-import { changedFields, recordAudit } from '../audit/record.js';
+import { changedFields, recordAudit } from '../audit/index.js';
 import { CREATABLE, LIMITS, MUTABLE, checkAttributes, type Protocol } from './rules.js';
 import type { TagRow } from './serializer.js';
 

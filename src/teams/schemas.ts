@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp, resourceOf } from '../http/schemas.js';
-import { THRESHOLDS_RULE, ThresholdsSchema } from '../signals/thresholds.js';
+import { THRESHOLDS_RULE, ThresholdsSchema } from '../signals/index.js';
 
 export const TeamDocument = Type.Object({
   data: resourceOf(

@@ -1,6 +1,6 @@
 import type { ResourceObject } from '../http/jsonapi.js';
 import type { TeamsTable } from '../db/schema.js';
-import type { Thresholds } from '../signals/thresholds.js';
+import type { Thresholds } from '../signals/index.js';
 import { isoMicros } from '../time.js';
 
 export interface TeamAttributes {

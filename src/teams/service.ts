@@ -1,10 +1,10 @@
 import type { Executor } from '../db/database.js';
 import { DomainError, problem, refusal, validationFailed } from '../errors.js';
-import type { SignalsState } from '../signals/feature.js';
-import { changeThresholds, findThresholds, type Thresholds } from '../signals/thresholds.js';
+import type { SignalsState } from '../signals/index.js';
+import { changeThresholds, findThresholds, type Thresholds } from '../signals/index.js';
 import type { Kernel } from '../kernel.js';
 import type { Actor, Caller, World } from '../world.js';
-import { changedFields, recordAudit } from '../audit/record.js';
+import { changedFields, recordAudit } from '../audit/index.js';
 import { inTransaction } from '../db/transaction.js';
 import type { Db } from '../db/database.js';
 import { textProblem } from '../http/text-rules.js';

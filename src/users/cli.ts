@@ -1,9 +1,9 @@
 // Operator commands on console users: invite (prints the one-time link), list, disable, enable, reset,
 // role. An admin does the same on the console's Users page or through /users (docs/users.md).
 import { InvalidArgumentError, type Command } from 'commander';
-import { cliActor } from '../audit/record.js';
+import { cliActor } from '../audit/index.js';
 import { CliError, output, table, type WithContext } from '../cli-kit.js';
-import * as teamsRepo from '../teams/repository.js';
+import * as teamsRepo from '../teams/index.js';
 import { isoMicros, isoOrNull } from '../time.js';
 import type { UsersContext } from './context.js';
 import * as repo from './repository.js';

@@ -3,12 +3,12 @@
 // and with which role: the ID token's verified email finds or creates the account, its role claim sets the role.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import type { OidcConfig } from '../config.js';
 import type { Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
-import * as teamsRepo from '../teams/repository.js';
+import * as teamsRepo from '../teams/index.js';
 import type { UsersContext } from './context.js';
 import * as repo from './repository.js';
 import type { UserRow } from './repository.js';

@@ -14,7 +14,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import type { Executor } from '../db/database.js';
 import type { SignInChallengesTable } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';

@@ -1,13 +1,13 @@
 // People of a team: invited by an admin or the CLI with a one-time link, which sets a password or
 // registers a passkey; changed (role, disabled) and reset by an admin. Every change records its audit
 // event in its own transaction; user changes belong to the team, not to one of its worlds (mode null).
-import { recordAudit } from '../audit/record.js';
-import type { AuditOperation } from '../audit/operations.js';
+import { recordAudit } from '../audit/index.js';
+import type { AuditOperation } from '../audit/index.js';
 import type { Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { DomainError, problem, refusal, validationFailed } from '../errors.js';
 import { newId } from '../ids.js';
-import * as teamsRepo from '../teams/repository.js';
+import * as teamsRepo from '../teams/index.js';
 import type { Actor } from '../world.js';
 import type { UsersContext } from './context.js';
 import { hashPassword } from './passwords.js';

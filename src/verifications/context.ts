@@ -1,9 +1,9 @@
 import type { BoundedCache } from '../bounded-cache.js';
 import type { CountryLookup } from '../geoip/countries.js';
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
-import type { SignalsState } from '../signals/feature.js';
-import type { TagWithChip } from '../tag-chips/repository.js';
+import type { MastersState } from '../master-keys/index.js';
+import type { SignalsState } from '../signals/index.js';
+import type { TagWithChip } from '../tag-chips/index.js';
 import type { ArrivalOrder } from './arrival-order.js';
 
 /** What the verify path keeps per process (built by feature.ts). */

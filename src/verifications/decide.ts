@@ -6,12 +6,12 @@
 // reload and answers the original; an older URL, once a newer counter has been
 // accepted, is a replay whatever the time (docs/api.md, verifications). A genuine scan's
 // counterfeit signals are decided here too, against the same chip (src/signals/detect.ts).
-import { advanceGenuine, genuineSignals } from '../signals/detect.js';
-import { storedSignals } from '../signals/names.js';
-import type { Thresholds } from '../signals/thresholds.js';
-import { placeGenuineScan } from '../sessions/placement.js';
-import type { SessionRow } from '../sessions/repository.js';
-import type { LockedChip } from '../tag-chips/repository.js';
+import { advanceGenuine, genuineSignals } from '../signals/index.js';
+import { storedSignals } from '../signals/index.js';
+import type { Thresholds } from '../signals/index.js';
+import { placeGenuineScan } from '../sessions/index.js';
+import type { SessionRow } from '../sessions/index.js';
+import type { LockedChip } from '../tag-chips/index.js';
 import type { ChipAdvance, VerificationRow } from './repository.js';
 
 /**

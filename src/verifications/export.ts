@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { csvRecord } from '../http/csv.js';
 import type { Kernel } from '../kernel.js';
-import * as tagsRepo from '../tags/repository.js';
+import * as tagsRepo from '../tags/index.js';
 import { isoMicros } from '../time.js';
 import type { World } from '../world.js';
 import { listVerifications } from './history.js';

@@ -4,10 +4,10 @@
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { groupBy } from '../group-by.js';
-import { signalsOf } from '../signals/names.js';
-import * as tagsRepo from '../tags/repository.js';
-import { renderTag } from '../tags/serializer.js';
-import { recordEvents } from '../webhooks/outbox.js';
+import { signalsOf } from '../signals/index.js';
+import * as tagsRepo from '../tags/index.js';
+import { renderTag } from '../tags/index.js';
+import { recordEvents } from '../webhooks/index.js';
 import type { VerificationRow } from './repository.js';
 import { renderVerification } from './serializer.js';
 

@@ -7,8 +7,8 @@ import { DAY_MICROS, type VerificationListing } from './list-query.js';
 import * as verificationsRepo from './repository.js';
 import * as scanCountsRepo from './scan-counts.js';
 import { REASONS } from './schemas.js';
-import { SIGNALS, type Signal } from '../signals/names.js';
-import * as signalCountsRepo from '../signals/counts.js';
+import { SIGNALS, type Signal } from '../signals/index.js';
+import * as signalCountsRepo from '../signals/index.js';
 import { groupBy } from '../group-by.js';
 
 type Reason = (typeof REASONS)[number];

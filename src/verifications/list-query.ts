@@ -5,7 +5,7 @@ import { isId } from '../ids.js';
 import type { ListCursors } from '../http/cursor.js';
 import { enumOf, KeysetQuery, badParameter, checkWindow, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../http/query.js';
 import { REASONS } from './schemas.js';
-import { SIGNALS, type Signal } from '../signals/names.js';
+import { SIGNALS, type Signal } from '../signals/index.js';
 
 // A country as the verify path stores it (src/geoip/countries.ts): ISO 3166-1 alpha-2, two capital letters.
 const COUNTRY = /^[A-Z]{2}$/;

@@ -7,13 +7,13 @@
 // the Kysely statements: there a statement costs no round trip.
 import { sql, type ExpressionBuilder } from 'kysely';
 import { onPostgres, type Executor } from '../db/database.js';
-import * as sessionsRepo from '../sessions/repository.js';
-import type { SessionRow } from '../sessions/repository.js';
-import * as chipsRepo from '../tag-chips/repository.js';
-import type { ChipProgress, LockedChip } from '../tag-chips/repository.js';
+import * as sessionsRepo from '../sessions/index.js';
+import type { SessionRow } from '../sessions/index.js';
+import * as chipsRepo from '../tag-chips/index.js';
+import type { ChipProgress, LockedChip } from '../tag-chips/index.js';
 import { addScanCounts, foldScanCounts, type ScanCountRow } from './scan-counts.js';
-import { addSignalCounts, foldSignalCounts, type SignalCountRow } from '../signals/counts.js';
-import { signalPattern, type Signal } from '../signals/names.js';
+import { addSignalCounts, foldSignalCounts, type SignalCountRow } from '../signals/index.js';
+import { signalPattern, type Signal } from '../signals/index.js';
 import { isId } from '../ids.js';
 import { executeCompiledOnce, executeShaped } from '../db/precompiled.js';
 import type { Database, VerificationsTable } from '../db/schema.js';

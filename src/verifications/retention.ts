@@ -11,7 +11,7 @@ import type { Database, Mode, SessionsTable, VerificationsTable } from '../db/sc
 import { inTransaction } from '../db/transaction.js';
 import type { BackgroundJob } from '../background-job.js';
 import type { Kernel } from '../kernel.js';
-import { recordAudit, systemActor } from '../audit/record.js';
+import { recordAudit, systemActor } from '../audit/index.js';
 import type { Actor } from '../world.js';
 
 const DAY_MICROS = 86_400_000_000;

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import type { FieldRule } from '../http/field-rules.js';
 import { textProblem } from '../http/text-rules.js';
-import { LIMITS } from '../tags/rules.js';
+import { LIMITS } from '../tags/index.js';
 
 /** A chip's NDEF file is 256 bytes; the limit only keeps junk out of the lookup. */
 export const MAX_SCANNED_URL = LIMITS.urlBytes + 1024;

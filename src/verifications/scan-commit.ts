@@ -6,13 +6,13 @@
 // chip too, so that a tag's refused scans are counted in one order however many processes take them
 // (replay_burst); they and flagged scans are rare, and take the locking path on PostgreSQL.
 import type { Dialect, Executor } from '../db/database.js';
-import { BURST_WINDOW_MICROS, isBurst } from '../signals/detect.js';
-import { signalsOf, storedSignals } from '../signals/names.js';
+import { BURST_WINDOW_MICROS, isBurst } from '../signals/index.js';
+import { signalsOf, storedSignals } from '../signals/index.js';
 import { announceFlagged } from './flagged-events.js';
 import { groupBy } from '../group-by.js';
 import type { WriteKind } from '../db/group-commit.js';
-import * as chipsRepo from '../tag-chips/repository.js';
-import type { LockedChip } from '../tag-chips/repository.js';
+import * as chipsRepo from '../tag-chips/index.js';
+import type { LockedChip } from '../tag-chips/index.js';
 import { decide, decided, type AuthenticScan, type Scan } from './decide.js';
 import * as verificationsRepo from './repository.js';
 import type { VerificationRow } from './repository.js';

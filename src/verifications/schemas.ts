@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Timestamp, resourceOf } from '../http/schemas.js';
 import { Links, enumOf } from '../http/query.js';
 import { ATTRIBUTES } from './rules.js';
-import { SIGNALS } from '../signals/names.js';
+import { SIGNALS } from '../signals/index.js';
 
 export const REASONS = ['ok', 'replayed', 'bad_cmac', 'bad_picc_data', 'uid_mismatch'] as const;
 

@@ -1,9 +1,9 @@
 import type { Tamper } from '../chips/index.js';
 import type { ResourceObject } from '../http/jsonapi.js';
 import { isoMicros } from '../time.js';
-import { publicVerificationId } from '../extension/verification-ids.js';
+import { publicVerificationId } from './verification-ids.js';
 import type { VerificationRow } from './repository.js';
-import { signalsOf, type Signal } from '../signals/names.js';
+import { signalsOf, type Signal } from '../signals/index.js';
 
 export interface VerificationAttributes {
   genuine: boolean;

@@ -10,18 +10,18 @@ import type { VerifyContext } from './context.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
 import { newTimeOrderedId } from '../ids.js';
 import type { World } from '../world.js';
-import { pendingSdmKeysOf, sdmKeysOf, type SdmKeys } from '../tag-chips/keys.js';
-import { isChipsMessage, sunVerdict } from '../tag-chips/sun-check.js';
+import { pendingSdmKeysOf, sdmKeysOf, type SdmKeys } from '../tag-chips/index.js';
+import { isChipsMessage, sunVerdict } from '../tag-chips/index.js';
 import { readSdmPart, storedLayout, type ChipLayout, type SdmValues } from '../chips/url-layout.js';
-import * as chipsRepo from '../tag-chips/repository.js';
-import type { ChipRow, TagWithChip } from '../tag-chips/repository.js';
+import * as chipsRepo from '../tag-chips/index.js';
+import type { ChipRow, TagWithChip } from '../tag-chips/index.js';
 import * as verificationsRepo from './repository.js';
 import type { VerificationRow } from './repository.js';
 import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES } from './rules.js';
 import { candidateTagUrls, sdmShapeProblem } from './scan-url.js';
 import type { Scan } from './decide.js';
-import { signalsOf } from '../signals/names.js';
+import { signalsOf } from '../signals/index.js';
 
 export type Reason = 'ok' | 'replayed' | 'bad_cmac' | 'bad_picc_data' | 'uid_mismatch';
 

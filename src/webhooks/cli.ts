@@ -2,12 +2,12 @@
 import { CliError, output, table } from '../cli-kit.js';
 import type { WithContext } from '../cli-kit.js';
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import type { Command } from 'commander';
 import { isoMicros } from '../time.js';
 import { redeliverAsOperator } from './deliveries.js';
 import * as webhooksRepo from './repository.js';
-import { cliActor } from '../audit/record.js';
+import { cliActor } from '../audit/index.js';
 
 export function registerWebhookCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   const webhooks = program.command('webhooks').description('inspect webhook deliveries and resend events');

@@ -1,11 +1,11 @@
 // A webhook's deliveries read back and sent again: the rules both the API and the
 // operator CLI follow (docs/read-api.md). SQL is in repository.ts.
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import { DomainError, refusal } from '../errors.js';
 import { pageOf } from '../http/query.js';
 import type { Actor, Caller, World } from '../world.js';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import { inTransaction } from '../db/transaction.js';
 import * as webhooksRepo from './repository.js';
 import { getWebhook } from './service.js';

@@ -3,7 +3,7 @@ import type { Kernel } from '../kernel.js';
 import { TAG_EVENT_TYPES } from './event-types.js';
 import { DomainError, problem, validationFailed, type FieldProblem } from '../errors.js';
 import { newId } from '../ids.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import type { Sealer } from '../secrets/index.js';
 import { fieldProblems } from '../http/field-rules.js';
 import { ATTRIBUTES, CREATABLE, MUTABLE } from './rules.js';
@@ -11,7 +11,7 @@ import * as webhooksRepo from './repository.js';
 import type { WebhookChanges, WebhookRow } from './repository.js';
 import { inTransaction } from '../db/transaction.js';
 import type { Caller, World } from '../world.js';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit } from '../audit/index.js';
 import { newSecret } from './signature.js';
 
 const SECRET_PURPOSE = 'webhook-secret';

@@ -4,7 +4,7 @@
 // recording only means the claim's lease runs out and the event is sent again
 // (at-least-once: duplicates are possible, losses are not).
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import type { Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import type { Mode } from '../db/schema.js';

@@ -1,7 +1,7 @@
 // The writer routes called in-process: `tapproof emulator create` runs the very same step machine
 // and service as a remote writer, without a server or an API key (the operator's CLI).
 import type { Kernel } from '../kernel.js';
-import type { MastersState } from '../master-keys/masters.js';
+import type { MastersState } from '../master-keys/index.js';
 import { DomainError } from '../errors.js';
 import { jsonApiErrors } from '../http/error-handler.js';
 import { STATUS } from '../http/errors.js';

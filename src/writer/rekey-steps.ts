@@ -29,8 +29,8 @@ import {
   type ChipCrypto,
   type SessionState,
 } from '../chips/index.js';
-import type { Protocol } from '../tags/rules.js';
-import type { ApplicationKeys } from '../tag-chips/keys.js';
+import type { Protocol } from '../tags/index.js';
+import type { ApplicationKeys } from '../tag-chips/index.js';
 import {
   batchBuilder,
   checkAnswers,

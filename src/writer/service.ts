@@ -4,8 +4,8 @@
 // tag.configured) or failed (tag.configuration_failed with the reason; the tag stays `created` and
 // can be written again). Statements per write are counted (docs/writer.md): a request reads its
 // write and tag together, and a round trip is claimed by the same UPDATE that stores its outcome.
-import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/derive.js';
-import { modeMaster, type MastersState } from '../master-keys/masters.js';
+import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/index.js';
+import { modeMaster, type MastersState } from '../master-keys/index.js';
 import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
@@ -15,11 +15,11 @@ import { DomainError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import { sealer, type Sealer } from '../secrets/index.js';
 import type { Caller, World } from '../world.js';
-import { recordAudit } from '../audit/record.js';
-import type { Protocol } from '../tags/rules.js';
-import { configureTag, recordConfigurationFailure } from '../tags/service.js';
+import { recordAudit } from '../audit/index.js';
+import type { Protocol } from '../tags/index.js';
+import { configureTag, recordConfigurationFailure } from '../tags/index.js';
 import { defaultLayout } from '../chips/url-layout.js';
-import * as chipsRepo from '../tag-chips/repository.js';
+import * as chipsRepo from '../tag-chips/index.js';
 import type { Clock } from '../time.js';
 import * as writesRepo from './repository.js';
 import type { WriteRow } from './repository.js';

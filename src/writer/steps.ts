@@ -55,7 +55,7 @@ import {
   type CommMode,
   type SessionState,
 } from '../chips/index.js';
-import type { Protocol } from '../tags/rules.js';
+import type { Protocol } from '../tags/index.js';
 
 /** Why a write failed: a code for machines and one line for people (event payload and API). */
 export interface FailureReason {

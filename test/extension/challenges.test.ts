@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { parseSiweMessage } from 'viem/siwe';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { CHALLENGE_LIFETIME_MICROS, ownershipLine } from '../../src/extension/challenges.js';
-import { verificationUuid } from '../../src/extension/verification-ids.js';
+import { verificationUuid } from '../../src/verifications/verification-ids.js';
 import { DATABASES, sharedServer } from '../kit/harness.js';
 import { ETHEREUM_TOKEN, catalog, ext, genuineScan, replayedScan } from './helpers.js';
 

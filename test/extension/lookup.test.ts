@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cliActor } from '../../src/audit/record.js';
 import { describe, test } from 'node:test';
 import { linkTag } from '../../src/extension/catalog/service.js';
-import { verificationUuid } from '../../src/extension/verification-ids.js';
+import { verificationUuid } from '../../src/verifications/verification-ids.js';
 import { DATABASES, sharedServer } from '../kit/harness.js';
 import { catalog, ext, genuineScan, replayedScan } from './helpers.js';
 

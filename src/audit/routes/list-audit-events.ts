@@ -1,11 +1,10 @@
 import { reachesTeam } from '../../http/access.js';
-import { listCursors } from '../../http/cursor.js';
+import { listCursors, type CursorMasters } from '../../http/cursor.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { badParameter, checkWindow, isoTime, oneOf, pageOf, pageSize, refuseUnknown, single, type Query } from '../../http/query.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { answer, errorResponses } from '../../http/schemas.js';
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
 import { AUDIT_OPERATIONS } from '../operations.js';
 import { listAuditEvents } from '../repository.js';
 import { AuditEventPage, AuditEventsQuery } from '../schemas.js';
@@ -22,7 +21,7 @@ function name(query: Query, parameter: string): string | undefined {
   return value;
 }
 
-export default function listAuditEventsRoute(app: RouteApp, ctx: Kernel & MastersState) {
+export default function listAuditEventsRoute(app: RouteApp, ctx: Kernel & { masters: CursorMasters }) {
   app.get('/audit-events', {
     config: { access: 'admin' },
     schema: {

@@ -3,11 +3,11 @@
 import { output, parseMode } from '../../cli-kit.js';
 import type { WithContext } from '../../cli-kit.js';
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
+import type { MastersState } from '../../master-keys/index.js';
 import type { Command } from 'commander';
 import type { Mode } from '../../db/schema.js';
 import { createProduct, createToken, defaultCatalogMode, linkTag } from './service.js';
-import { cliActor } from '../../audit/record.js';
+import { cliActor } from '../../audit/index.js';
 
 export function registerCatalogCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   const MODE_HELP =

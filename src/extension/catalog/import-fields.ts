@@ -3,6 +3,7 @@
 // same team and mode, or an object with the fields of `products create` /
 // `tokens create` (a new entry made with the import, in its transaction).
 import type { Executor } from '../../db/database.js';
+import type { ImportedFields } from '../../tag-chips/index.js';
 import { problem, type FieldProblem } from '../../errors.js';
 import type { World } from '../../world.js';
 import * as catalogRepo from './repository.js';
@@ -78,3 +79,11 @@ export async function applyCatalogFields(db: Executor, world: World, tagIds: str
   await catalogRepo.insertTokens(db, tokens);
   await catalogRepo.upsertTagLinks(db, links);
 }
+
+/** The catalog fields as the chip import takes them from the context (tag-chips' ImportedFields). */
+export const catalogImportFields: ImportedFields<CatalogPlan> = {
+  names: CATALOG_FIELDS,
+  check: checkCatalogFields,
+  referenceProblems: catalogReferenceProblems,
+  apply: applyCatalogFields,
+};

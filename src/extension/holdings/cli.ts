@@ -2,7 +2,7 @@
 import { CliError, output, parseMode } from '../../cli-kit.js';
 import type { WithContext } from '../../cli-kit.js';
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
+import type { MastersState } from '../../master-keys/index.js';
 import type { Command } from 'commander';
 import type { Mode } from '../../db/schema.js';
 import type { Executor } from '../../db/database.js';
@@ -10,7 +10,7 @@ import type { Clock } from '../../time.js';
 import * as catalogRepo from '../catalog/repository.js';
 import { setHolding, unsetHolding } from './embedded.js';
 import { canonicalAddress as canonicalOf } from './service.js';
-import { cliActor, recordAudit, type AuditEntry } from '../../audit/record.js';
+import { cliActor, recordAudit, type AuditEntry } from '../../audit/index.js';
 
 export function registerHoldingsCommands(program: Command, withContext: WithContext<Kernel & MastersState>): void {
   interface HoldingOptions {

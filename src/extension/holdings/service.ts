@@ -1,7 +1,7 @@
 // Who holds a catalog token, as the platform API sets it for the embedded holdings provider
 // (docs/wallets.md): the token must be of the caller's world, and each change is audited with it.
 import { getAddress, isAddress } from 'viem';
-import { recordAudit } from '../../audit/record.js';
+import { recordAudit } from '../../audit/index.js';
 import { DomainError, problem, type FieldProblem } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Kernel } from '../../kernel.js';

@@ -2,7 +2,7 @@
 // "Ownership"): the team's own verifications of the key's mode only.
 import type { Kernel } from '../../kernel.js';
 import { DomainError } from '../../errors.js';
-import * as verificationsRepo from '../../verifications/repository.js';
+import * as verificationsRepo from '../../verifications/index.js';
 import type { World } from '../../world.js';
 import * as proofsRepo from './repository.js';
 

@@ -3,7 +3,7 @@
 // on any number of pages, so the list is the newest ones, with the count of all.
 import type { Kernel } from '../../kernel.js';
 import { DomainError } from '../../errors.js';
-import * as verificationsRepo from '../../verifications/repository.js';
+import * as verificationsRepo from '../../verifications/index.js';
 import type { World } from '../../world.js';
 import { CLAIM_LIMITS } from '../documents.js';
 import type { ClaimRow } from '../repository.js';

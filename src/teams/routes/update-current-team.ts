@@ -1,7 +1,7 @@
 import { callerOf } from '../../http/auth.js';
 import type { RouteApp } from '../../http/route-app.js';
 import type { Kernel } from '../../kernel.js';
-import type { SignalsState } from '../../signals/feature.js';
+import type { SignalsState } from '../../signals/index.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
 import { TeamDocument, UpdateTeamBody } from '../schemas.js';

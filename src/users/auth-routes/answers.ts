@@ -2,7 +2,7 @@
 // the platform API's JSON:API scope, and their errors are rendered by the one error handler all the same.
 import type { FastifyRequest } from 'fastify';
 import { problem, validationFailed, DomainError } from '../../errors.js';
-import * as teamsRepo from '../../teams/repository.js';
+import * as teamsRepo from '../../teams/index.js';
 import { isoMicros } from '../../time.js';
 import type { UsersContext } from '../context.js';
 import type { LiveSession } from '../sessions.js';

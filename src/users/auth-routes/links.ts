@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { problem, validationFailed } from '../../errors.js';
 import { isoMicros } from '../../time.js';
-import * as teamsRepo from '../../teams/repository.js';
+import * as teamsRepo from '../../teams/index.js';
 import type { UsersContext } from '../context.js';
 import { passwordProblem } from '../passwords.js';
 import { setPasswordWithLink, userOfLink } from '../service.js';

@@ -1,6 +1,6 @@
 import { callerOf } from '../../http/auth.js';
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
+import type { MastersState } from '../../master-keys/index.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { IdParam, errorResponses } from '../../http/schemas.js';
 import { deleteWebhook } from '../service.js';

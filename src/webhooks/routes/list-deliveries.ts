@@ -1,6 +1,6 @@
 import type { RouteApp } from '../../http/route-app.js';
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
+import type { MastersState } from '../../master-keys/index.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { listCursors } from '../../http/cursor.js';
 import { oneOf, pageSize, refuseUnknown } from '../../http/query.js';

@@ -1,5 +1,5 @@
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
+import type { MastersState } from '../../master-keys/index.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';

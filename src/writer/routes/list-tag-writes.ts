@@ -1,10 +1,10 @@
 import type { Kernel } from '../../kernel.js';
-import type { MastersState } from '../../master-keys/masters.js';
+import type { MastersState } from '../../master-keys/index.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
-import { getTag } from '../../tags/service.js';
+import { getTag } from '../../tags/index.js';
 import * as writesRepo from '../repository.js';
 import { WriteList } from '../schemas.js';
 import { renderWrite } from '../serializer.js';

@@ -3,7 +3,7 @@ import type { RouteApp } from '../../../http/route-app.js';
 import { sendDocument } from '../../../http/jsonapi.js';
 import { refuseUnknown } from '../../../http/query.js';
 import { IdParam, answer, errorResponses } from '../../../http/schemas.js';
-import { getTag } from '../../../tags/service.js';
+import { getTag } from '../../../tags/index.js';
 import { TagLinksDocument, findTagLinks, renderTagLinks } from '../tag-links.js';
 
 export default function getTagLinksRoute(app: RouteApp, ctx: Kernel): void {

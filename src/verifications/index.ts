@@ -1,0 +1,6 @@
+// Verifications' front door: the scan url, the public verification ids and what the extension reads of scans.
+// Other features import this feature only through this file (test/house/layers.unit.test.ts).
+export { findVerification } from './repository.js';
+export { sdmShapeProblem } from './scan-url.js';
+export { TamperStatus } from './schemas.js';
+export { VRF_ID_PATTERN, isUuid, isVerificationId, platformIdsOf, publicVerificationId, verificationUuid } from './verification-ids.js';
