@@ -15,6 +15,7 @@ import { MasterKeys, type MastersState } from './master-keys/masters.js';
 import { systemClock, type Clock } from './time.js';
 import { createSignals, type SignalsState } from './signals/feature.js';
 import type { VerificationsState } from './verifications/context.js';
+import { registerWebhookMetrics } from './webhooks/metrics.js';
 import { createVerifications } from './verifications/feature.js';
 import { WRITE_KINDS, createWriteKinds } from './write-kinds.js';
 
@@ -36,6 +37,7 @@ export function createContext(db: Db, config: Config, clock: Clock = systemClock
   });
   db.atClose(() => countries.close());
   const verifications = createVerifications();
+  registerWebhookMetrics(kernel);
   return {
     ...kernel,
     ...createKeys(kernel),

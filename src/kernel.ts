@@ -28,7 +28,7 @@ export interface WriteKindsModule {
 }
 
 export function createKernel(db: Db, config: Config, clock: Clock, writes: WriteKindsModule): Kernel {
-  const metrics = new Metrics(db);
+  const metrics = new Metrics();
   const commits = new GroupCommit(db, writes.createWriteKinds(db.dialect), { writers: writes.module, thread: config.scanCommitThread, metrics });
   return { db, config, clock, metrics, commits, log: pino({ level: config.logLevel }) };
 }

@@ -5,7 +5,6 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ConfigError } from './config.js';
-import type { Db } from './db/database.js';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -21,7 +20,22 @@ export class Metrics {
   readonly scanFsyncWait: Histogram;
   readonly scanBatches: Counter<'path'>;
 
-  constructor(db: Db) {
+  /**
+   * A gauge read on every scrape (for a figure only the shared database knows, such as a backlog every worker
+   * shares): the feature that owns the figure registers it, so this module reads no feature's tables.
+   */
+  gaugeOnScrape(name: string, help: string, read: () => Promise<number>): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
+  }
+
+  constructor() {
     const registers = [this.registry];
     this.httpRequests = new Counter({
       name: 'tapproof_http_requests_total',
@@ -90,20 +104,6 @@ export class Metrics {
       help: 'PostgreSQL scan batches by how they were written: as_seen (one statement, on the chips as this process last committed them) or locked (BEGIN, row locks, write, COMMIT).',
       labelNames: ['path'],
       registers,
-    });
-    new Gauge({
-      name: 'tapproof_webhook_deliveries_pending',
-      help: 'Webhook deliveries waiting to be sent or retried (all processes, read from the database on scrape).',
-      registers,
-      // One COUNT per scrape: the backlog is shared by every worker, so only the database knows it.
-      async collect() {
-        const row = await db.kysely
-          .selectFrom('deliveries')
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        this.set(Number(row?.n ?? 0));
-      },
     });
   }
 }

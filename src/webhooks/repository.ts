@@ -48,6 +48,16 @@ export async function enabledWebhooks(db: Executor, world: World): Promise<{ id:
     .execute();
 }
 
+/** Deliveries waiting to be sent or retried, of every team and mode. */
+export async function countPendingDeliveries(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function insertDeliveries(db: Executor, rows: Omit<DeliveriesTable, 'id' | 'earlier_attempts'>[]): Promise<void> {
   await inChunks(rows, (part) => db.insertInto('deliveries').values(part).execute());
 }

@@ -95,7 +95,7 @@ function harness(dialect: Dialect, options: { hold?: boolean; unlocked?: (writes
       },
     }),
   };
-  const metrics = new Metrics(db);
+  const metrics = new Metrics();
   const commits = new GroupCommit(db, writeKindsOf([scans]), { writers: new URL('file:///nowhere/write-kinds.js'), thread: true, metrics });
   return {
     db,
