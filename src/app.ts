@@ -12,6 +12,7 @@ import { installOpenApi, referenceRoutes } from './http/openapi.js';
 import { installConsole } from './http/console.js';
 import { installUserAuth } from './users/auth-routes/index.js';
 import { sessionAuthentication } from './users/feature.js';
+import { probeDatabase } from './db/settings.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { routeApp } from './http/route-app.js';
 import { installArrivalOrder } from './verifications/arrival-order.js';
@@ -92,7 +93,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     const redis = limiter.redis();
     const extra = redis === null ? {} : { redis };
     try {
-      await ctx.db.kysely.selectFrom('settings').select('name').limit(1).execute();
+      await probeDatabase(ctx.db.kysely);
       const lacking = await ctx.masters.lacking();
       const masters = lacking.length === 0 ? {} : { lacking_master_keys: lacking };
       return { status: redis === 'down' || lacking.length > 0 ? 'degraded' : 'ok', database: 'ok', ...extra, ...masters };

@@ -1,6 +1,8 @@
 // First start on an empty database: team `default` with one sandbox key, shown once.
 import type { AppContext } from './context.js';
 import { createKey } from './keys/service.js';
+import { claimSetting } from './db/settings.js';
+import { hasAnyTeam } from './teams/repository.js';
 import { createTeam } from './teams/service.js';
 import { isoMicros } from './time.js';
 import { recordAudit, systemActor } from './audit/record.js';
@@ -15,14 +17,8 @@ export interface Bootstrapped {
 export async function bootstrapIfEmpty({ db, clock }: Pick<AppContext, 'db' | 'clock'>): Promise<Bootstrapped | null> {
   // One transaction: the marker, the team and the key commit together or not at all.
   return db.kysely.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto('settings')
-      .values({ name: 'bootstrapped', value: isoMicros(clock.nowMicros()) })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null;
-    const anyTeam = await trx.selectFrom('teams').select('id').limit(1).executeTakeFirst();
-    if (anyTeam) return null;
+    if (!(await claimSetting(trx, 'bootstrapped', isoMicros(clock.nowMicros())))) return null;
+    if (await hasAnyTeam(trx)) return null;
     const { id: teamId } = await createTeam(trx, 'default', null, clock);
     const { id: keyId, key, row } = await createKey(trx, teamId, 'sandbox', clock);
     const actor = systemActor('bootstrap');

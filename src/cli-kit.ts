@@ -1,7 +1,7 @@
 // What every command of the `tapproof` CLI shares: its output helpers and the
 // types its registration points take. Feature commands register on the program the
 // composition root (src/cli.ts) gives them.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Mode } from './db/schema.js';
 
 /** Columns padded to their widest cell, two spaces apart, the first line a header. */
@@ -15,6 +15,11 @@ export function table(lines: string[][]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** The command `name` under which several features register subcommands (`tags`): made by the first that asks. */
+export function commandGroup(program: Command, name: string, description: string): Command {
+  return program.commands.find((c) => c.name() === name) ?? program.command(name).description(description);
 }
 
 /** A failure the operator caused: printed as one line, exit code 1. */

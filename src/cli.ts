@@ -2,7 +2,7 @@
 // The `tapproof` command. Operator commands use the same DATABASE_URL as the
 // server and may run while it runs.
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, output, parseMode, parseProcesses, table } from './cli-kit.js';
+import { CliError, commandGroup, output, parseMode, parseProcesses, table } from './cli-kit.js';
 import { registerEmulatorCommands } from './emulator/cli.js';
 import { registerCatalogCommands } from './extension/catalog/cli.js';
 import { registerHoldingsCommands } from './extension/holdings/cli.js';
@@ -247,7 +247,7 @@ teams
     );
   });
 
-const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
+const tags = commandGroup(program, 'tags', 'manage tags');
 tags
   .command('list')
   .description("a team's tags of one mode, most recently updated first")

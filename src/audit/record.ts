@@ -2,12 +2,12 @@
 // its record commit or roll back together (a refused batch leaves neither). Who acted comes from the
 // caller; what changed is the service's to say, and it never passes a secret.
 import { hostname, userInfo } from 'node:os';
-import { inChunks } from '../db/chunked.js';
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newTimeOrderedId } from '../ids.js';
 import type { Actor } from '../world.js';
 import { resourceTypeOf, type AuditOperation } from './operations.js';
+import * as auditRepo from './repository.js';
 
 /** Where a change happened and who made it: a team's world, or the deployment itself (team and mode null). */
 export interface AuditScope {
@@ -45,7 +45,7 @@ export async function recordAudit(trx: Executor, scope: AuditScope, at: number, 
     resource_id: entry.resourceId,
     changes: entry.changes == null ? null : JSON.stringify(entry.changes),
   }));
-  await inChunks(rows, (part) => trx.insertInto('audit_events').values(part).execute());
+  await auditRepo.insertAuditEvents(trx, rows);
 }
 
 /** The CLI on this host, as the operating system names its user. */

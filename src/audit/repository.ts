@@ -1,9 +1,14 @@
 import { sql, type Selectable } from 'kysely';
+import { inChunks } from '../db/chunked.js';
 import type { Executor } from '../db/database.js';
 import type { AuditEventsTable, Mode } from '../db/schema.js';
 import type { AuditOperation } from './operations.js';
 
 export type AuditRow = Selectable<AuditEventsTable>;
+
+export async function insertAuditEvents(db: Executor, rows: AuditRow[]): Promise<void> {
+  await inChunks(rows, (part) => db.insertInto('audit_events').values(part).execute());
+}
 
 export interface AuditFilter {
   actor?: string;

@@ -30,9 +30,3 @@ export function toHex(b: Uint8Array): string {
 export function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
-
-export function xorBlock(a: Uint8Array, b: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(16);
-  for (let i = 0; i < 16; i++) out[i] = a[i]! ^ b[i]!;
-  return out;
-}

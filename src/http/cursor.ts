@@ -2,6 +2,7 @@
 // an HMAC binding it to the list that gave it out, the caller's world and every other parameter of
 // the query, so that a cursor is honoured only where it was issued. Any other (another list, world
 // or filter, an altered position, a cursor of the old unsigned format) is the same 400 naming `cursor`.
+import { isId, type IdPrefix } from '../ids.js';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { World } from '../world.js';
 import { badParameter, single, type Query } from './query.js';
@@ -77,3 +78,9 @@ export function listCursors(masters: CursorMasters, list: string, world: World, 
     },
   };
 }
+
+/** A guard for the position of a list in (time, id) order: microseconds not before the epoch, and an id of `prefix`. */
+export const isTimePosition =
+  (prefix: IdPrefix) =>
+  (value: unknown): value is [number, string] =>
+    Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && (value[0] as number) >= 0 && isId(prefix, value[1]);

@@ -1,11 +1,11 @@
 import { notifyInTransaction, touchAfterCommit } from '../db/change-feed.js';
 import type { Executor } from '../db/database.js';
 import type { Mode, Role } from '../db/schema.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import type { KeysContext } from './context.js';
 import type { Clock } from '../time.js';
 import * as teamsRepo from '../teams/index.js';
-import type { Actor, Caller, Principal } from '../world.js';
+import type { Actor, Caller, Principal, World } from '../world.js';
 import { recordAudit } from '../audit/index.js';
 import type { Db } from '../db/database.js';
 import { hashKeyText, modeOfKeyText, newKeyText } from './key-text.js';
@@ -172,3 +172,17 @@ async function refreshPrincipal(ctx: Pick<KeysContext, 'db' | 'clock' | 'princip
     ctx.principals.drop(hash, stamp);
   }
 }
+
+/** A key of the world by id, or undefined (an id that is not a key id names nothing). */
+export const findKey = (db: Executor, world: World, id: string): Promise<KeyRow | undefined> =>
+  isId('key', id) ? keysRepo.findKeyInWorld(db, id, world.teamId, world.mode) : Promise.resolve(undefined);
+
+/** A key of the world by id; NotFound for any other. */
+export async function getKey(db: Executor, world: World, id: string): Promise<KeyRow> {
+  const key = await findKey(db, world, id);
+  if (!key) throw new DomainError('NotFound');
+  return key;
+}
+
+/** The world's keys. */
+export const listKeys = (db: Executor, world: World) => keysRepo.listKeys(db, world.teamId, world.mode);

@@ -7,6 +7,7 @@ import { feedFile, notifyInTransaction, touchAfterCommit, type FeedAddress } fro
 import type { Db, Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { sealerKeyId } from '../secrets/index.js';
+import * as mastersRepo from './repository.js';
 
 export interface Generation {
   generation: number;
@@ -28,13 +29,7 @@ export const keyIdsOf = (master: Buffer): Record<string, string> => Object.fromE
 
 /** A mode's generations, oldest first. */
 export async function listGenerations(db: Executor, mode: Mode): Promise<Generation[]> {
-  const rows = await db
-    .selectFrom('master_generations')
-    .select(['generation', 'check_value', 'key_ids', 'retired_at'])
-    .where('mode', '=', mode)
-    .orderBy('generation')
-    .execute();
-  return rows.map((r) => ({
+  return (await mastersRepo.listGenerationRows(db, mode)).map((r) => ({
     generation: r.generation,
     checkValue: r.check_value,
     keyIds: r.key_ids === null ? null : (JSON.parse(r.key_ids) as Record<string, string>),
@@ -47,27 +42,23 @@ export const currentOf = (generations: Generation[]): Generation | undefined => 
 
 /** Records `master` as generation `generation` of `mode`; false when another process recorded that number first. */
 export async function recordGeneration(db: Executor, mode: Mode, generation: number, master: Buffer, at: number): Promise<boolean> {
-  const inserted = await db
-    .insertInto('master_generations')
-    .values({ mode, generation, check_value: checkValue(master), key_ids: JSON.stringify(keyIdsOf(master)), created_at: at, retired_at: null })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+  return mastersRepo.insertGeneration(db, {
+    mode,
+    generation,
+    check_value: checkValue(master),
+    key_ids: JSON.stringify(keyIdsOf(master)),
+    created_at: at,
+    retired_at: null,
+  });
 }
 
 /** A generation carried over from the check values learns its key ids from the first process holding its key. */
 export async function recordKeyIds(db: Executor, mode: Mode, generation: number, master: Buffer): Promise<void> {
-  await db
-    .updateTable('master_generations')
-    .set({ key_ids: JSON.stringify(keyIdsOf(master)) })
-    .where('mode', '=', mode)
-    .where('generation', '=', generation)
-    .where('key_ids', 'is', null)
-    .execute();
+  await mastersRepo.setKeyIds(db, mode, generation, JSON.stringify(keyIdsOf(master)));
 }
 
 export async function markRetired(db: Executor, mode: Mode, generation: number, at: number): Promise<void> {
-  await db.updateTable('master_generations').set({ retired_at: at }).where('mode', '=', mode).where('generation', '=', generation).execute();
+  await mastersRepo.setRetired(db, mode, generation, at);
 }
 
 const CHANNEL = 'tapproof_masters';

@@ -13,7 +13,9 @@ import type { Mode } from '../db/schema.js';
 import type { Kernel } from '../kernel.js';
 import { SealError, sealedKeyId, sealer, sealerKeyId, type Sealer } from '../secrets/index.js';
 import { checkValue, currentOf, generationsFeed, listGenerations, recordGeneration, recordKeyIds, type Generation } from './generations.js';
-import { dependents, dependsOn, SEALED_TABLES, isSealed } from './sealed.js';
+import * as mastersRepo from './repository.js';
+import { SEALED_TABLES } from './repository.js';
+import { dependents, dependsOn } from './sealed.js';
 import { heldKeys, MasterKeyError, sourceOf, whereToPut, type HeldKeys, type MasterContext } from './sources.js';
 
 export { checkValue } from './generations.js';
@@ -96,14 +98,7 @@ function lackingError(ctx: MasterContext, mode: Mode, g: Generation, current: bo
 async function sealedUnderAnother(ctx: MasterContext, mode: Mode, master: Buffer): Promise<string | null> {
   for (const { table, columns } of SEALED_TABLES) {
     for (const column of columns) {
-      const row = await ctx.db.kysely
-        .selectFrom(table)
-        .select(`${column.column} as sealed` as any)
-        .where('mode', '=', mode)
-        .where(isSealed(column))
-        .limit(1)
-        .executeTakeFirst();
-      const sealed = (row as { sealed?: string } | undefined)?.sealed;
+      const sealed = await mastersRepo.anySealedValue(ctx.db.kysely, table, column, mode);
       if (sealed && sealedKeyId(sealed.slice(column.prefix.length)) !== sealerKeyId(master, column.purpose)) return `${table}.${column.column}`;
     }
   }

@@ -6,7 +6,6 @@
 // is left; a run with nothing left changes nothing. A running write keeps its generation until it ends
 // (its state is re-sealed at every round trip): the rewrap waits for it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import type { Mode } from '../db/schema.js';
 import type { Actor } from '../world.js';
 import { recordAudit } from '../audit/index.js';
@@ -14,7 +13,8 @@ import { sealer, type Sealer } from '../secrets/index.js';
 import { KeyMaterialError } from '../secrets/index.js';
 import { keyIdsOf, notifyGenerations, touchGenerations } from './generations.js';
 import type { MastersState } from './masters.js';
-import { SEALED_TABLES, sealedUnderOther, type SealedColumn, type SealedTable } from './sealed.js';
+import * as mastersRepo from './repository.js';
+import { SEALED_TABLES, type SealedColumn, type SealedTable } from './repository.js';
 import type { MasterContext } from './sources.js';
 
 export interface RewrapOptions {
@@ -34,12 +34,6 @@ export interface RewrapResult {
   unreadable: { table: string; id: string; reason: string }[];
 }
 
-type Row = Record<string, string | null>;
-
-/** A writer session is live until it ended or its deadline passed (docs/writer.md). */
-const notLive = (table: SealedTable, now: number) =>
-  table.table === 'writer_sessions' ? sql<boolean>`(result is not null or expires_at <= ${now})` : sql<boolean>`1 = 1`;
-
 function reseal(column: SealedColumn, value: string, open: Sealer, seal: Sealer): string {
   if (column.prefix === '') return seal.seal(open.open(value));
   // A writer session's state: the sealed machine is a member of a JSON object.
@@ -57,16 +51,9 @@ export async function rewrap(ctx: MasterContext & MastersState, mode: Mode, acto
     const seal = new Map(table.columns.map((c) => [c.column, sealer(key, c.purpose)]));
     const open = new Map<string, Sealer>();
     for (const c of table.columns) open.set(c.column, await ctx.masters.sealer(mode, c.purpose));
-    const stale = sql.join(
-      table.columns.map((c) => sealedUnderOther(c, kids[c.purpose]!)),
-      sql` or `,
-    );
-    const columns = sql.join(table.columns.map((c) => sql.ref(c.column)));
     let after = '';
     for (;;) {
-      const { rows } = await sql<Row>`select ${sql.ref(table.id)} as id, ${columns} from ${sql.table(table.table)}
-          where mode = ${mode} and (${stale}) and ${notLive(table, clock.nowMicros())} and ${sql.ref(table.id)} > ${after}
-          order by ${sql.ref(table.id)} limit ${sql.lit(options.batch)}`.execute(db.kysely);
+      const rows = await mastersRepo.staleSealedRows(db.kysely, table, mode, kids, clock.nowMicros(), after, options.batch);
       if (rows.length === 0) return;
       after = rows.at(-1)!.id!;
       const changed = await db.kysely.transaction().execute(async (trx) => {
@@ -84,15 +71,8 @@ export async function rewrap(ctx: MasterContext & MastersState, mode: Mode, acto
             result.unreadable.push({ table: table.table, id: row.id!, reason: error.message });
             continue;
           }
-          const assignments = Object.entries(set).map(([name, value]) => sql`${sql.ref(name)} = ${value}`);
           // An imported chip's keys now come from the current generation.
-          if (table.table === 'chips') assignments.push(sql`master_generation = ${generation}`);
-          const unchanged = table.columns.map((c) =>
-            row[c.column] === null ? sql`${sql.ref(c.column)} is null` : sql`${sql.ref(c.column)} = ${row[c.column]}`,
-          );
-          const updated = await sql`update ${sql.table(table.table)} set ${sql.join(assignments)}
-              where ${sql.ref(table.id)} = ${row.id} and ${sql.join(unchanged, sql` and `)}`.execute(trx);
-          n += Number(updated.numAffectedRows ?? 0);
+          n += await mastersRepo.resealIfUnchanged(trx, table, row, set, generation);
         }
         return n;
       });
@@ -106,13 +86,7 @@ export async function rewrap(ctx: MasterContext & MastersState, mode: Mode, acto
   // Writes that were running under an older generation: once each ends (or passes its deadline), its state follows.
   const sessions = SEALED_TABLES.find((t) => t.table === 'writer_sessions')!;
   const column = sessions.columns[0]!;
-  const live = async () =>
-    Number(
-      (
-        await sql<{ n: number | string }>`select count(*) as n from writer_sessions where mode = ${mode}
-          and ${sealedUnderOther(column, kids[column.purpose]!)} and result is null and expires_at > ${clock.nowMicros()}`.execute(db.kysely)
-      ).rows[0]!.n,
-    );
+  const live = () => mastersRepo.liveSessionsSealedUnderOther(db.kysely, mode, column, kids[column.purpose]!, clock.nowMicros());
   if ((await live()) > 0) {
     while ((await live()) > 0) await sleep(1_000);
     await pass(sessions);

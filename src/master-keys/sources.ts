@@ -6,6 +6,7 @@
 // Sandbox: its own keys, generated and kept in `settings` (one row per generation), so emulated chips
 // never share key material with physical ones. Keys the database keeps (sandbox rows, the generated
 // file) are rotated and retired by the `master` commands; keys from the environment by the operator.
+import { claimSetting, deleteSetting, insertSetting, settingsStartingWith } from '../db/settings.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -43,16 +44,10 @@ export const sandboxSetting = (generation: number): string => (generation === 1 
 async function sandboxKeys(db: Db, generate: boolean): Promise<HeldKeys> {
   // Several processes may start together: the first insert wins, everyone reads the winner.
   if (generate) {
-    await db.kysely
-      .insertInto('settings')
-      .values({ name: sandboxSetting(1), value: randomBytes(32).toString('hex') })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
+    await claimSetting(db.kysely, sandboxSetting(1), randomBytes(32).toString('hex'));
   }
   // LIKE's `_` matches any character: the names are checked exactly below.
-  const rows = (await db.kysely.selectFrom('settings').select(['name', 'value']).where('name', 'like', 'sandbox_master_key%').execute()).filter((r) =>
-    /^sandbox_master_key(_\d+)?$/.test(r.name),
-  );
+  const rows = (await settingsStartingWith(db.kysely, 'sandbox_master_key')).filter((r) => /^sandbox_master_key(_\d+)?$/.test(r.name));
   const first = rows.find((r) => r.name === sandboxSetting(1));
   return { own: first ? Buffer.from(first.value, 'hex') : null, all: rows.map((r) => Buffer.from(r.value, 'hex')) };
 }
@@ -140,10 +135,7 @@ export const generatesKeys = (ctx: MasterContext, mode: Mode): boolean =>
  */
 export async function keepNewKey(ctx: MasterContext, executor: Executor, mode: Mode, generation: number, key: Buffer): Promise<void> {
   if (mode === 'sandbox') {
-    await executor
-      .insertInto('settings')
-      .values({ name: sandboxSetting(generation), value: key.toString('hex') })
-      .execute();
+    await insertSetting(executor, sandboxSetting(generation), key.toString('hex'));
     return;
   }
   const path = productionKeyPath(ctx);
@@ -153,7 +145,7 @@ export async function keepNewKey(ctx: MasterContext, executor: Executor, mode: M
 /** Forgets a retired generation's key where the database keeps it; keys from the environment are the operator's to remove. */
 export async function forgetKey(ctx: MasterContext, executor: Executor, mode: Mode, generation: number, key: Buffer | undefined): Promise<void> {
   if (mode === 'sandbox') {
-    await executor.deleteFrom('settings').where('name', '=', sandboxSetting(generation)).execute();
+    await deleteSetting(executor, sandboxSetting(generation));
     return;
   }
   if (!generatesKeys(ctx, mode) || key === undefined) return;

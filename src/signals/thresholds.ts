@@ -2,6 +2,7 @@
 // `replay_burst` count as suspicious. Unset thresholds are the defaults. Scans read them from a
 // per-process cache: the server that takes a PATCH uses the new values at once, every other
 // process within REFRESH_MS (a scan never waits for the database while an entry, even an old one, is at hand).
+import * as signalsRepo from './repository.js';
 import { Type } from '@sinclair/typebox';
 import { BoundedCache } from '../bounded-cache.js';
 import type { Db, Executor } from '../db/database.js';
@@ -70,8 +71,7 @@ export const THRESHOLDS_RULE: FieldRule = {
 export const thresholdProblems = (value: unknown): FieldProblem[] => fieldProblems('signal_thresholds', THRESHOLDS_RULE, value, undefined);
 
 export async function findThresholds(db: Executor, world: World): Promise<Thresholds> {
-  const row = await db.selectFrom('signal_thresholds').select(NAMES).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
-  return { ...DEFAULT_THRESHOLDS, ...row };
+  return { ...DEFAULT_THRESHOLDS, ...(await signalsRepo.findThresholdRow(db, world, NAMES)) };
 }
 
 /** Applies `changes` to a world's thresholds; returns them all. */
@@ -79,11 +79,7 @@ export async function changeThresholds(db: Executor, world: World, changes: Part
   const problems = thresholdProblems(changes);
   if (problems.length > 0) throw validationFailed(problems);
   // Only the thresholds named are written: two changes of different thresholds at once both stay.
-  await db
-    .insertInto('signal_thresholds')
-    .values({ team_id: world.teamId, mode: world.mode, ...DEFAULT_THRESHOLDS, ...changes, updated_at: at })
-    .onConflict((oc) => oc.columns(['team_id', 'mode']).doUpdateSet({ ...changes, updated_at: at }))
-    .execute();
+  await signalsRepo.upsertThresholds(db, world, DEFAULT_THRESHOLDS, changes, at);
   return findThresholds(db, world);
 }
 

@@ -2,7 +2,7 @@
 // `tapproof tags tap`: the URL such a chip (or a written or emulated one) opens at a counter.
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { output, parseMode } from '../cli-kit.js';
+import { commandGroup, output, parseMode } from '../cli-kit.js';
 import type { WithContext } from '../cli-kit.js';
 import type { Kernel } from '../kernel.js';
 import type { MastersState } from '../master-keys/index.js';
@@ -13,7 +13,7 @@ import { MAX_COUNTER, tapAt } from './tap.js';
 import { cliActor } from '../audit/index.js';
 
 export function registerTagChipCommands(program: Command, withContext: WithContext<Kernel & MastersState & ChipImportState>): void {
-  const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
+  const tags = commandGroup(program, 'tags', 'manage tags');
   tags
     .command('import')
     .description('import chips written elsewhere (JSON array, entry format in docs/decisions.md §4); all or nothing: a refusal names each entry counted from 1')

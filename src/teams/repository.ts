@@ -15,3 +15,13 @@ export async function findTeam(db: Executor, id: string): Promise<TeamRow | unde
 export async function listTeams(db: Executor): Promise<TeamRow[]> {
   return db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
 }
+
+/** Every team's id (the deployment's jobs walk the teams one by one). */
+export async function listTeamIds(db: Executor): Promise<string[]> {
+  return (await db.selectFrom('teams').select('id').execute()).map((r) => r.id);
+}
+
+/** Whether the deployment has a team yet (the first start makes one). */
+export async function hasAnyTeam(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('teams').select('id').limit(1).executeTakeFirst()) !== undefined;
+}

@@ -164,3 +164,23 @@ export async function setPasswordWithLink(
     return openSession(ctx, trx, { ...user, password_hash: hash }, 'password', request, reply);
   });
 }
+
+/** A user as the API shows them: the row and how many passkeys they have. */
+export interface ListedUser {
+  user: UserRow;
+  passkeys: number;
+}
+
+/** The users `users` with their passkey counts. */
+export async function withPasskeys(db: Executor, users: UserRow[]): Promise<ListedUser[]> {
+  const passkeys = await repo.passkeyCounts(
+    db,
+    users.map((u) => u.id),
+  );
+  return users.map((user) => ({ user, passkeys: passkeys.get(user.id) ?? 0 }));
+}
+
+/** A team's users by email, with their passkey counts. */
+export async function listTeamUsers(db: Executor, teamId: string): Promise<ListedUser[]> {
+  return withPasskeys(db, await repo.listUsers(db, teamId));
+}

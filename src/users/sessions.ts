@@ -140,3 +140,21 @@ export const principalOf = (session: LiveSession): Principal => ({
   role: session.role,
   expiresAt: null,
 });
+
+/** Signs a session out: its row is revoked, so the cookie names nothing on any server. */
+export async function endSession(ctx: UsersContext, session: LiveSession): Promise<void> {
+  await repo.revokeSession(ctx.db.kysely, session.tokenHash, ctx.clock.nowMicros());
+}
+
+/** The session acting in `mode` from its next request on. */
+export async function switchMode(ctx: UsersContext, session: LiveSession, mode: Mode): Promise<LiveSession> {
+  await repo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
+  return { ...session, mode };
+}
+
+/** The user a live session belongs to; NotSignedIn when the account is gone. */
+export async function userOfSession(ctx: UsersContext, session: LiveSession): Promise<UserRow> {
+  const user = await repo.findUser(ctx.db.kysely, session.userId);
+  if (!user) throw new DomainError('NotSignedIn');
+  return user;
+}

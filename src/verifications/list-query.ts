@@ -2,7 +2,7 @@
 // One table serves the reader (400 naming the parameter) and the OpenAPI parameters.
 import { Type } from '@sinclair/typebox';
 import { isId } from '../ids.js';
-import type { ListCursors } from '../http/cursor.js';
+import { isTimePosition, type ListCursors } from '../http/cursor.js';
 import { enumOf, KeysetQuery, badParameter, checkWindow, isoTime, oneOf, pageSize, refuseUnknown, single, type Query } from '../http/query.js';
 import { REASONS } from './schemas.js';
 import { SIGNALS, type Signal } from '../signals/index.js';
@@ -42,8 +42,7 @@ export interface VerificationListing {
   size: number;
 }
 
-const isKey = (value: unknown): value is [number, string] =>
-  Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && (value[0] as number) >= 0 && isId('vrf', value[1]);
+const isKey = isTimePosition('vrf');
 
 /** The filter and page of GET /verifications; the cursor is read last, once the query it is bound to is known to be valid. */
 export async function readListVerificationsQuery(query: Query, cursors: ListCursors): Promise<VerificationListing> {

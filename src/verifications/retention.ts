@@ -5,13 +5,14 @@
 // a scan that a claim, a challenge or an ownership proof refers to, and the per-day counts behind
 // GET /verifications/stats (their own tables). A session goes with the last of its scans, unless its
 // chip still names it (the chip's current session).
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Db, Executor } from '../db/database.js';
-import type { Database, Mode, SessionsTable, VerificationsTable } from '../db/schema.js';
+import type { Db } from '../db/database.js';
+import type { Mode } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import type { BackgroundJob } from '../background-job.js';
 import type { Kernel } from '../kernel.js';
 import { recordAudit, systemActor } from '../audit/index.js';
+import { listTeamIds } from '../teams/index.js';
+import * as retentionRepo from './retention-repository.js';
 import type { Actor } from '../world.js';
 
 const DAY_MICROS = 86_400_000_000;
@@ -37,67 +38,6 @@ export interface PruneReport {
   dryRun: boolean;
 }
 
-/** The tables whose rows name a scan, which keeps it. */
-const REFERRERS = ['claims', 'challenges', 'ownerships', 'ownership_proofs'] as const;
-
-/** Whether something names the scan whose id is the column `scan` (`v.id`, `w.id`). */
-const referenced = (eb: ExpressionBuilder<any, any>, scan: 'v.id' | 'w.id') =>
-  eb.or(
-    REFERRERS.map((table) =>
-      eb.exists(
-        eb
-          .selectFrom(`${table} as r` as 'claims as r')
-          .select(sql.lit(1).as('one'))
-          .whereRef('r.verification_id', '=', scan),
-      ),
-    ),
-  );
-
-/** Scans of one world beyond the cutoff that nothing names, oldest first (the world index's order). */
-function prunable(db: Executor, teamId: string, mode: Mode, cutoff: number) {
-  return db
-    .selectFrom('verifications as v')
-    .where('v.team_id', '=', teamId)
-    .where('v.mode', '=', mode)
-    .where('v.scanned_at', '<', cutoff)
-    .where((eb) => eb.not(referenced(eb, 'v.id')));
-}
-
-/**
- * Whether the session `s` is still wanted once `gone` scans are deleted: its chip names it (the chip's
- * current session, which replay protection and the next tap read), or a scan outside `gone` names it.
- * Both looked up by the session's tag (the chip's key, the tag index), never by a scan of the whole table.
- */
-const wanted = (
-  eb: ExpressionBuilder<Database & { s: SessionsTable }, 's'>,
-  gone: (v: ExpressionBuilder<Database & { w: VerificationsTable }, 'w'>) => Expression<SqlBool>,
-) =>
-  eb.or([
-    eb.exists(eb.selectFrom('chips as k').select(sql.lit(1).as('one')).whereRef('k.tag_id', '=', 's.tag_id').whereRef('k.session_id', '=', 's.id')),
-    eb.exists(
-      eb
-        .selectFrom('verifications as w')
-        .select(sql.lit(1).as('one'))
-        .whereRef('w.tag_id', '=', 's.tag_id')
-        .whereRef('w.session_id', '=', 's.id')
-        .where((w) => w.not(gone(w as never))),
-    ),
-  ]);
-
-/** What a run would delete in one world, counted without reading the rows out. */
-async function countPrunable(db: Executor, teamId: string, mode: Mode, cutoff: number): Promise<{ verifications: number; sessions: number }> {
-  const scans = await prunable(db, teamId, mode, cutoff)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  const sessions = await db
-    .selectFrom('sessions as s')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('s.id', 'in', prunable(db, teamId, mode, cutoff).select('v.session_id').where('v.session_id', 'is not', null).$narrowType<{ session_id: string }>())
-    .where((eb) => eb.not(wanted(eb, (w) => w.and([w('w.scanned_at', '<', cutoff), w.not(referenced(w, 'w.id'))]))))
-    .executeTakeFirstOrThrow();
-  return { verifications: Number(scans.n), sessions: Number(sessions.n) };
-}
-
 /**
  * One batch of one world: up to `batch` prunable scans, oldest first, and the sessions they alone
  * named, in one transaction (a session is never left behind by a crash between the two). The
@@ -113,20 +53,14 @@ async function pruneBatch(
   at: number,
 ): Promise<{ verifications: number; sessions: number }> {
   return inTransaction(db, async (trx) => {
-    const rows = await prunable(trx, teamId, mode, cutoff).select(['v.id', 'v.session_id']).orderBy('v.scanned_at').limit(batch).execute();
+    const rows = await retentionRepo.oldestPrunable(trx, teamId, mode, cutoff, batch);
     if (rows.length === 0) return { verifications: 0, sessions: 0 };
-    const ids = rows.map((r) => r.id);
-    await trx.deleteFrom('verifications').where('id', 'in', ids).execute();
+    await retentionRepo.deleteScans(
+      trx,
+      rows.map((r) => r.id),
+    );
     const named = [...new Set(rows.flatMap((r) => (r.session_id === null ? [] : [r.session_id])))];
-    let sessions = 0;
-    if (named.length > 0) {
-      const deleted = await trx
-        .deleteFrom('sessions as s')
-        .where('s.id', 'in', named)
-        .where((eb) => eb.not(wanted(eb, () => sql<SqlBool>`false`)))
-        .executeTakeFirst();
-      sessions = Number(deleted.numDeletedRows);
-    }
+    const sessions = named.length > 0 ? await retentionRepo.deleteUnwantedSessions(trx, named) : 0;
     await recordAudit(trx, { teamId, mode, actor }, at, [
       { operation: 'scans.prune', resourceId: null, changes: { before: cutoff, scans: rows.length, sessions } },
     ]);
@@ -141,10 +75,10 @@ export async function pruneScans(ctx: Pick<Kernel, 'db' | 'clock'>, options: Pru
   const cutoff = ctx.clock.nowMicros() - options.days * DAY_MICROS;
   const report: PruneReport = { cutoff, verifications: 0, sessions: 0, dryRun: options.dryRun === true };
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pause ?? 0));
-  for (const { id: teamId } of await db.kysely.selectFrom('teams').select('id').execute()) {
+  for (const teamId of await listTeamIds(db.kysely)) {
     for (const mode of MODES) {
       if (report.dryRun) {
-        const counts = await countPrunable(db.kysely, teamId, mode, cutoff);
+        const counts = await retentionRepo.countPrunable(db.kysely, teamId, mode, cutoff);
         report.verifications += counts.verifications;
         report.sessions += counts.sessions;
         continue;

@@ -62,7 +62,7 @@ export async function redeliverAsOperator(ctx: Kernel & MastersState, filter: we
     if (hook.enabled !== 1) throw refusal(`webhook ${filter.webhookId} is disabled (${hook.disabled_reason ?? 'by its team'}); enable it first`);
     world = { teamId: hook.team_id, mode: hook.mode };
   } else {
-    const event = await ctx.db.kysely.selectFrom('events').select(['team_id', 'mode']).where('id', '=', filter.eventId).executeTakeFirst();
+    const event = await webhooksRepo.findEventWorld(ctx.db.kysely, filter.eventId);
     if (event) world = { teamId: event.team_id, mode: event.mode };
   }
   return inTransaction(ctx.db, async (trx) => {

@@ -4,11 +4,11 @@
 // that announces a change renders its payload's `data` (src/tags/events.ts).
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
-import { inChunks } from '../db/chunked.js';
 import { newId } from '../ids.js';
 import { isoMicros } from '../time.js';
 import type { EventType } from './event-types.js';
 import { enqueueDeliveries } from './fanout.js';
+import * as webhooksRepo from './repository.js';
 
 /** One event: the world it belongs to, the tag it is about, and its payload's `data` and extra top-level members. */
 export interface OutboxEvent {
@@ -32,7 +32,7 @@ export async function recordEvents(db: Executor, type: EventType, events: Outbox
     payload: JSON.stringify({ type, timestamp, data: event.data, ...event.extra }),
     created_at: at,
   }));
-  await inChunks(rows, (part) => db.insertInto('events').values(part).execute());
+  await webhooksRepo.insertEvents(db, rows);
   // Normally one world per call; grouped so that a mixed call still reaches each world's webhooks.
   const worlds = new Map<string, { teamId: string; mode: Mode; ids: string[] }>();
   for (const row of rows) {

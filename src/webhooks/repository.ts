@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
 import { isId } from '../ids.js';
 import type { Selectable } from 'kysely';
-import type { DeliveriesTable, DeliveryAttemptsTable, Mode, WebhooksTable } from '../db/schema.js';
+import type { DeliveriesTable, DeliveryAttemptsTable, EventsTable, Mode, WebhooksTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
 
@@ -46,6 +46,15 @@ export async function enabledWebhooks(db: Executor, world: World): Promise<{ id:
     .where('mode', '=', world.mode)
     .where('enabled', '=', 1)
     .execute();
+}
+
+export async function insertEvents(db: Executor, rows: Omit<Selectable<EventsTable>, 'seq'>[]): Promise<void> {
+  await inChunks(rows, (part) => db.insertInto('events').values(part).execute());
+}
+
+/** The team and mode of an event. */
+export function findEventWorld(db: Executor, eventId: string): Promise<{ team_id: string; mode: Mode } | undefined> {
+  return db.selectFrom('events').select(['team_id', 'mode']).where('id', '=', eventId).executeTakeFirst();
 }
 
 /** Deliveries waiting to be sent or retried, of every team and mode. */

@@ -17,7 +17,7 @@ import { sealer, type Sealer } from '../secrets/index.js';
 import type { Caller, World } from '../world.js';
 import { recordAudit } from '../audit/index.js';
 import type { Protocol } from '../tags/index.js';
-import { configureTag, recordConfigurationFailure } from '../tags/index.js';
+import { configureTag, getTag, recordConfigurationFailure } from '../tags/index.js';
 import { defaultLayout } from '../chips/url-layout.js';
 import * as chipsRepo from '../tag-chips/index.js';
 import type { Clock } from '../time.js';
@@ -166,6 +166,15 @@ export async function startTagWrite(ctx: Kernel & MastersState, world: Caller, t
     if (isUniqueViolation(error)) throw new DomainError('WriteInProgress');
     throw error;
   }
+}
+
+/** A tag is written a handful of times in its life; a list without pages is enough for its history. */
+export const HISTORY_LIMIT = 100;
+
+/** A tag's writes, newest first (at most HISTORY_LIMIT); NotFound when the world has no such tag. */
+export async function listTagWrites(ctx: Kernel & MastersState, world: World, tagId: string): Promise<WriteRow[]> {
+  await getTag(ctx, world, tagId);
+  return writesRepo.listTagWrites(ctx.db.kysely, world, tagId, HISTORY_LIMIT);
 }
 
 export async function getWrite(ctx: Kernel & MastersState, world: World, id: string): Promise<WriteRow> {

@@ -6,6 +6,7 @@
 // only through that feature's front door (its index.ts), and no two features lean on each
 // other, directly or around a circle.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { SRC, importsOf, sources } from './module-graph.js';
@@ -112,4 +113,15 @@ test('the layering sees the whole graph: each floor holds modules and imports ru
   const floors = new Set(imports.map(({ from }) => floorOf(from)));
   assert.deepEqual([...floors].sort(), ['composition', 'feature', 'kernel']);
   assert.ok(imports.filter(({ from, to }) => floorOf(from) === 'composition' && floorOf(to) === 'feature').length > 20);
+});
+
+test("the module graph hides one leg only: the commit thread's import of the write kinds by the URL it is given", () => {
+  // An import() of a computed specifier is a dependency no import line shows.
+  const computed = sources(SRC)
+    .filter((file) => /\bimport\((?!['"])/.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(SRC, file))
+    .sort();
+  // commit-thread.ts only spells the thread's own entry for tsx (a string it evaluates); commit-thread-main.ts
+  // imports the module `createContext` names (WRITE_KINDS, src/write-kinds.ts).
+  assert.deepEqual(computed, [join('db', 'commit-thread-main.ts'), join('db', 'commit-thread.ts')]);
 });

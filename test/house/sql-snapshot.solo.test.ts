@@ -12,7 +12,7 @@ import { bootstrapIfEmpty } from '../../src/bootstrap.js';
 import { verifyMasterKeys } from '../../src/master-keys/masters.js';
 import { checkTagCounters } from '../../src/tags/doctor.js';
 import { findWebhookById, listAttempts, requeue } from '../../src/webhooks/repository.js';
-import { setHolding, unsetHolding } from '../../src/extension/holdings/embedded.js';
+import { setHolding, unsetHolding } from '../../src/extension/holdings/repository.js';
 import { DeliveryWorker } from '../../src/webhooks/worker.js';
 import { createKey, revoke } from '../../src/keys/service.js';
 import { DATABASES, call, startServer, type TestServer } from '../kit/harness.js';

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { cli, emulated, flipHexDigit, tamper, tapUrl, verify } from './helpers.js';
+import { assertError } from '../kit/assertions.js';
 
 const VRF_ID = /^vrf_[0-9A-Za-z]{22}$/;
 
@@ -231,7 +232,10 @@ for (const kind of DATABASES) {
       assert.equal((await verify(suite.server, suite.world.sandbox.key, url, { client_ip: '203.0.113.9' })).body.data.attributes.reason, 'ok');
     });
 
-    test('400 for a document of the wrong shape', async () => {
+    test('400 for a document of the wrong shape, each with its title; nothing stored', async () => {
+      const scans = async () => (await suite.server.ctx.db.kysely.selectFrom('verifications').select('id').execute()).length;
+      const before = await scans();
+      const answers = [];
       for (const body of [
         {},
         { data: [] },
@@ -240,8 +244,11 @@ for (const kind of DATABASES) {
         { data: { type: 'verifications', attributes: {} } },
       ]) {
         const response = await call(suite.server, 'POST', '/verifications', { key: suite.world.sandbox.key, body });
-        assert.equal(response.status, 400, JSON.stringify(body));
+        assertError(response, 400);
+        answers.push(response.body.errors[0].title);
       }
+      assert.deepEqual(answers, [...Array(4).fill('Request body is malformed'), 'A required attribute is missing']);
+      assert.equal(await scans(), before);
     });
 
     test('404: no tag under that url, a tag not configured, an unknown verification id', async () => {

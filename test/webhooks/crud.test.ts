@@ -100,11 +100,24 @@ for (const kind of DATABASES) {
     });
 
     test('http is accepted only where the operator allows it', async () => {
+      const url = 'http://127.0.0.1:9/';
+      // By default: refused, naming the rule and the setting that lifts it; nothing stored.
+      const refused = await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: body({ url }) });
+      assert.equal(refused.status, 422, refused.text);
+      assert.deepEqual(
+        refused.body.errors.map((e: any) => [e.source.pointer, e.detail]),
+        [['/data/attributes/url', 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)']],
+      );
+      const stored = await suite.server.ctx.db.kysely.selectFrom('webhooks').select('id').where('url', '=', url).execute();
+      assert.deepEqual(stored, []);
       const permissive = await startServer(kind, { TAPPROOF_ALLOW_HTTP_WEBHOOKS: '1', TAPPROOF_ALLOW_PRIVATE_WEBHOOKS: '1' });
       try {
         const w = await permissive.seedTeam();
-        const created = await call(permissive, 'POST', '/webhooks', { key: w.sandbox.key, body: body({ url: 'http://127.0.0.1:9/' }) });
+        const created = await call(permissive, 'POST', '/webhooks', { key: w.sandbox.key, body: body({ url }) });
         assert.equal(created.status, 201, created.text);
+        assert.equal(created.body.data.attributes.url, url);
+        const read = await call(permissive, 'GET', `/webhooks/${created.body.data.id}`, { key: w.sandbox.key });
+        assert.equal(read.body.data.attributes.url, url);
       } finally {
         await permissive.close();
       }

@@ -1,17 +1,15 @@
-import { reachesTeam } from '../../http/access.js';
-import { listCursors, type CursorMasters } from '../../http/cursor.js';
+import { isTimePosition, listCursors, type CursorMasters } from '../../http/cursor.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { badParameter, checkWindow, isoTime, oneOf, pageOf, pageSize, refuseUnknown, single, type Query } from '../../http/query.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { answer, errorResponses } from '../../http/schemas.js';
 import type { Kernel } from '../../kernel.js';
 import { AUDIT_OPERATIONS } from '../operations.js';
-import { listAuditEvents } from '../repository.js';
+import { listAuditEventsFor } from '../service.js';
 import { AuditEventPage, AuditEventsQuery } from '../schemas.js';
 import { renderAuditEvent } from '../serializer.js';
 
-const isPosition = (value: unknown): value is [number, string] =>
-  Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string' && value[1].length <= 40;
+const isPosition = isTimePosition('aud');
 
 /** An id-like parameter: printable, and no longer than any id or `user@host` the log holds. */
 function name(query: Query, parameter: string): string | undefined {
@@ -47,15 +45,7 @@ export default function listAuditEventsRoute(app: RouteApp, ctx: Kernel & { mast
         until,
         before: await cursors.read(isPosition),
       };
-      const { rows, more } = pageOf(
-        await listAuditEvents(
-          ctx.db.kysely,
-          // The team's own events (its people) belong to both worlds: a sandbox key does not see them.
-          { teamId: request.principal.teamId, mode: request.principal.mode, teamWide: reachesTeam(request.principal) },
-          { ...filter, limit: size + 1 },
-        ),
-        size,
-      );
+      const { rows, more } = pageOf(await listAuditEventsFor(ctx.db.kysely, request.principal, { ...filter, limit: size + 1 }), size);
       const last = more ? rows.at(-1)! : null;
       return sendDocument(reply, 200, {
         data: rows.map(renderAuditEvent),

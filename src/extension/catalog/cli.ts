@@ -1,6 +1,6 @@
 // `tapproof products create`, `tapproof tokens create`, `tapproof tags link`
 // (docs/decisions.md §7). `--json` prints `{"id": …}`.
-import { output, parseMode } from '../../cli-kit.js';
+import { commandGroup, output, parseMode } from '../../cli-kit.js';
 import type { WithContext } from '../../cli-kit.js';
 import type { Kernel } from '../../kernel.js';
 import type { MastersState } from '../../master-keys/index.js';
@@ -90,7 +90,7 @@ export function registerCatalogCommands(program: Command, withContext: WithConte
       output(opts.json, made.created, made.line);
     });
 
-  const tags = program.commands.find((c) => c.name() === 'tags') ?? program.command('tags').description('manage tags');
+  const tags = commandGroup(program, 'tags', 'manage tags');
   tags
     .command('link <tag_id>')
     .description("show a product and/or prove a token on the tag's verifications (extension API)")

@@ -1,5 +1,5 @@
 import { isoMicros } from '../../time.js';
-import type { HoldingRow } from '../holdings/embedded.js';
+import type { HoldingRow } from '../holdings/repository.js';
 import type { ProductRow, TokenRow } from './repository.js';
 import { productView, tokenView } from './tag-links.js';
 

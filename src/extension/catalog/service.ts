@@ -139,7 +139,7 @@ export async function linkTag(
   const at = clock.nowMicros();
   const row = await db.transaction().execute(async (trx) => {
     await catalogRepo.upsertTagLinks(trx, [{ tag_id: tagId, product_id: links.product, token_id: links.token, updated_at: at }]);
-    const linked = await trx.selectFrom('tag_links').selectAll().where('tag_id', '=', tagId).executeTakeFirstOrThrow();
+    const linked = (await catalogRepo.findTagLink(trx, tagId))!;
     await recordAudit(trx, { ...world, actor }, at, [
       { operation: 'tag.link', resourceId: tagId, changes: { product_id: linked.product_id, token_id: linked.token_id } },
     ]);

@@ -8,7 +8,7 @@ import type { Mode } from '../../db/schema.js';
 import type { Executor } from '../../db/database.js';
 import type { Clock } from '../../time.js';
 import * as catalogRepo from '../catalog/repository.js';
-import { setHolding, unsetHolding } from './embedded.js';
+import { setHolding, unsetHolding } from './repository.js';
 import { canonicalAddress as canonicalOf } from './service.js';
 import { cliActor, recordAudit, type AuditEntry } from '../../audit/index.js';
 

@@ -8,7 +8,7 @@ import { blockfrostProvider, evmProvider, koiosProvider } from './chains.js';
 import { embeddedProvider } from './embedded.js';
 import type { HoldingsProvider } from './provider.js';
 
-export { setHolding, unsetHolding } from './embedded.js';
+export { setHolding, unsetHolding } from './repository.js';
 export { blockfrostProvider, evmProvider, koiosProvider } from './chains.js';
 export { HoldingsUnavailable, type HoldingsProvider } from './provider.js';
 

@@ -9,7 +9,7 @@ import type { Caller, World } from '../../world.js';
 import * as catalogRepo from '../catalog/repository.js';
 import type { TokenRow } from '../catalog/repository.js';
 import { parseAddress } from '../wallets/cip19.js';
-import { findHolding, listHoldings, setHolding, unsetHolding, type HoldingRow } from './embedded.js';
+import { findHolding, listHoldings, setHolding, unsetHolding, type HoldingRow } from './repository.js';
 
 type Services = Pick<Kernel, 'db' | 'clock'>;
 

@@ -3,7 +3,7 @@ import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
-import * as keysRepo from '../repository.js';
+import { findKey } from '../service.js';
 import { KeyDocument } from '../schemas.js';
 import { renderKey } from '../serializer.js';
 
@@ -22,7 +22,7 @@ export default function getCurrentKeyRoute(app: RouteApp, { db }: Kernel): void 
       const { via, id, teamId, mode } = request.principal;
       // A console session has no key: the console reads who is signed in from GET /auth/session.
       if (via !== 'key') throw new DomainError('NotFound', [], undefined, 'signed in as a user of the console, not with a key');
-      const key = await keysRepo.findKeyInWorld(db.kysely, id, teamId, mode);
+      const key = await findKey(db.kysely, { teamId, mode }, id);
       // Revoked between authentication and this read.
       if (!key) throw new DomainError('Unauthorized');
       return sendDocument(reply, 200, { data: renderKey(key) });

@@ -1,10 +1,8 @@
 import type { Kernel } from '../../kernel.js';
 import type { RouteApp } from '../../http/route-app.js';
-import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
-import { isId } from '../../ids.js';
-import * as keysRepo from '../repository.js';
+import { getKey } from '../service.js';
 import { KeyDocument } from '../schemas.js';
 import { renderKey } from '../serializer.js';
 
@@ -19,9 +17,7 @@ export default function getKeyRoute(app: RouteApp, { db }: Kernel): void {
       response: { 200: answer('The key, without its secret.', KeyDocument), ...errorResponses(401, 404, 406, 429) },
     },
     handler: async (request, reply) => {
-      const { teamId, mode } = request.principal;
-      const key = isId('key', request.params.id) ? await keysRepo.findKeyInWorld(db.kysely, request.params.id, teamId, mode) : undefined;
-      if (!key) throw new DomainError('NotFound');
+      const key = await getKey(db.kysely, request.principal, request.params.id);
       return sendDocument(reply, 200, { data: renderKey(key) });
     },
   });

@@ -3,7 +3,7 @@ import type { Kernel } from '../../kernel.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { answer, errorResponses } from '../../http/schemas.js';
-import * as keysRepo from '../repository.js';
+import { listKeys } from '../service.js';
 import { KeyList } from '../schemas.js';
 import { renderKey } from '../serializer.js';
 
@@ -18,8 +18,7 @@ export default function listKeysRoute(app: RouteApp, { db }: Kernel): void {
     },
     handler: async (request, reply) => {
       refuseUnknown(request.query as Record<string, unknown>, []);
-      const { teamId, mode } = request.principal;
-      return sendDocument(reply, 200, { data: (await keysRepo.listKeys(db.kysely, teamId, mode)).map((key) => renderKey(key)) });
+      return sendDocument(reply, 200, { data: (await listKeys(db.kysely, request.principal)).map((key) => renderKey(key)) });
     },
   });
 }

@@ -3,13 +3,13 @@
 // authenticator's answer, sent as the JSON form of the credential that @simplewebauthn/browser makes.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance } from 'fastify';
-import { DomainError, problem, validationFailed, type FieldProblem } from '../../errors.js';
+import { problem, validationFailed, type FieldProblem } from '../../errors.js';
 import { isObject, type Json } from '../../json.js';
 import type { UsersContext } from '../context.js';
 import { registerForSession, registerWithLink, registrationOptions, relyingParty, signInOptions, signInWithPasskey, TRANSPORTS } from '../passkeys.js';
-import * as repo from '../repository.js';
+
 import { userOfLink } from '../service.js';
-import { signedInSession } from '../sessions.js';
+import { signedInSession, userOfSession } from '../sessions.js';
 import { bodyOf, originOf, sessionAnswer } from './answers.js';
 
 const hidden = { schema: { hide: true } };
@@ -69,9 +69,7 @@ export default function passkeyRoutes(app: FastifyInstance, ctx: UsersContext): 
     const rp = relyingParty(originOf(ctx, request));
     if (token !== undefined) return registrationOptions(ctx, (await userOfLink(ctx.db.kysely, ctx, token)).user, rp);
     const session = await signedInSession(ctx, request);
-    const user = await repo.findUser(ctx.db.kysely, session.userId);
-    if (!user) throw new DomainError('NotSignedIn');
-    return registrationOptions(ctx, user, rp);
+    return registrationOptions(ctx, await userOfSession(ctx, session), rp);
   });
 
   app.post('/passkeys/register', hidden, async (request, reply) => {

@@ -2,8 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { problem, validationFailed } from '../../errors.js';
 import type { UsersContext } from '../context.js';
-import * as repo from '../repository.js';
-import { checkCsrf, clearSessionCookie, liveSession, signedInSession } from '../sessions.js';
+import { checkCsrf, clearSessionCookie, endSession, liveSession, signedInSession, switchMode } from '../sessions.js';
 import { bodyOf, sessionAnswer } from './answers.js';
 
 const hidden = { schema: { hide: true } };
@@ -25,7 +24,7 @@ export default function sessionRoutes(app: FastifyInstance, ctx: UsersContext): 
     const session = await liveSession(ctx, request);
     if (session) {
       checkCsrf(request, session);
-      await repo.revokeSession(ctx.db.kysely, session.tokenHash, ctx.clock.nowMicros());
+      await endSession(ctx, session);
     }
     clearSessionCookie(request, reply);
     return reply.code(204).send();
@@ -35,7 +34,6 @@ export default function sessionRoutes(app: FastifyInstance, ctx: UsersContext): 
     const session = await signedInSession(ctx, request);
     const { mode } = bodyOf(request);
     if (mode !== 'sandbox' && mode !== 'production') throw validationFailed([problem('mode', 'mode must be sandbox or production')]);
-    await repo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
-    return sessionAnswer(ctx, { ...session, mode });
+    return sessionAnswer(ctx, await switchMode(ctx, session, mode));
   });
 }

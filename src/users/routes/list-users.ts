@@ -3,7 +3,7 @@ import type { Kernel } from '../../kernel.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { answer, errorResponses } from '../../http/schemas.js';
-import * as repo from '../repository.js';
+import { listTeamUsers } from '../service.js';
 import { UserList } from '../schemas.js';
 import { renderUser } from '../serializer.js';
 
@@ -18,12 +18,8 @@ export default function listUsersRoute(app: RouteApp, { db }: Kernel): void {
     },
     handler: async (request, reply) => {
       refuseUnknown(request.query as Record<string, unknown>, []);
-      const users = await repo.listUsers(db.kysely, request.principal.teamId);
-      const passkeys = await repo.passkeyCounts(
-        db.kysely,
-        users.map((u) => u.id),
-      );
-      return sendDocument(reply, 200, { data: users.map((u) => renderUser(u, passkeys.get(u.id) ?? 0)) });
+      const users = await listTeamUsers(db.kysely, request.principal.teamId);
+      return sendDocument(reply, 200, { data: users.map(({ user, passkeys }) => renderUser(user, passkeys)) });
     },
   });
 }

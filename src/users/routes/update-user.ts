@@ -6,10 +6,9 @@ import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
 import { isId } from '../../ids.js';
 import { readUpdateDocument } from '../documents.js';
-import * as repo from '../repository.js';
 import { UpdateUserBody, UserDocument } from '../schemas.js';
 import { renderUser } from '../serializer.js';
-import { updateUser } from '../service.js';
+import { updateUser, withPasskeys } from '../service.js';
 
 export default function updateUserRoute(app: RouteApp, ctx: Kernel): void {
   app.patch('/users/:id', {
@@ -26,9 +25,8 @@ export default function updateUserRoute(app: RouteApp, ctx: Kernel): void {
       const { id } = request.params;
       if (!isId('usr', id)) throw new DomainError('NotFound');
       const change = readUpdateDocument(request.body, id);
-      const user = await updateUser(ctx, callerOf(request), id, change);
-      const passkeys = await repo.passkeyCounts(ctx.db.kysely, [id]);
-      return sendDocument(reply, 200, { data: renderUser(user, passkeys.get(id) ?? 0) });
+      const [listed] = await withPasskeys(ctx.db.kysely, [await updateUser(ctx, callerOf(request), id, change)]);
+      return sendDocument(reply, 200, { data: renderUser(listed!.user, listed!.passkeys) });
     },
   });
 }

@@ -4,13 +4,9 @@ import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { refuseUnknown } from '../../http/query.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
-import { getTag } from '../../tags/index.js';
-import * as writesRepo from '../repository.js';
+import { listTagWrites } from '../service.js';
 import { WriteList } from '../schemas.js';
 import { renderWrite } from '../serializer.js';
-
-/** A tag is written a handful of times in its life; a list without pages is enough for its history. */
-const HISTORY_LIMIT = 100;
 
 export default function listTagWritesRoute(app: RouteApp, ctx: Kernel & MastersState): void {
   app.get('/tags/:id/writes', {
@@ -25,9 +21,7 @@ export default function listTagWritesRoute(app: RouteApp, ctx: Kernel & MastersS
     },
     handler: async (request, reply) => {
       refuseUnknown(request.query as Record<string, unknown>, []);
-      const id = request.params.id;
-      await getTag(ctx, request.principal, id);
-      const rows = await writesRepo.listTagWrites(ctx.db.kysely, request.principal, id, HISTORY_LIMIT);
+      const rows = await listTagWrites(ctx, request.principal, request.params.id);
       return sendDocument(reply, 200, { data: rows.map(renderWrite) });
     },
   });
