@@ -20,12 +20,13 @@ const assets = {
 };
 const attr = (s) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const page = (verificationId, resourceUrl) => `<!doctype html>
+const page = (verificationId, resourceUrl, signals) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Check your item</title><link rel="stylesheet" href="/page.css"><link rel="stylesheet" href="/tapproof-landing.css">
 <script type="module" src="/tapproof-landing.js"></script></head>
 <body><main><h1>Check your item</h1>
-<tapproof-verification api="${attr(extApi)}" verification-id="${attr(verificationId)}" resource-url="${attr(resourceUrl)}"></tapproof-verification>
+<tapproof-verification api="${attr(extApi)}" verification-id="${attr(verificationId)}" resource-url="${attr(resourceUrl)}"
+  signals="${attr(signals.join(' '))}" seal-notice></tapproof-verification>
 </main></body></html>`;
 
 createServer(async (req, res) => {
@@ -40,9 +41,10 @@ createServer(async (req, res) => {
     return res.writeHead(400).end(); // a Host header that is no host
   }
   let verificationId = ''; // none: the page says "Not genuine"
+  let signals = []; // the extension API does not show them: an opened seal is told only through these
   try {
     const { attributes } = await tapproof.verifications.verify(url.href, { clientIp: req.socket.remoteAddress });
-    if (attributes.genuine) verificationId = attributes.verification_id;
+    if (attributes.genuine) [verificationId, signals] = [attributes.verification_id, attributes.signals];
   } catch (error) {
     // A 4xx is a URL that is no tag's tap; anything else means the check could not be made.
     if (!(error instanceof TapproofError && error.status >= 400 && error.status < 500)) {
@@ -51,7 +53,7 @@ createServer(async (req, res) => {
   }
   const csp = `default-src 'self'; connect-src ${new URL(extApi).origin}; img-src https:`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
-  res.end(page(verificationId, url.origin + url.pathname));
+  res.end(page(verificationId, url.origin + url.pathname, signals));
 }).listen(Number(PORT), HOST, function () {
   console.log(`landing on http://${HOST}:${this.address().port}`);
 });

@@ -6,6 +6,7 @@
 // serious axe-core violation (colour contrast included) before and after the proof.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { cardanoTestWallet, ethereumTestWallet, type TestWalletOptions } from '@tapproof/landing/test-wallets';
@@ -14,7 +15,7 @@ import { createProduct, createToken, linkTag } from '../../src/extension/catalog
 import { CARDANO_TOKEN, ETHEREUM_TOKEN, ext, holdings } from '../extension/helpers.js';
 import { launchBrowser, pageErrors, seriousViolations } from '../kit/browser.js';
 import { DATABASES, sharedServer } from '../kit/harness.js';
-import { emulated, tapUrl } from '../verifications/helpers.js';
+import { emulated, tamper, tapUrl } from '../verifications/helpers.js';
 import { startBrand, type BrandServer } from './brand.js';
 import { cliActor } from '../../src/audit/record.js';
 import { asCli } from '../kit/actors.js';
@@ -33,6 +34,13 @@ const shows = (page: Page, role: 'status' | 'alert' | 'heading', text: string) =
 const ownerRow = (page: Page) => page.locator('tapproof-verification dt:text-is("Owner") + dd').innerText();
 
 let browser: Browser;
+
+test("the READMEs state the example server's length as it is", () => {
+  const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  const lines = read('examples/landing/server.js').trimEnd().split('\n').length;
+  assert.equal(/a brand's\s+server in (\d+) lines/.exec(read('README.md'))?.[1], String(lines));
+  assert.equal(/in (\d+) lines of Node/.exec(read('examples/landing/README.md'))?.[1], String(lines));
+});
 
 interface Layout {
   /** Wider than the viewport: the visitor would scroll sideways. */
@@ -136,6 +144,21 @@ for (const kind of DATABASES) {
       assert.equal(await page.getByText('Signs with Ethereum wallet (Ethereum).').count(), 1);
       await proves(page, wallet.address);
       await close();
+    });
+
+    test('a tap of an item whose seal was opened says so on the example page, as the console does', async () => {
+      const { server, world } = suite;
+      const { id } = await emulated(server, world.teamId, 'ntag_424_dna_tag_tamper', { url: `${brand.origin}/p/${randomBytes(4).toString('hex')}` });
+      const NOTICE = 'This item’s seal has been opened.';
+      const intact = await visit(await tapUrl(server, id), {});
+      await intact.page.locator('tapproof-verification dd').first().waitFor();
+      assert.equal(await intact.page.getByRole('note', { name: NOTICE, exact: true }).count(), 0);
+      await intact.close();
+
+      await tamper(server, id, 'open');
+      const opened = await visit(await tapUrl(server, id), {});
+      await opened.page.getByRole('note', { name: NOTICE, exact: true }).waitFor({ timeout: 5000 });
+      await opened.close();
     });
 
     test('the page is styled under its policy, fits a 375 px phone and 1280 px, and passes axe-core before and after the proof', async () => {
