@@ -17,9 +17,11 @@ export const TITLES = {
   InvalidQuery: 'Invalid query parameter',
   Unauthorized: 'Missing, invalid, revoked or expired API key',
   Forbidden: "The API key's role does not allow this request",
+  UserForbidden: "This user's role does not allow this request",
   SandboxReach: 'A sandbox key acts in its sandbox only',
   ConsoleOnly: 'Only an admin signed in to the console may do this',
   KeyRevoked: 'The key is revoked or expired',
+  KeyRolled: 'The key has already been rolled: roll its successor instead',
   NotFound: 'Not Found',
   RouteNotFound: 'Not Found',
   MethodNotAllowed: 'Method Not Allowed',
@@ -35,6 +37,8 @@ export const TITLES = {
   RateLimited: 'Too Many Requests',
   // Console sign-in (docs/users.md): one answer for a wrong password and an unknown account.
   SignInFailed: 'Wrong email or password, or the account cannot sign in',
+  // A passkey names its account, so its failure need not hide which part was wrong the way a password's does.
+  PasskeySignInFailed: 'The passkey was not accepted: it is unknown, the attempt expired, or its account cannot sign in',
   SignInThrottled: 'Too many failed sign-ins: try again later',
   NotSignedIn: 'Not signed in, or the session has ended',
   CsrfRejected: 'Missing or wrong X-CSRF-Token for this session',

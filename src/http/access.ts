@@ -49,7 +49,8 @@ export const isRole = (value: unknown): value is Role => typeof value === 'strin
 
 /** The JSON:API `detail` of a 403: the role the caller has and the roles that would do. */
 export function forbiddenDetail(role: Role, access: Access, via: 'key' | 'user' = 'key'): string {
-  const allowed = ALLOWED[access];
+  // A person is never of role verify (users/rules.ts), so a user is told the user roles only.
+  const allowed = via === 'user' ? ALLOWED[access].filter((r) => r !== 'verify') : ALLOWED[access];
   return `this ${via}'s role is ${role}; this request needs a ${via} of role ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`;
 }
 

@@ -41,7 +41,8 @@ export function installAuth(app: FastifyInstance, auth: Authentication): void {
     const principal = match ? await auth.authenticate(match[1]) : header === undefined && auth.session ? await auth.session(request) : null;
     if (!principal) throw new DomainError('Unauthorized');
     const access = request.routeOptions.config.access!;
-    if (!allows(principal.role, access)) throw new DomainError('Forbidden', [], undefined, forbiddenDetail(principal.role, access, principal.via));
+    if (!allows(principal.role, access))
+      throw new DomainError(principal.via === 'user' ? 'UserForbidden' : 'Forbidden', [], undefined, forbiddenDetail(principal.role, access, principal.via));
     const refused = reachRefusal(principal, request.routeOptions.config.reach ?? 'world');
     if (refused) throw new DomainError(refused.code, [], undefined, refused.detail);
     request.principal = principal;

@@ -106,8 +106,10 @@ export async function roll(ctx: Announcer, world: Caller, keyId: string, overlap
     if (!old) throw new DomainError('NotFound');
     const fresh = await createKey(trx, world.teamId, world.mode, ctx.clock, { role: old.role, name: old.name, expiresAt: old.expires_at });
     const now = fresh.row.created_at;
-    if (!(await keysRepo.replaceKey(trx, old.id, fresh.id, now + overlapSeconds * 1_000_000, now)))
-      throw new DomainError('KeyRevoked', [], undefined, whyNotLive((await keysRepo.findKey(trx, old.id))!));
+    if (!(await keysRepo.replaceKey(trx, old.id, fresh.id, now + overlapSeconds * 1_000_000, now))) {
+      const lost = (await keysRepo.findKey(trx, old.id))!;
+      throw new DomainError(lost.replaced_by !== null ? 'KeyRolled' : 'KeyRevoked', [], undefined, whyNotLive(lost));
+    }
     await recordAudit(trx, world, now, [
       { operation: 'key.roll', resourceId: old.id, changes: { replaced_by: fresh.id, ends_at: now + overlapSeconds * 1_000_000 } },
     ]);

@@ -53,7 +53,7 @@ export function relyingParty(origin: string): RelyingParty {
 export const userHandleOf = (userId: string) => new TextEncoder().encode(userId);
 
 /** Every refused passkey sign-in, whatever the reason, is this one answer. */
-const signInFailed = () => new DomainError('SignInFailed');
+const signInFailed = () => new DomainError('PasskeySignInFailed');
 
 const notRegistered = () => validationFailed([problem('response', 'the passkey could not be registered: ask for new options and try again')]);
 

@@ -160,6 +160,22 @@ for (const kind of DATABASES) {
       assert.equal(expired.body.errors[0].detail, 'the key has expired');
     });
 
+    test('a second roll of a key still in its overlap is refused as already rolled, not as revoked or expired', async () => {
+      const { server, world } = suite;
+      const old = await make(server, world.sandbox.key, { role: 'read' });
+      const rolled = await call(server, 'POST', `/keys/${old.id}/roll`, { key: world.sandbox.key, body: keysDoc({ expires_in: 3600 }) });
+      assert.equal(rolled.status, 201, rolled.text);
+      // The old key still works: it is neither revoked nor expired.
+      assert.equal((await call(server, 'GET', '/tags', { key: old.key })).status, 200);
+      const again = await call(server, 'POST', `/keys/${old.id}/roll`, { key: world.sandbox.key, body: keysDoc({ expires_in: 3600 }) });
+      assert.equal(again.status, 409, again.text);
+      assert.deepEqual(again.body.errors[0], {
+        status: '409',
+        title: 'The key has already been rolled: roll its successor instead',
+        detail: `the key was already rolled to ${rolled.body.data.id}`,
+      });
+    });
+
     test('a rolled key that expires sooner than the overlap keeps its own expiry; the new one inherits it', async () => {
       const { server, world } = suite;
       const expires = iso(server, 30);

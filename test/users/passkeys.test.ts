@@ -52,7 +52,8 @@ function assertError(answer: Answer, status: number, title: string): void {
   assert.equal(error.title, title);
 }
 
-const SIGN_IN_FAILED = 'Wrong email or password, or the account cannot sign in';
+// A passkey's failure is its own answer: a person who used no password is not told about one.
+const SIGN_IN_FAILED = 'The passkey was not accepted: it is unknown, the attempt expired, or its account cannot sign in';
 const LINK_INVALID = 'The link is unknown, used or expired: ask an admin for a new one';
 const NOT_SIGNED_IN = 'Not signed in, or the session has ended';
 const CSRF_REJECTED = 'Missing or wrong X-CSRF-Token for this session';
