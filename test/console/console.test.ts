@@ -449,7 +449,16 @@ for (const kind of DATABASES) {
         const [outcome, tone] = verdict(v);
         const { signals, tag_id, read_counter, country } = v.attributes;
         const cells = options.explained
-          ? [shown(v), outcome, ...(options.showTag ? [`Tag ${tag_id}`] : []), `Counter ${read_counter ?? '—'}`, `Country ${country ?? '—'}`, notes(signals)]
+          ? [
+              shown(v),
+              outcome,
+              ...(options.showTag ? [`Tag ${tag_id}`] : []),
+              `Counter ${read_counter ?? '—'}`,
+              `Country ${country ?? '—'}`,
+              // Alerts links a country jump to the genuine scan it jumped from.
+              ...(options.showTag && signals.includes('country_jump') ? [`Jumped from the scan in ${a1.attributes.country}`] : []),
+              notes(signals),
+            ]
           : [
               shown(v),
               outcome,

@@ -7,7 +7,31 @@ import { ErrorLine } from './ui.tsx';
 // The API's events (src/webhooks/event-types.ts): the four tag events it subscribes a webhook to by default,
 // then those received only when asked for.
 const DEFAULT_EVENTS = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
-const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'] as const;
+export const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'] as const;
+
+/** The events a webhook takes, as ticks, in the API's order. */
+export function EventChecks(props: { events: Set<string>; onChange: (events: Set<string>) => void }) {
+  return (
+    <fieldset>
+      <legend>Events</legend>
+      {EVENT_TYPES.map((type) => (
+        <label key={type} class="check">
+          <input
+            type="checkbox"
+            checked={props.events.has(type)}
+            onChange={(e) => {
+              const next = new Set(props.events);
+              if (e.currentTarget.checked) next.add(type);
+              else next.delete(type);
+              props.onChange(next);
+            }}
+          />
+          {type}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
 export function WebhookForm(props: { api: Api; onCreated: (created: { id: string; secret: string }) => void }) {
   const [url, setUrl] = useState('');
@@ -34,24 +58,7 @@ export function WebhookForm(props: { api: Api; onCreated: (created: { id: string
     >
       <label for="webhook-url">Receiver URL</label>
       <input id="webhook-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/hooks" />
-      <fieldset>
-        <legend>Events</legend>
-        {EVENT_TYPES.map((type) => (
-          <label key={type} class="check">
-            <input
-              type="checkbox"
-              checked={events.has(type)}
-              onChange={(e) => {
-                const next = new Set(events);
-                if (e.currentTarget.checked) next.add(type);
-                else next.delete(type);
-                setEvents(next);
-              }}
-            />
-            {type}
-          </label>
-        ))}
-      </fieldset>
+      <EventChecks events={events} onChange={setEvents} />
       <div class="actions">
         <button type="submit">Create webhook</button>
       </div>

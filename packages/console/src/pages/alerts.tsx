@@ -3,7 +3,7 @@
 // Below them, the team's thresholds that decide the signals.
 import { useEffect, useState } from 'preact/hooks';
 import { must } from '../api.ts';
-import { AlertList } from '../components/alert-list.tsx';
+import { AlertList, jumpOrigins } from '../components/alert-list.tsx';
 import { Pager, useTrail } from '../components/pager.tsx';
 import { ThresholdsForm } from '../components/thresholds-form.tsx';
 import { ErrorLine, FilterActions, Loading } from '../components/ui.tsx';
@@ -11,6 +11,7 @@ import { useLoad } from '../hooks.ts';
 import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
 import { isSignal, SIGNALS, SIGNAL_LABELS } from '../signals.ts';
+import { commentsOf } from '../tag-comments.ts';
 
 const PAGE_SIZE = 25;
 
@@ -31,24 +32,24 @@ export function AlertsPage(props: { query: URLSearchParams }) {
   useEffect(() => setDraft(filtersOf(props.query)), [key]);
   const trail = useTrail();
   const [, setPrevious] = trail;
-  const page = useLoad(
-    () =>
-      must(
-        api.GET('/verifications', {
-          params: {
-            query: {
-              flagged: 'true',
-              // An unknown signal in a hand-edited URL lists every flagged scan rather than a 400.
-              signal: isSignal(applied.signal) ? applied.signal : undefined,
-              tag_id: applied.tag_id || undefined,
-              page_size: PAGE_SIZE,
-              cursor,
-            },
+  const page = useLoad(async () => {
+    const body = await must(
+      api.GET('/verifications', {
+        params: {
+          query: {
+            flagged: 'true',
+            // An unknown signal in a hand-edited URL lists every flagged scan rather than a 400.
+            signal: isSignal(applied.signal) ? applied.signal : undefined,
+            tag_id: applied.tag_id || undefined,
+            page_size: PAGE_SIZE,
+            cursor,
           },
-        }),
-      ),
-    [api, key],
-  );
+        },
+      }),
+    );
+    const [comments, jumpedFrom] = await Promise.all([commentsOf(api, body.data), jumpOrigins(api, body.data)]);
+    return { ...body, comments, jumpedFrom };
+  }, [api, key]);
   const apply = (filters: Filters) => {
     setPrevious([]);
     navigate(`/alerts${queryOf({ ...filters })}`);
@@ -98,7 +99,9 @@ export function AlertsPage(props: { query: URLSearchParams }) {
       </form>
       <ErrorLine error={page.error} />
       <Loading loading={page.loading} />
-      {page.data && <AlertList label="Alerts" scans={page.data.data} empty="No flagged scans." />}
+      {page.data && (
+        <AlertList label="Alerts" scans={page.data.data} comments={page.data.comments} jumpedFrom={page.data.jumpedFrom} empty="No flagged scans." />
+      )}
       <Pager
         label="Alert pages"
         cursor={cursor}

@@ -35,18 +35,25 @@ function Resource(props: { type: string; id: string | null }) {
 
 const ACTOR_LABELS: Record<string, string> = { key: 'key', user: 'user', cli: 'CLI', system: 'platform' };
 
+// The audit log records instants as the database keeps them, integer microseconds since the epoch
+// (docs/audit.md); a person reads them as ISO times.
+const isTime = (field: string, value: unknown): value is number => field.endsWith('_at') && Number.isSafeInteger(value);
+const instant = (microseconds: number) => new Date(Math.floor(microseconds / 1000)).toISOString();
+
 /** A change's fields, one per line: `field: from → to` for an update, `field: value` otherwise. */
 function Changes(props: { changes: Record<string, unknown> | null }) {
   const entries = Object.entries(props.changes ?? {});
   if (entries.length === 0) return <span class="muted">—</span>;
-  const show = (value: unknown) => (value === null ? 'none' : typeof value === 'string' ? value : JSON.stringify(value));
+  const show = (field: string, value: unknown) =>
+    value === null ? 'none' : typeof value === 'string' ? value : isTime(field, value) ? instant(value) : JSON.stringify(value);
   return (
     <ul class="changes">
       {entries.map(([field, value]) => {
         const update = typeof value === 'object' && value !== null && 'from' in value && 'to' in value;
         return (
           <li key={field}>
-            <code>{field}</code>: {update ? `${show((value as { from: unknown }).from)} → ${show((value as { to: unknown }).to)}` : show(value)}
+            <code>{field}</code>:{' '}
+            {update ? `${show(field, (value as { from: unknown }).from)} → ${show(field, (value as { to: unknown }).to)}` : show(field, value)}
           </li>
         );
       })}
@@ -55,6 +62,23 @@ function Changes(props: { changes: Record<string, unknown> | null }) {
 }
 
 export function AuditPage(props: { query: URLSearchParams }) {
+  const { can, user } = useSession();
+  // Opened by address by a role the API refuses: say who may read it rather than a form over a 403.
+  if (!can.admin)
+    return (
+      <>
+        <h1>Audit</h1>
+        <p>
+          {user
+            ? 'The audit log is shown to admins only: ask an admin of your team.'
+            : 'The audit log is shown to admin keys only: sign in with one to read it.'}
+        </p>
+      </>
+    );
+  return <AuditLog query={props.query} />;
+}
+
+function AuditLog(props: { query: URLSearchParams }) {
   const { api } = useSession();
   const applied = filtersOf(props.query);
   const cursor = props.query.get('cursor') ?? undefined;

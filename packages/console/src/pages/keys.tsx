@@ -30,12 +30,16 @@ function state(k: Key): string {
 }
 
 export function KeysPage() {
-  const { api, mode, can } = useSession();
+  const { api, mode, can, user } = useSession();
   if (!can.admin)
     return (
       <>
         <h1>Keys</h1>
-        <p>Keys are managed with an admin key: sign in with one to create, roll or revoke keys.</p>
+        <p>
+          {user
+            ? 'Keys are managed by admins: ask an admin of your team to create, roll or revoke a key, or to make you an admin.'
+            : 'Keys are managed with an admin key: sign in with one to create, roll or revoke keys.'}
+        </p>
       </>
     );
   return <ManageKeys api={api} mode={mode} />;
@@ -105,6 +109,7 @@ function ManageKeys(props: { api: ReturnType<typeof useSession>['api']; mode: st
           note="Keep it where it will be used now: tapproof stores only its hash and never shows it again."
           done="I have kept it"
           onDone={() => setMade(null)}
+          what="the key"
         />
       )}
       <MessageLine message={message} />
@@ -115,6 +120,8 @@ function ManageKeys(props: { api: ReturnType<typeof useSession>['api']; mode: st
             <tbody>
               {keys.data.data.map((k) => {
                 const live = state(k) === 'active';
+                // A rolled key still works until its overlap ends; it can be cut short, not rolled again.
+                const overlapping = state(k).startsWith('rolled to') && state(k).endsWith('ends soon');
                 return (
                   <tr key={k.id}>
                     <td>{k.id}</td>
@@ -154,6 +161,13 @@ function ManageKeys(props: { api: ReturnType<typeof useSession>['api']; mode: st
                           <button type="button" class="secondary" aria-label={`Roll ${k.id}`} onClick={() => void roll(k)}>
                             Roll
                           </button>
+                          <button type="button" class="danger" aria-label={`Revoke ${k.id}`} onClick={() => void revoke(k)}>
+                            Revoke
+                          </button>
+                        </div>
+                      )}
+                      {overlapping && (
+                        <div class="row-actions">
                           <button type="button" class="danger" aria-label={`Revoke ${k.id}`} onClick={() => void revoke(k)}>
                             Revoke
                           </button>

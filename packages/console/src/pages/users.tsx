@@ -43,6 +43,8 @@ function ManageUsers(props: { api: Api }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<UserRole>('read');
   const [problems, setProblems] = useState<Record<string, string[]>>({});
+  // Disabling ends the person's sessions at once, so it takes a second, explicit click.
+  const [disabling, setDisabling] = useState<string | null>(null);
 
   const refused = (error: unknown, response: Response) => setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
 
@@ -95,6 +97,7 @@ function ManageUsers(props: { api: Api }) {
           note="Hand it to them over a channel you trust: it signs them in once, within 72 hours."
           done="I have handed it over"
           onDone={() => setLink(null)}
+          what="the link"
         />
       )}
       <MessageLine message={message} />
@@ -142,12 +145,32 @@ function ManageUsers(props: { api: Api }) {
                           >
                             Enable
                           </button>
+                        ) : disabling === u.id ? (
+                          <>
+                            <button
+                              type="button"
+                              class="danger"
+                              aria-label={`Confirm disable ${a.email}`}
+                              onClick={() => {
+                                setDisabling(null);
+                                void update(u, { disabled: true }, `Disabled ${a.email}.`);
+                              }}
+                            >
+                              Confirm disable
+                            </button>
+                            <button type="button" class="secondary" aria-label={`Keep ${a.email} enabled`} onClick={() => setDisabling(null)}>
+                              Cancel
+                            </button>
+                          </>
                         ) : (
                           <button
                             type="button"
                             class="danger"
                             aria-label={`Disable ${a.email}`}
-                            onClick={() => void update(u, { disabled: true }, `Disabled ${a.email}.`)}
+                            onClick={() => {
+                              setDisabling(u.id);
+                              setMessage({ error: false, text: `Disabling ${a.email} ends their sessions at once: confirm or cancel.` });
+                            }}
                           >
                             Disable
                           </button>

@@ -1,10 +1,12 @@
-// One webhook: enable/disable, rotate its secret (the new one shown once), its deliveries with every
-// attempt, and sending a delivery again.
-import { useState } from 'preact/hooks';
+// One webhook: enable/disable, rotate its secret (the new one shown once), change its events, delete
+// it, its deliveries with every attempt, and sending a delivery again.
+import { useEffect, useState } from 'preact/hooks';
 import { describeProblem, must, problemOf, type Delivery } from '../api.ts';
 import { SecretOnce } from '../components/secret.tsx';
+import { EVENT_TYPES, EventChecks } from '../components/webhook-form.tsx';
 import { ErrorLine, Head, Facts, Link, Loading, TableRegion, When, MessageLine, type Message } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
+import { navigate } from '../router.ts';
 import { useSession } from '../session.ts';
 
 export function WebhookPage(props: { id: string }) {
@@ -15,7 +17,11 @@ export function WebhookPage(props: { id: string }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [message, setMessage] = useState<Message>(null);
 
-  const update = async (attributes: { enabled?: boolean; rotate_secret?: boolean }, done: string) => {
+  const [events, setEvents] = useState<Set<string>>(new Set());
+  const stored = hook.data?.data.attributes.events.join(',');
+  useEffect(() => setEvents(new Set(hook.data?.data.attributes.events ?? [])), [stored]);
+
+  const update = async (attributes: { enabled?: boolean; rotate_secret?: boolean; events?: string[] }, done: string) => {
     const { data, error, response } = await api.PATCH('/webhooks/{id}', {
       params: { path },
       body: { data: { type: 'webhooks', id: props.id, attributes } } as never,
@@ -24,6 +30,12 @@ export function WebhookPage(props: { id: string }) {
     if (data.data.attributes.secret) setSecret(data.data.attributes.secret);
     setMessage({ error: false, text: done });
     hook.reload();
+  };
+  const remove = async () => {
+    if (!confirm(`Delete webhook ${props.id}? It receives nothing from now on.`)) return;
+    const { error, response } = await api.DELETE('/webhooks/{id}', { params: { path } });
+    if (response.status !== 204) return setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+    navigate('/webhooks');
   };
   const redeliver = async (delivery: Delivery) => {
     const { error, response } = await api.POST('/webhooks/{id}/deliveries/{eventId}/redeliver', { params: { path: { id: props.id, eventId: delivery.id } } });
@@ -67,9 +79,30 @@ export function WebhookPage(props: { id: string }) {
             >
               Rotate secret
             </button>
+            <button type="button" class="danger" onClick={() => void remove()}>
+              Delete webhook
+            </button>
           </div>
           <MessageLine message={message} />
           {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
+          {can.write && (
+            <section aria-labelledby="events-heading" class="panel">
+              <h2 id="events-heading">Change its events</h2>
+              <form
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  // In the API's order, whatever order they were ticked in.
+                  const ticked = EVENT_TYPES.filter((type) => events.has(type));
+                  void update({ events: ticked }, `The webhook now receives ${ticked.join(', ')}.`);
+                }}
+              >
+                <EventChecks events={events} onChange={setEvents} />
+                <div class="actions">
+                  <button type="submit">Save events</button>
+                </div>
+              </form>
+            </section>
+          )}
         </>
       )}
       <section aria-labelledby="deliveries-heading">
