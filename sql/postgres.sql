@@ -1,18 +1,11 @@
 -- Every SQL statement src/ issues on postgres, as compiled by Kysely while test/house/sql-snapshot.solo.test.ts
 -- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
 
--- src/app.ts buildApp
-select "name" from "settings" limit $1;
-
--- src/audit/record.ts recordAudit
+-- src/audit/repository.ts insertAuditEvents
 insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type", "actor_id", "address", "request_id", "operation", "resource_type", "resource_id", "changes") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- src/audit/repository.ts listAuditEvents
-select * from "audit_events" where "team_id" = $1 and ("mode" = $2 or "mode" is null) order by "occurred_at" desc, "id" desc limit $3;
-
--- src/bootstrap.ts bootstrapIfEmpty
-insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
-select "id" from "teams" limit $1;
+select * from "audit_events" where "team_id" = $1 and "mode" = $2 order by "occurred_at" desc, "id" desc limit $3;
 
 -- src/db/change-feed.ts notifyInTransaction
 select pg_notify($1, $2);
@@ -20,6 +13,15 @@ select pg_notify($1, $2);
 -- src/db/day-counts.ts findDayCounts
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 select * from "signal_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
+
+-- src/db/settings.ts claimSetting
+insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
+
+-- src/db/settings.ts probeDatabase
+select "name" from "settings" limit $1;
+
+-- src/db/settings.ts settingsStartingWith
+select "name", "value" from "settings" where "name" like $1;
 
 -- src/extension/catalog/repository.ts findProduct
 select * from "products" where "id" = $1;
@@ -55,23 +57,22 @@ select * from "tokens" where "team_id" = $1 and "mode" = $2 order by "created_at
 insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values ($1, $2, $3, $4) on conflict ("tag_id") do update set "updated_at" = $5, "product_id" = $6;
 insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values ($1, $2, $3, $4) on conflict ("tag_id") do update set "updated_at" = $5, "product_id" = $6, "token_id" = $7;
 
--- src/extension/catalog/service.ts linkTag
-select * from "tag_links" where "tag_id" = $1;
-
--- src/extension/holdings/embedded.ts embeddedProvider
-select "address" from "holdings" where "token_id" = $1 order by "address";
-select "quantity" from "holdings" where "token_id" = $1 and "address" = $2;
-
--- src/extension/holdings/embedded.ts findHolding
+-- src/extension/holdings/repository.ts findHolding
 select * from "holdings" where "token_id" = $1 and "address" = $2;
 
--- src/extension/holdings/embedded.ts listHoldings
+-- src/extension/holdings/repository.ts holderAddresses
+select "address" from "holdings" where "token_id" = $1 order by "address";
+
+-- src/extension/holdings/repository.ts holdingQuantity
+select "quantity" from "holdings" where "token_id" = $1 and "address" = $2;
+
+-- src/extension/holdings/repository.ts listHoldings
 select * from "holdings" where "token_id" = $1 order by "address";
 
--- src/extension/holdings/embedded.ts setHolding
+-- src/extension/holdings/repository.ts setHolding
 insert into "holdings" ("token_id", "address", "quantity", "updated_at") values ($1, $2, $3, $4) on conflict ("token_id", "address") do update set "quantity" = $5, "updated_at" = $6;
 
--- src/extension/holdings/embedded.ts unsetHolding
+-- src/extension/holdings/repository.ts unsetHolding
 delete from "holdings" where "token_id" = $1 and "address" = $2;
 
 -- src/extension/ownership-proofs/repository.ts list
@@ -131,13 +132,7 @@ update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" < $3);
 
--- src/master-keys/generations.ts listGenerations
-select "generation", "check_value", "key_ids", "retired_at" from "master_generations" where "mode" = $1 order by "generation";
-
--- src/master-keys/generations.ts recordGeneration
-insert into "master_generations" ("mode", "generation", "check_value", "key_ids", "created_at", "retired_at") values ($1, $2, $3, $4, $5, $6) on conflict do nothing;
-
--- src/master-keys/masters.ts sealedUnderAnother
+-- src/master-keys/repository.ts anySealedValue
 select "app_master_key_sealed" as "sealed" from "chips" where "mode" = $1 and substr("app_master_key_sealed", 1, 3) = $2 limit $3;
 select "previous_secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and substr("previous_secret_sealed", 1, 3) = $2 limit $3;
 select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and substr("sdm_file_read_key_sealed", 1, 3) = $2 limit $3;
@@ -145,12 +140,11 @@ select "sdm_meta_read_key_sealed" as "sealed" from "chips" where "mode" = $1 and
 select "secret_sealed" as "sealed" from "webhooks" where "mode" = $1 and substr("secret_sealed", 1, 3) = $2 limit $3;
 select "state" as "sealed" from "writer_sessions" where "mode" = $1 and substr("state", 1, 14) = $2 limit $3;
 
--- src/master-keys/sources.ts sandboxKeys
-insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
-select "name", "value" from "settings" where "name" like $1;
+-- src/master-keys/repository.ts insertGeneration
+insert into "master_generations" ("mode", "generation", "check_value", "key_ids", "created_at", "retired_at") values ($1, $2, $3, $4, $5, $6) on conflict do nothing;
 
--- src/metrics.ts constructor
-select count(*) as "n" from "deliveries" where "status" = $1;
+-- src/master-keys/repository.ts listGenerationRows
+select "generation", "check_value", "key_ids", "retired_at" from "master_generations" where "mode" = $1 order by "generation";
 
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
@@ -158,11 +152,11 @@ select * from "sessions" where "id" = $1 and "team_id" = $2 and "mode" = $3;
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "tag_id" = $1 and "genuine" = 1 and "scanned_at" >= $2 and "scanned_at" <= $3 and "session_id" = $4 order by "scanned_at", "id";
 
--- src/signals/thresholds.ts changeThresholds
-insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values ($1, $2, $3, $4, $5, $6) on conflict ("team_id", "mode") do update set "replay_burst" = $7, "updated_at" = $8;
-
--- src/signals/thresholds.ts findThresholds
+-- src/signals/repository.ts findThresholdRow
 select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = $1 and "mode" = $2;
+
+-- src/signals/repository.ts upsertThresholds
+insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values ($1, $2, $3, $4, $5, $6) on conflict ("team_id", "mode") do update set "replay_burst" = $7, "updated_at" = $8;
 
 -- src/tag-chips/repository.ts chipOwner
 select "tag_id", "team_id" from "chips" where "mode" = $1 and "uid" = $2 and "tag_id" != $3;
@@ -252,6 +246,9 @@ update "tags" set "url" = $1, "comment" = $2, "session_duration" = $3, "updated_
 -- src/teams/repository.ts findTeam
 select * from "teams" where "id" = $1;
 
+-- src/teams/repository.ts hasAnyTeam
+select "id" from "teams" limit $1;
+
 -- src/teams/repository.ts insertTeam
 insert into "teams" ("id", "name", "parent_id", "created_at") values ($1, $2, $3, $4);
 
@@ -294,6 +291,9 @@ insert into "users" ("id", "team_id", "email", "role", "password_hash", "oidc_su
 
 -- src/users/repository.ts listUsers
 select * from "users" where "team_id" = $1 order by "team_id", "email";
+
+-- src/users/repository.ts lockTeamUsers
+select "id" from "users" where "team_id" = $1 order by "id" for update;
 
 -- src/users/repository.ts passkeyCounts
 select "user_id", count(*) as "n" from "user_passkeys" where "user_id" in (…) group by "user_id";
@@ -339,9 +339,6 @@ select "scanned_at" from "verifications" where "tag_id" = $1 and "scanned_at" > 
 -- src/verifications/repository.ts writeOutcomesPrepared
 /* prepared: tapproof_scan_outcomes_guarded */ WITH progress AS ( UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at, last_country = p.last_country, last_genuine_at = p.last_genuine_at, tamper_opened = p.tamper_opened FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::bigint[], $12::integer[]) AS p("tag_id", "last_counter", "session_id", "session_expires_at", "last_country", "last_genuine_at", "tamper_opened", "was_generation", "was_counter", "was_session_id", "was_session_expires_at", "was_session_duration") WHERE chips.tag_id = p.tag_id AND chips.write_generation = p.was_generation AND chips.last_counter IS NOT DISTINCT FROM p.was_counter AND chips.session_id IS NOT DISTINCT FROM p.was_session_id AND chips.session_expires_at IS NOT DISTINCT FROM p.was_session_expires_at AND (SELECT tags.session_duration FROM tags WHERE tags.id = chips.tag_id) = p.was_session_duration RETURNING chips.tag_id ), opened AS ( INSERT INTO sessions ("id", "team_id", "mode", "tag_id", "opened_at", "expires_at") SELECT * FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[]) ), counted AS ( INSERT INTO scan_counts ("team_id", "mode", "day", "reason", "country", "count") SELECT * FROM unnest($19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::bigint[]) ON CONFLICT (team_id, mode, day, reason, country) DO UPDATE SET count = scan_counts.count + excluded.count ) INSERT INTO verifications ("id", "team_id", "mode", "tag_id", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation") SELECT * FROM unnest($25::text[], $26::text[], $27::text[], $28::text[], $29::integer[], $30::text[], $31::integer[], $32::text[], $33::text[], $34::text[], $35::bigint[], $36::text[], $37::text[], $38::text[], $39::integer[]) WHERE tapproof_chips_unchanged((SELECT count(*) FROM progress), $40::integer);
 
--- src/webhooks/outbox.ts recordEvents
-insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
-
 -- src/webhooks/repository.ts attemptsOf
 select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
 
@@ -356,6 +353,9 @@ update deliveries set next_attempt_at = $1 where id in ( select id from deliveri
 
 -- src/webhooks/repository.ts clearFailing
 update "webhooks" set "failing_since" = $1 where "id" = $2;
+
+-- src/webhooks/repository.ts countPendingDeliveries
+select count(*) as "n" from "deliveries" where "status" = $1;
 
 -- src/webhooks/repository.ts deleteWebhook
 delete from "webhooks" where "id" = $1;
@@ -377,6 +377,9 @@ insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attem
 
 -- src/webhooks/repository.ts insertDeliveries
 insert into "deliveries" ("event_id", "webhook_id", "status", "attempts", "next_attempt_at", "created_at") values ($1, $2, $3, $4, $5, $6);
+
+-- src/webhooks/repository.ts insertEvents
+insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
 
 -- src/webhooks/repository.ts insertWebhook
 insert into "webhooks" ("id", "team_id", "mode", "url", "events", "enabled", "disabled_reason", "secret_sealed", "previous_secret_sealed", "previous_secret_until", "failing_since", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
@@ -428,15 +431,16 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
 --   src/db/day-counts.ts addDayCounts
+--   src/db/settings.ts deleteSetting
+--   src/db/settings.ts insertSetting
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/keys/repository.ts liveKeyModes
---   src/master-keys/generations.ts markRetired
---   src/master-keys/generations.ts recordKeyIds
---   src/master-keys/rewrap.ts rewrap
---   src/master-keys/sealed.ts dependents
---   src/master-keys/sources.ts forgetKey
---   src/master-keys/sources.ts keepNewKey
+--   src/master-keys/repository.ts chipsPerGeneration
+--   src/master-keys/repository.ts resealIfUnchanged
+--   src/master-keys/repository.ts setKeyIds
+--   src/master-keys/repository.ts setRetired
+--   src/master-keys/repository.ts staleSealedRows
 --   src/sessions/repository.ts insertSessions
 --   src/sessions/repository.ts sessionVerifications
 --   src/tag-chips/repository.ts commitPendingKeys
@@ -446,6 +450,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/tags/repository.ts chipTags
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts worldTags
+--   src/teams/repository.ts listTeamIds
 --   src/teams/repository.ts listTeams
 --   src/users/repository.ts findPasskey
 --   src/users/repository.ts findUserBySubject
@@ -460,15 +465,15 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
---   src/verifications/retention.ts countPrunable
---   src/verifications/retention.ts prunable
---   src/verifications/retention.ts pruneBatch
---   src/verifications/retention.ts pruneScans
---   src/verifications/retention.ts referenced
---   src/verifications/retention.ts wanted
---   src/webhooks/deliveries.ts redeliverAsOperator
+--   src/verifications/retention-repository.ts countPrunable
+--   src/verifications/retention-repository.ts deleteScans
+--   src/verifications/retention-repository.ts deleteUnwantedSessions
+--   src/verifications/retention-repository.ts prunable
+--   src/verifications/retention-repository.ts referenced
+--   src/verifications/retention-repository.ts wanted
 --   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts deliveries
+--   src/webhooks/repository.ts findEventWorld
 --   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd

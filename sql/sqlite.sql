@@ -1,18 +1,11 @@
 -- Every SQL statement src/ issues on sqlite, as compiled by Kysely while test/house/sql-snapshot.solo.test.ts
 -- drives the platform; values are placeholders. Generated: do not edit. Regenerate with `npm run sql:snapshot`.
 
--- src/app.ts buildApp
-select "name" from "settings" limit ?;
-
--- src/audit/record.ts recordAudit
+-- src/audit/repository.ts insertAuditEvents
 insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type", "actor_id", "address", "request_id", "operation", "resource_type", "resource_id", "changes") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- src/audit/repository.ts listAuditEvents
-select * from "audit_events" where "team_id" = ? and ("mode" = ? or "mode" is null) order by "occurred_at" desc, "id" desc limit ?;
-
--- src/bootstrap.ts bootstrapIfEmpty
-insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
-select "id" from "teams" limit ?;
+select * from "audit_events" where "team_id" = ? and "mode" = ? order by "occurred_at" desc, "id" desc limit ?;
 
 -- src/db/day-counts.ts addDayCounts
 insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = "scan_counts".count + excluded.count;
@@ -20,6 +13,15 @@ insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count
 -- src/db/day-counts.ts findDayCounts
 select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 select * from "signal_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
+
+-- src/db/settings.ts claimSetting
+insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
+
+-- src/db/settings.ts probeDatabase
+select "name" from "settings" limit ?;
+
+-- src/db/settings.ts settingsStartingWith
+select "name", "value" from "settings" where "name" like ?;
 
 -- src/extension/catalog/repository.ts findProduct
 select * from "products" where "id" = ?;
@@ -55,23 +57,22 @@ select * from "tokens" where "team_id" = ? and "mode" = ? order by "created_at" 
 insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values (?, ?, ?, ?) on conflict ("tag_id") do update set "updated_at" = ?, "product_id" = ?;
 insert into "tag_links" ("tag_id", "product_id", "token_id", "updated_at") values (?, ?, ?, ?) on conflict ("tag_id") do update set "updated_at" = ?, "product_id" = ?, "token_id" = ?;
 
--- src/extension/catalog/service.ts linkTag
-select * from "tag_links" where "tag_id" = ?;
-
--- src/extension/holdings/embedded.ts embeddedProvider
-select "address" from "holdings" where "token_id" = ? order by "address";
-select "quantity" from "holdings" where "token_id" = ? and "address" = ?;
-
--- src/extension/holdings/embedded.ts findHolding
+-- src/extension/holdings/repository.ts findHolding
 select * from "holdings" where "token_id" = ? and "address" = ?;
 
--- src/extension/holdings/embedded.ts listHoldings
+-- src/extension/holdings/repository.ts holderAddresses
+select "address" from "holdings" where "token_id" = ? order by "address";
+
+-- src/extension/holdings/repository.ts holdingQuantity
+select "quantity" from "holdings" where "token_id" = ? and "address" = ?;
+
+-- src/extension/holdings/repository.ts listHoldings
 select * from "holdings" where "token_id" = ? order by "address";
 
--- src/extension/holdings/embedded.ts setHolding
+-- src/extension/holdings/repository.ts setHolding
 insert into "holdings" ("token_id", "address", "quantity", "updated_at") values (?, ?, ?, ?) on conflict ("token_id", "address") do update set "quantity" = ?, "updated_at" = ?;
 
--- src/extension/holdings/embedded.ts unsetHolding
+-- src/extension/holdings/repository.ts unsetHolding
 delete from "holdings" where "token_id" = ? and "address" = ?;
 
 -- src/extension/ownership-proofs/repository.ts list
@@ -131,13 +132,7 @@ update "api_keys" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = ? where "id" = ? and ("last_used_at" is null or "last_used_at" < ?);
 
--- src/master-keys/generations.ts listGenerations
-select "generation", "check_value", "key_ids", "retired_at" from "master_generations" where "mode" = ? order by "generation";
-
--- src/master-keys/generations.ts recordGeneration
-insert into "master_generations" ("mode", "generation", "check_value", "key_ids", "created_at", "retired_at") values (?, ?, ?, ?, ?, ?) on conflict do nothing;
-
--- src/master-keys/masters.ts sealedUnderAnother
+-- src/master-keys/repository.ts anySealedValue
 select "app_master_key_sealed" as "sealed" from "chips" where "mode" = ? and substr("app_master_key_sealed", 1, 3) = ? limit ?;
 select "previous_secret_sealed" as "sealed" from "webhooks" where "mode" = ? and substr("previous_secret_sealed", 1, 3) = ? limit ?;
 select "sdm_file_read_key_sealed" as "sealed" from "chips" where "mode" = ? and substr("sdm_file_read_key_sealed", 1, 3) = ? limit ?;
@@ -145,12 +140,11 @@ select "sdm_meta_read_key_sealed" as "sealed" from "chips" where "mode" = ? and 
 select "secret_sealed" as "sealed" from "webhooks" where "mode" = ? and substr("secret_sealed", 1, 3) = ? limit ?;
 select "state" as "sealed" from "writer_sessions" where "mode" = ? and substr("state", 1, 14) = ? limit ?;
 
--- src/master-keys/sources.ts sandboxKeys
-insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
-select "name", "value" from "settings" where "name" like ?;
+-- src/master-keys/repository.ts insertGeneration
+insert into "master_generations" ("mode", "generation", "check_value", "key_ids", "created_at", "retired_at") values (?, ?, ?, ?, ?, ?) on conflict do nothing;
 
--- src/metrics.ts constructor
-select count(*) as "n" from "deliveries" where "status" = ?;
+-- src/master-keys/repository.ts listGenerationRows
+select "generation", "check_value", "key_ids", "retired_at" from "master_generations" where "mode" = ? order by "generation";
 
 -- src/sessions/repository.ts findSession
 select * from "sessions" where "id" = ? and "team_id" = ? and "mode" = ?;
@@ -161,11 +155,11 @@ insert into "sessions" ("id", "team_id", "mode", "tag_id", "opened_at", "expires
 -- src/sessions/repository.ts sessionVerificationIds
 select "id" from "verifications" where "tag_id" = ? and "genuine" = 1 and "scanned_at" >= ? and "scanned_at" <= ? and "session_id" = ? order by "scanned_at", "id";
 
--- src/signals/thresholds.ts changeThresholds
-insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode") do update set "replay_burst" = ?, "updated_at" = ?;
-
--- src/signals/thresholds.ts findThresholds
+-- src/signals/repository.ts findThresholdRow
 select "counter_gap", "country_jump_window", "replay_burst" from "signal_thresholds" where "team_id" = ? and "mode" = ?;
+
+-- src/signals/repository.ts upsertThresholds
+insert into "signal_thresholds" ("team_id", "mode", "counter_gap", "country_jump_window", "replay_burst", "updated_at") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode") do update set "replay_burst" = ?, "updated_at" = ?;
 
 -- src/tag-chips/repository.ts chipOwner
 select "tag_id", "team_id" from "chips" where "mode" = ? and "uid" = ? and "tag_id" != ?;
@@ -255,6 +249,9 @@ update "tags" set "url" = ?, "comment" = ?, "session_duration" = ?, "updated_at"
 -- src/teams/repository.ts findTeam
 select * from "teams" where "id" = ?;
 
+-- src/teams/repository.ts hasAnyTeam
+select "id" from "teams" limit ?;
+
 -- src/teams/repository.ts insertTeam
 insert into "teams" ("id", "name", "parent_id", "created_at") values (?, ?, ?, ?);
 
@@ -297,6 +294,9 @@ insert into "users" ("id", "team_id", "email", "role", "password_hash", "oidc_su
 
 -- src/users/repository.ts listUsers
 select * from "users" where "team_id" = ? order by "team_id", "email";
+
+-- src/users/repository.ts lockTeamUsers
+select "id" from "users" where "team_id" = ? order by "id";
 
 -- src/users/repository.ts passkeyCounts
 select "user_id", count(*) as "n" from "user_passkeys" where "user_id" in (…) group by "user_id";
@@ -342,9 +342,6 @@ select * from (select * from "verifications" where "team_id" = ? and "mode" = ? 
 -- src/verifications/repository.ts refusedTimes
 select "scanned_at" from "verifications" where "tag_id" = ? and "scanned_at" > ? and "genuine" = 0 order by "scanned_at" desc limit ?;
 
--- src/webhooks/outbox.ts recordEvents
-insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values (?, ?, ?, ?, ?, ?, ?);
-
 -- src/webhooks/repository.ts attemptsOf
 select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
 
@@ -360,6 +357,9 @@ update "deliveries" set "next_attempt_at" = ? where "id" in (…) and "status" =
 
 -- src/webhooks/repository.ts clearFailing
 update "webhooks" set "failing_since" = ? where "id" = ?;
+
+-- src/webhooks/repository.ts countPendingDeliveries
+select count(*) as "n" from "deliveries" where "status" = ?;
 
 -- src/webhooks/repository.ts deleteWebhook
 delete from "webhooks" where "id" = ?;
@@ -381,6 +381,9 @@ insert into "delivery_attempts" ("delivery_id", "webhook_id", "event_id", "attem
 
 -- src/webhooks/repository.ts insertDeliveries
 insert into "deliveries" ("event_id", "webhook_id", "status", "attempts", "next_attempt_at", "created_at") values (?, ?, ?, ?, ?, ?);
+
+-- src/webhooks/repository.ts insertEvents
+insert into "events" ("id", "team_id", "mode", "type", "tag_id", "payload", "created_at") values (?, ?, ?, ?, ?, ?, ?);
 
 -- src/webhooks/repository.ts insertWebhook
 insert into "webhooks" ("id", "team_id", "mode", "url", "events", "enabled", "disabled_reason", "secret_sealed", "previous_secret_sealed", "previous_secret_until", "failing_since", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
@@ -432,15 +435,16 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
 --   src/db/change-feed.ts notifyInTransaction
+--   src/db/settings.ts deleteSetting
+--   src/db/settings.ts insertSetting
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/keys/repository.ts liveKeyModes
---   src/master-keys/generations.ts markRetired
---   src/master-keys/generations.ts recordKeyIds
---   src/master-keys/rewrap.ts rewrap
---   src/master-keys/sealed.ts dependents
---   src/master-keys/sources.ts forgetKey
---   src/master-keys/sources.ts keepNewKey
+--   src/master-keys/repository.ts chipsPerGeneration
+--   src/master-keys/repository.ts resealIfUnchanged
+--   src/master-keys/repository.ts setKeyIds
+--   src/master-keys/repository.ts setRetired
+--   src/master-keys/repository.ts staleSealedRows
 --   src/sessions/repository.ts sessionVerifications
 --   src/tag-chips/repository.ts commitPendingKeys
 --   src/tag-chips/repository.ts recordPendingKeys
@@ -448,6 +452,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/tags/repository.ts filtered
 --   src/tags/repository.ts lockTagCounters
 --   src/tags/repository.ts worldTags
+--   src/teams/repository.ts listTeamIds
 --   src/teams/repository.ts listTeams
 --   src/users/repository.ts findPasskey
 --   src/users/repository.ts findUserBySubject
@@ -461,14 +466,14 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
---   src/verifications/retention.ts countPrunable
---   src/verifications/retention.ts prunable
---   src/verifications/retention.ts pruneBatch
---   src/verifications/retention.ts pruneScans
---   src/verifications/retention.ts referenced
---   src/verifications/retention.ts wanted
---   src/webhooks/deliveries.ts redeliverAsOperator
+--   src/verifications/retention-repository.ts countPrunable
+--   src/verifications/retention-repository.ts deleteScans
+--   src/verifications/retention-repository.ts deleteUnwantedSessions
+--   src/verifications/retention-repository.ts prunable
+--   src/verifications/retention-repository.ts referenced
+--   src/verifications/retention-repository.ts wanted
 --   src/webhooks/repository.ts deliveries
+--   src/webhooks/repository.ts findEventWorld
 --   src/webhooks/repository.ts findEvents
 --   src/webhooks/repository.ts markCanceled
 --   src/writer/repository.ts setWriteEnd
