@@ -15,8 +15,11 @@ import { hashToken, isToken, newToken } from './tokens.js';
 
 export const SESSION_COOKIE = 'tapproof_session';
 export const CSRF_HEADER = 'x-csrf-token';
-/** A session's last use is written at most this often: a busy console is not a write per request. */
-const TOUCH_EVERY_MICROS = 60 * 1_000_000;
+/**
+ * How often a session's last use is written: a busy console is not a write per request, yet a session
+ * idles out within a twentieth of the idle setting of when it was last used (never more than a minute).
+ */
+export const touchEveryMicros = (idleMicros: number): number => Math.min(60 * 1_000_000, Math.floor(idleMicros / 20));
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -97,7 +100,7 @@ export async function liveSession(ctx: UsersContext, request: FastifyRequest): P
   const now = ctx.clock.nowMicros();
   const idle = ctx.config.console.sessionIdleMinutes * 60 * 1_000_000;
   if (!row || row.revoked_at !== null || row.disabled_at !== null || row.expires_at <= now || row.last_seen_at + idle <= now) return null;
-  if (now - row.last_seen_at >= TOUCH_EVERY_MICROS) await repo.touchSession(ctx.db.kysely, tokenHash, now);
+  if (now - row.last_seen_at >= touchEveryMicros(idle)) await repo.touchSession(ctx.db.kysely, tokenHash, now);
   return {
     tokenHash,
     id: row.id,
