@@ -258,9 +258,6 @@ delete from "user_links" where "user_id" = $1;
 -- src/users/repository.ts deletePasskeysOf
 delete from "user_passkeys" where "user_id" = $1;
 
--- src/users/repository.ts failuresSince
-select count(*) as "n", min("failed_at") as "oldest" from "sign_in_failures" where "subject" = $1 and "failed_at" >= $2;
-
 -- src/users/repository.ts findLink
 select * from "user_links" where "token_hash" = $1;
 
@@ -298,12 +295,6 @@ select "id" from "users" where "team_id" = $1 order by "id" for update;
 -- src/users/repository.ts passkeyCounts
 select "user_id", count(*) as "n" from "user_passkeys" where "user_id" in (…) group by "user_id";
 
--- src/users/repository.ts pruneFailures
-delete from "sign_in_failures" where "failed_at" < $1;
-
--- src/users/repository.ts recordFailures
-insert into "sign_in_failures" ("subject", "failed_at") values ($1, $2);
-
 -- src/users/repository.ts revokeSession
 update "user_sessions" set "revoked_at" = $1 where "token_hash" = $2 and "revoked_at" is null;
 
@@ -317,6 +308,21 @@ update "user_sessions" set "mode" = $1 where "token_hash" = $2;
 update "users" set "last_sign_in_at" = $1 where "id" = $2;
 update "users" set "password_hash" = $1 where "id" = $2;
 update "users" set "role" = $1 where "id" = $2;
+
+-- src/users/throttle-repository.ts deleteFailure
+delete from "sign_in_failures" where "subject" = $1 and "failed_at" = $2;
+
+-- src/users/throttle-repository.ts failuresSince
+select count(*) as "n", min("failed_at") as "oldest", max("failed_at") as "newest" from "sign_in_failures" where "subject" = $1 and "failed_at" >= $2;
+
+-- src/users/throttle-repository.ts insertFailure
+insert into "sign_in_failures" ("subject", "failed_at") values ($1, $2);
+
+-- src/users/throttle-repository.ts lockSubjects
+select pg_advisory_xact_lock(hashtextextended($1, 0));
+
+-- src/users/throttle-repository.ts pruneFailures
+delete from "sign_in_failures" where "failed_at" < $1;
 
 -- src/verifications/repository.ts findGenuineByUrlHashes
 select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= $1 and "url_hash" in (…) order by "scanned_at";

@@ -261,9 +261,6 @@ delete from "user_links" where "user_id" = ?;
 -- src/users/repository.ts deletePasskeysOf
 delete from "user_passkeys" where "user_id" = ?;
 
--- src/users/repository.ts failuresSince
-select count(*) as "n", min("failed_at") as "oldest" from "sign_in_failures" where "subject" = ? and "failed_at" >= ?;
-
 -- src/users/repository.ts findLink
 select * from "user_links" where "token_hash" = ?;
 
@@ -301,12 +298,6 @@ select "id" from "users" where "team_id" = ? order by "id";
 -- src/users/repository.ts passkeyCounts
 select "user_id", count(*) as "n" from "user_passkeys" where "user_id" in (…) group by "user_id";
 
--- src/users/repository.ts pruneFailures
-delete from "sign_in_failures" where "failed_at" < ?;
-
--- src/users/repository.ts recordFailures
-insert into "sign_in_failures" ("subject", "failed_at") values (?, ?);
-
 -- src/users/repository.ts revokeSession
 update "user_sessions" set "revoked_at" = ? where "token_hash" = ? and "revoked_at" is null;
 
@@ -320,6 +311,18 @@ update "user_sessions" set "mode" = ? where "token_hash" = ?;
 update "users" set "last_sign_in_at" = ? where "id" = ?;
 update "users" set "password_hash" = ? where "id" = ?;
 update "users" set "role" = ? where "id" = ?;
+
+-- src/users/throttle-repository.ts deleteFailure
+delete from "sign_in_failures" where "subject" = ? and "failed_at" = ?;
+
+-- src/users/throttle-repository.ts failuresSince
+select count(*) as "n", min("failed_at") as "oldest", max("failed_at") as "newest" from "sign_in_failures" where "subject" = ? and "failed_at" >= ?;
+
+-- src/users/throttle-repository.ts insertFailure
+insert into "sign_in_failures" ("subject", "failed_at") values (?, ?);
+
+-- src/users/throttle-repository.ts pruneFailures
+delete from "sign_in_failures" where "failed_at" < ?;
 
 -- src/verifications/repository.ts findGenuineByUrlHashes
 select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= ? and "url_hash" in (…) order by "scanned_at";
@@ -461,6 +464,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/users/repository.ts spendChallenge
 --   src/users/repository.ts touchSession
 --   src/users/repository.ts usePasskey
+--   src/users/throttle-repository.ts lockSubjects
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested

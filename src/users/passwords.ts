@@ -1,6 +1,8 @@
 // Passwords, hashed with Node's scrypt (memory-hard; no native addon to build): `scrypt$<logN>$<r>$<p>$<salt>$<hash>`,
 // base64url, so that the cost can rise later and older hashes still verify with the cost they name.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { DISPLAY_CONTROLS, WELL_FORMED, codePoints, isDisplayable, isWellFormed } from '../http/text-rules.js';
+import { COMMON_PASSWORDS } from './common-passwords.js';
 
 const LOG_N = 15;
 const R = 8;
@@ -40,11 +42,26 @@ export async function spendDecoy(password: string): Promise<void> {
   await verifyPassword(password, await decoy);
 }
 
-/** Why a new password is refused; null when it is acceptable. */
+/**
+ * Whether `password` is longer than any password that may be set: one so long is refused unread, before
+ * it costs scrypt (or, counted by code point, a walk over megabytes). A code point is one or two UTF-16 units.
+ */
+export function passwordTooLong(password: string): boolean {
+  return password.length > 2 * PASSWORD_MAX || (password.length > PASSWORD_MAX && codePoints(password) > PASSWORD_MAX);
+}
+
+/** Why a new password is refused; null when it is acceptable. Each refusal names its rule (docs/users.md#passwords). */
 export function passwordProblem(password: unknown): string | null {
   if (typeof password !== 'string') return 'password must be a string';
-  const length = [...password].length;
-  if (length < PASSWORD_MIN) return `password must be at least ${PASSWORD_MIN} characters`;
-  if (length > PASSWORD_MAX) return `password must be at most ${PASSWORD_MAX} characters`;
+  if (passwordTooLong(password)) return `password must be at most ${PASSWORD_MAX} characters`;
+  // A password is typed: a control character or a bidirectional override is a paste accident or a trick
+  // that a person could not type again, and a lone surrogate would reach scrypt as U+FFFD, like any other.
+  if (!isDisplayable(password)) return `password ${DISPLAY_CONTROLS}`;
+  if (!isWellFormed(password)) return `password ${WELL_FORMED}`;
+  const characters = [...password];
+  if (characters.length < PASSWORD_MIN) return `password must be at least ${PASSWORD_MIN} characters`;
+  if (/^\s+$/u.test(password)) return 'password must not be only whitespace';
+  if (characters.every((c) => c === characters[0])) return 'password must not be one character repeated';
+  if (COMMON_PASSWORDS.has(password.normalize('NFC').toLowerCase())) return 'password must not be a commonly used password';
   return null;
 }

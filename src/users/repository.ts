@@ -133,29 +133,6 @@ export async function deletePasskeysOf(db: Executor, userId: string): Promise<nu
   return Number(result.numDeletedRows);
 }
 
-export async function recordFailures(db: Executor, subjects: string[], at: number): Promise<void> {
-  await db
-    .insertInto('sign_in_failures')
-    .values(subjects.map((subject) => ({ subject, failed_at: at })))
-    .execute();
-}
-
-/** Failures of `subject` since `since`, and the oldest of them (which ends the wait first). */
-export async function failuresSince(db: Executor, subject: string, since: number): Promise<{ count: number; oldest: number | null }> {
-  const row = await db
-    .selectFrom('sign_in_failures')
-    .select([db.fn.countAll<number>().as('n'), db.fn.min('failed_at').as('oldest')])
-    .where('subject', '=', subject)
-    .where('failed_at', '>=', since)
-    .executeTakeFirst();
-  return { count: Number(row?.n ?? 0), oldest: row?.oldest == null ? null : Number(row.oldest) };
-}
-
-/** Forgets failures older than `before` (they no longer count). */
-export async function pruneFailures(db: Executor, before: number): Promise<void> {
-  await db.deleteFrom('sign_in_failures').where('failed_at', '<', before).execute();
-}
-
 /** Stores a challenge, and forgets the expired ones: anyone may ask for a sign-in challenge, so none may pile up. */
 export async function insertChallenge(db: Executor, row: SignInChallengesTable, now: number): Promise<void> {
   await db.deleteFrom('sign_in_challenges').where('expires_at', '<=', now).execute();

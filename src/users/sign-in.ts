@@ -1,21 +1,25 @@
-// Signing in with a password: throttled per account and per address, one answer for every failure
-// (wrong password, unknown address, no password set, disabled account), and the same scrypt cost for
-// each, so that neither the answer nor its time says whether an account exists.
+// Signing in with a password: throttled (throttle.ts), one answer for every failure (wrong password,
+// unknown address, no password set, disabled account), and the same scrypt cost for each, so that neither
+// the answer nor its time says whether an account exists.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../db/transaction.js';
 import { DomainError } from '../errors.js';
 import type { UsersContext } from './context.js';
-import { spendDecoy, verifyPassword } from './passwords.js';
+import { passwordTooLong, spendDecoy, verifyPassword } from './passwords.js';
 import * as repo from './repository.js';
 import { normalEmail } from './rules.js';
 import { openSession, type LiveSession } from './sessions.js';
-import { noteFailure, waitBeforeSignIn } from './throttle.js';
+import { releaseAttempt, reserveAttempt, signInLimits } from './throttle.js';
 
-/** Refused for now: the seconds to wait go in Retry-After. */
-export class Throttled extends DomainError {
-  constructor(readonly retryAfter: number) {
-    super('SignInThrottled', [], undefined, `try again in ${retryAfter} s`);
-  }
+export { Throttled } from './throttle.js';
+
+/** Whether `password` is the password of `user`; scrypt runs once either way, unless no password could match. */
+async function matches(user: { password_hash: string | null } | undefined, password: string): Promise<boolean> {
+  // No password ever set is longer (passwords.ts): it fails as a wrong one does, without the scrypt it would cost.
+  if (passwordTooLong(password)) return false;
+  if (user?.password_hash) return verifyPassword(password, user.password_hash);
+  await spendDecoy(password);
+  return false;
 }
 
 export async function signInWithPassword(
@@ -25,14 +29,10 @@ export async function signInWithPassword(
   reply: FastifyReply,
 ): Promise<LiveSession> {
   const email = normalEmail(input.email);
-  const now = ctx.clock.nowMicros();
-  const wait = await waitBeforeSignIn(ctx.db.kysely, email, request.ip, now);
-  if (wait > 0) throw new Throttled(wait);
+  // Counted before the password is checked: attempts made at once cannot all slip under the limit.
+  const reservation = await reserveAttempt(ctx.db, signInLimits(email, request.ip), ctx.clock.nowMicros());
   const user = await repo.findUserByEmail(ctx.db.kysely, email);
-  const matches = user?.password_hash ? await verifyPassword(input.password, user.password_hash) : (await spendDecoy(input.password), false);
-  if (!user || !matches || user.disabled_at !== null) {
-    await noteFailure(ctx.db.kysely, email, request.ip, now);
-    throw new DomainError('SignInFailed');
-  }
+  if (!(await matches(user, input.password)) || !user || user.disabled_at !== null) throw new DomainError('SignInFailed');
+  await releaseAttempt(ctx.db, reservation);
   return inTransaction(ctx.db, (trx) => openSession(ctx, trx, user, 'password', request, reply));
 }

@@ -4,10 +4,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { DATABASES, randomIp, sharedServer, startServer, type TestServer } from '../kit/harness.js';
-import { ACCOUNT_FAILURES, ADDRESS_FAILURES } from '../../src/users/throttle.js';
+import { ACCOUNT_ADDRESS_FAILURES, ADDRESS_FAILURES } from '../../src/users/throttle.js';
 import { PASSWORD, authCall, invited, redeemed, sessionCookie, signedIn, type Browserish } from './helpers.js';
 
 const tagsBody = (url: string) => ({ data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url } }] });
+/** The password the first test sets. */
+const FIRST = 'a first passphrase';
 const sessions = (server: TestServer, userId: string) => server.ctx.db.kysely.selectFrom('user_sessions').selectAll().where('user_id', '=', userId).execute();
 
 for (const kind of DATABASES) {
@@ -40,7 +42,7 @@ for (const kind of DATABASES) {
 
     test('setting the password signs in: an HttpOnly SameSite=Strict cookie (not Secure on loopback), a session row, the link spent', async () => {
       const { server } = suite;
-      const response = await authCall(server, 'POST', '/auth/links/password', { body: { token: ana.token, password: 'x'.repeat(12) } });
+      const response = await authCall(server, 'POST', '/auth/links/password', { body: { token: ana.token, password: FIRST } });
       assert.equal(response.status, 200, response.text);
       assert.match(response.setCookie!, /^tapproof_session=[A-Za-z0-9_-]{43}; Max-Age=7200; Path=\/; HttpOnly; SameSite=Strict$/);
       assert.deepEqual(response.body.user, { id: ana.id, email, role: 'admin' });
@@ -55,7 +57,7 @@ for (const kind of DATABASES) {
       assert.equal(again.status, 400);
       assert.equal(again.body.errors[0].title, 'The link is unknown, used or expired: ask an admin for a new one');
       // The first password stands.
-      await signedIn(server, email, 'x'.repeat(12), randomIp());
+      await signedIn(server, email, FIRST, randomIp());
     });
 
     test('a wrong password, an unknown address and a disabled account get the same 401; nothing is opened', async () => {
@@ -94,16 +96,17 @@ for (const kind of DATABASES) {
       assert.equal(inspected.status, 400);
     });
 
-    test(`throttled after ${ACCOUNT_FAILURES} failures per account, for an unknown account alike; Retry-After says how long`, async () => {
+    test(`throttled after ${ACCOUNT_ADDRESS_FAILURES} failures per account from one address, for an unknown account alike; Retry-After says how long`, async () => {
       const { server } = suite;
       // The failures of the tests above have aged out.
       server.clock.advance(15 * 60_000);
+      const address = randomIp();
       for (const who of [email, `ghost-${kind}@example.com`]) {
         const statuses = [];
-        for (let i = 0; i <= ACCOUNT_FAILURES; i++) {
+        for (let i = 0; i <= ACCOUNT_ADDRESS_FAILURES; i++) {
           const response = await authCall(server, 'POST', '/auth/sign-in', {
             body: { email: who, password: 'not it at all!' },
-            headers: { 'x-forwarded-for': randomIp() },
+            headers: { 'x-forwarded-for': address },
           });
           statuses.push(response.status);
           if (response.status === 429) {
@@ -113,14 +116,14 @@ for (const kind of DATABASES) {
             assert.ok(wait > 14 * 60 && wait <= 15 * 60, String(wait));
           }
         }
-        assert.deepEqual(statuses, [...Array(ACCOUNT_FAILURES).fill(401), 429]);
+        assert.deepEqual(statuses, [...Array(ACCOUNT_ADDRESS_FAILURES).fill(401), 429]);
       }
       // Even the right password waits: a guesser cannot tell it found it.
-      const right = await authCall(server, 'POST', '/auth/sign-in', { body: { email, password: 'x'.repeat(12) }, headers: { 'x-forwarded-for': randomIp() } });
+      const right = await authCall(server, 'POST', '/auth/sign-in', { body: { email, password: FIRST }, headers: { 'x-forwarded-for': address } });
       assert.equal(right.status, 429);
-      // Fifteen minutes later the account may try again.
+      // Fifteen minutes later the account may try again from there.
       server.clock.advance(15 * 60_000);
-      await signedIn(server, email, 'x'.repeat(12), randomIp());
+      await signedIn(server, email, FIRST, address);
     });
 
     test(`throttled after ${ADDRESS_FAILURES} failures from one address, over any accounts`, async () => {
@@ -136,12 +139,12 @@ for (const kind of DATABASES) {
       }
       assert.deepEqual(statuses, [...Array(ADDRESS_FAILURES).fill(401), 429]);
       // Another address is not held back.
-      await signedIn(server, email, 'x'.repeat(12), randomIp());
+      await signedIn(server, email, FIRST, randomIp());
     });
 
     test('the session reads the API as its user: its team, its world, its role; a change needs the CSRF token', async () => {
       const { server } = suite;
-      const me = await signedIn(server, email, 'x'.repeat(12), randomIp());
+      const me = await signedIn(server, email, FIRST, randomIp());
       const session = await authCall(server, 'GET', '/auth/session', { as: me });
       assert.equal(session.status, 200);
       assert.equal(session.headers.get('cache-control'), 'no-store');
@@ -173,7 +176,7 @@ for (const kind of DATABASES) {
 
     test('switching the world: production reads production, and the switch needs the CSRF token', async () => {
       const { server } = suite;
-      const me = await signedIn(server, email, 'x'.repeat(12), randomIp());
+      const me = await signedIn(server, email, FIRST, randomIp());
       assert.equal((await authCall(server, 'POST', '/auth/mode', { as: me, csrf: null, body: { mode: 'production' } })).status, 403);
       assert.equal((await authCall(server, 'POST', '/auth/mode', { as: me, body: { mode: 'staging' } })).status, 422);
       const switched = await authCall(server, 'POST', '/auth/mode', { as: me, body: { mode: 'production' } });
@@ -198,7 +201,7 @@ for (const kind of DATABASES) {
 
     test('idle: a session unused for the idle time has ended; absolute: it ends at its maximum however busy', async () => {
       const { server } = suite;
-      const idle = await signedIn(server, email, 'x'.repeat(12), randomIp());
+      const idle = await signedIn(server, email, FIRST, randomIp());
       server.clock.advance(29 * 60_000);
       assert.equal((await authCall(server, 'GET', '/auth/session', { as: idle })).status, 200);
       server.clock.advance(29 * 60_000);
@@ -210,7 +213,7 @@ for (const kind of DATABASES) {
       assert.equal(ended.body.errors[0].title, 'Not signed in, or the session has ended');
       assert.equal((await authCall(server, 'GET', '/auth/session', { as: idle })).status, 204);
 
-      const busy = await signedIn(server, email, 'x'.repeat(12), randomIp());
+      const busy = await signedIn(server, email, FIRST, randomIp());
       for (let minutes = 20; minutes <= 100; minutes += 20) {
         server.clock.advance(20 * 60_000);
         assert.equal((await authCall(server, 'GET', '/tags', { as: busy, api: true })).status, 200, `after ${minutes} minutes`);
@@ -222,7 +225,7 @@ for (const kind of DATABASES) {
 
     test('sign-out ends the session on the server (a copied cookie stops working) and needs the CSRF token', async () => {
       const { server } = suite;
-      const me = await signedIn(server, email, 'x'.repeat(12), randomIp());
+      const me = await signedIn(server, email, FIRST, randomIp());
       assert.equal((await authCall(server, 'POST', '/auth/sign-out', { as: me, csrf: null, body: {} })).status, 403);
       assert.equal((await authCall(server, 'GET', '/auth/session', { as: me })).status, 200);
       const out = await authCall(server, 'POST', '/auth/sign-out', { as: me, body: {} });

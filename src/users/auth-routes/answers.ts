@@ -1,11 +1,12 @@
 // The plain JSON the /auth routes answer and read. The console is their only client: they sit outside
 // the platform API's JSON:API scope, and their errors are rendered by the one error handler all the same.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problem, validationFailed, DomainError } from '../../errors.js';
 import * as teamsRepo from '../../teams/index.js';
 import { isoMicros } from '../../time.js';
 import type { UsersContext } from '../context.js';
 import type { LiveSession } from '../sessions.js';
+import { Throttled } from '../throttle.js';
 
 /** Who is signed in, as GET /auth/session and every sign-in answer it. */
 export async function sessionAnswer(ctx: UsersContext, session: LiveSession) {
@@ -36,3 +37,13 @@ export function strings<K extends string>(body: Record<string, unknown>, ...name
 
 /** Where people reach the console: TAPPROOF_PUBLIC_URL, or the request's own origin. */
 export const originOf = (ctx: UsersContext, request: FastifyRequest): string => ctx.config.console.publicUrl ?? `${request.protocol}://${request.host}`;
+
+/** `work`'s answer; when it is throttled, the 429 carries the wait in Retry-After. */
+export async function throttled<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Throttled) reply.header('retry-after', String(error.retryAfter));
+    throw error;
+  }
+}
