@@ -16,6 +16,7 @@ export const AUDIT_OPERATIONS = [
   'webhook.update',
   'webhook.delete',
   'webhook.redeliver',
+  'webhook.test',
   'write.start',
   'write.finish',
   'product.create',

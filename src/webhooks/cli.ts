@@ -36,7 +36,8 @@ export function registerWebhookCommands(program: Command, withContext: WithConte
         started_at: isoMicros(a.started_at),
         event_id: a.event_id,
         event_type: events.get(a.event_id)?.type ?? null,
-        tag_id: events.get(a.event_id)?.tag_id ?? null,
+        // A test event is about no tag (stored as '').
+        tag_id: events.get(a.event_id)?.tag_id || null,
         attempt: a.attempt,
         status: a.status_code,
         duration_ms: a.duration_ms,

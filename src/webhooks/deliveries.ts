@@ -8,6 +8,7 @@ import type { Actor, Caller, World } from '../world.js';
 import { recordAudit } from '../audit/index.js';
 import { inTransaction } from '../db/transaction.js';
 import * as webhooksRepo from './repository.js';
+import { recordTestEvent } from './outbox.js';
 import { getWebhook } from './service.js';
 
 export interface DeliveryView {
@@ -33,6 +34,21 @@ export async function listDeliveries(
   const { rows, more } = pageOf(await webhooksRepo.listDeliveries(ctx.db.kysely, webhookId, { ...page, limit: page.size + 1 }), page.size);
   const last = rows.at(-1);
   return { deliveries: await withAttempts(ctx, rows), next: more && last ? [last.id] : null };
+}
+
+/** Sends a test event to one enabled webhook of the world, now; answers its delivery, pending. */
+export async function sendTestEvent(ctx: Kernel & MastersState, caller: Caller, webhookId: string): Promise<DeliveryView> {
+  const hook = await getWebhook(ctx, caller, webhookId);
+  if (hook.enabled !== 1) throw new DomainError('WebhookDisabled');
+  const eventId = await inTransaction(ctx.db, async (trx) => {
+    const at = ctx.clock.nowMicros();
+    const id = await recordTestEvent(trx, hook, at);
+    await recordAudit(trx, caller, at, [{ operation: 'webhook.test', resourceId: webhookId, changes: { event_id: id } }]);
+    return id;
+  });
+  const delivery = await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId);
+  if (!delivery) throw new DomainError('NotFound');
+  return (await withAttempts(ctx, [delivery]))[0]!;
 }
 
 /** Sends one event to one webhook of the world again, continuing its attempt numbers. */

@@ -6,3 +6,9 @@ export const TAG_EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configurat
 export const OPT_IN_EVENT_TYPES = ['verification.flagged', 'tag.rekeyed'] as const;
 export const EVENT_TYPES = [...TAG_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * What `POST /webhooks/{id}/test` sends to that one webhook, so that a receiver can be checked end to end
+ * (signature, answer) without a real change. Never subscribed to, never fanned out.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';

@@ -2,7 +2,7 @@
 // webhook, one entry per event type. The payload is the outbox row as written by
 // src/webhooks/outbox.ts; the signature headers are Standard Webhooks v1 (signature.ts).
 import { Type, type TSchema } from '@sinclair/typebox';
-import { EVENT_TYPES, TAG_EVENT_TYPES, type EventType } from './event-types.js';
+import { EVENT_TYPES, TAG_EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './event-types.js';
 import { Timestamp } from '../http/schemas.js';
 
 const EMITTED: Record<EventType, string> = {
@@ -31,6 +31,15 @@ export const eventPayload = (type: TagEventType) =>
     },
     { title: type },
   );
+
+const TestEventPayload = Type.Object(
+  {
+    type: Type.Literal(TEST_EVENT_TYPE),
+    timestamp: Timestamp,
+    data: Type.Object({ webhook_id: Type.String(), message: Type.String() }),
+  },
+  { title: TEST_EVENT_TYPE },
+);
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
 
@@ -61,21 +70,30 @@ const operationName = (type: string) => type.replace(/[._](\w)/g, (_m, c: string
 export function webhookOperations(bodies: Record<Exclude<EventType, TagEventType>, TSchema>): Record<string, unknown> {
   const bodyOf = (type: EventType): TSchema =>
     (TAG_EVENT_TYPES as readonly string[]).includes(type) ? eventPayload(type as TagEventType) : bodies[type as keyof typeof bodies];
-  return Object.fromEntries(
-    EVENT_TYPES.map((type) => [
+  const operation = (type: string, description: string, schema: TSchema) => ({
+    post: {
+      operationId: operationName(type),
+      summary: type,
+      description,
+      tags: ['webhooks'],
+      security: [],
+      parameters: SIGNATURE_HEADERS,
+      requestBody: { required: true, content: { 'application/json': { schema } } },
+      responses: ANSWERS,
+    },
+  });
+  return Object.fromEntries([
+    ...EVENT_TYPES.map((type) => [
       type,
-      {
-        post: {
-          operationId: operationName(type),
-          summary: type,
-          description: `${EMITTED[type]} Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to ${type}.`,
-          tags: ['webhooks'],
-          security: [],
-          parameters: SIGNATURE_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: bodyOf(type) } } },
-          responses: ANSWERS,
-        },
-      },
+      operation(type, `${EMITTED[type]} Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to ${type}.`, bodyOf(type)),
     ]),
-  );
+    [
+      TEST_EVENT_TYPE,
+      operation(
+        TEST_EVENT_TYPE,
+        'Sent only by POST /webhooks/{id}/test, to that one webhook, signed and retried like any other event; no tag changed. Never subscribed to.',
+        TestEventPayload,
+      ),
+    ],
+  ]);
 }

@@ -6,7 +6,7 @@ import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { isoMicros } from '../time.js';
-import type { EventType } from './event-types.js';
+import { TEST_EVENT_TYPE, type EventType } from './event-types.js';
 import { enqueueDeliveries } from './fanout.js';
 import * as webhooksRepo from './repository.js';
 
@@ -41,4 +41,26 @@ export async function recordEvents(db: Executor, type: EventType, events: Outbox
     worlds.get(key)!.ids.push(row.id);
   }
   for (const world of worlds.values()) await enqueueDeliveries(db, world, type, world.ids, at);
+}
+
+/**
+ * A test event for one webhook (its world's), due now: the event row, stored without a tag (`tag_id` '', which
+ * the API shows as null), and its one delivery. Returns the event id.
+ */
+export async function recordTestEvent(db: Executor, webhook: { id: string; team_id: string; mode: Mode }, at: number): Promise<string> {
+  const id = newId('evt');
+  const data = { webhook_id: webhook.id, message: 'A test event sent from tapproof: no tag changed.' };
+  await webhooksRepo.insertEvents(db, [
+    {
+      id,
+      team_id: webhook.team_id,
+      mode: webhook.mode,
+      type: TEST_EVENT_TYPE,
+      tag_id: '',
+      payload: JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: isoMicros(at), data }),
+      created_at: at,
+    },
+  ]);
+  await webhooksRepo.insertDeliveries(db, [{ event_id: id, webhook_id: webhook.id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }]);
+  return id;
 }

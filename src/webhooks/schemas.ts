@@ -1,4 +1,5 @@
 import { RESPONSE_EXCERPT_BYTES } from './sender.js';
+import { TEST_EVENT_TYPE } from './event-types.js';
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../http/schemas.js';
 import { KeysetQuery, Links, enumOf } from '../http/query.js';
@@ -57,7 +58,7 @@ const Delivery = Type.Object(
     id: Type.String({ description: 'The event id (evt_…)' }),
     attributes: Type.Object({
       webhook_id: Type.String(),
-      event_type: Type.Union([kind, Type.Null()]),
+      event_type: Type.Union([kind, Type.Literal(TEST_EVENT_TYPE), Type.Null()]),
       tag_id: Type.Union([Type.String(), Type.Null()]),
       status: DeliveryStatus,
       created_at: Timestamp,

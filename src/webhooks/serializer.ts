@@ -43,7 +43,8 @@ export function renderDelivery({ delivery, attempts }: DeliveryView) {
     attributes: {
       webhook_id: delivery.webhook_id,
       event_type: delivery.type,
-      tag_id: delivery.tag_id,
+      // A test event is about no tag (stored as '').
+      tag_id: delivery.tag_id === '' ? null : delivery.tag_id,
       status: delivery.status,
       created_at: isoMicros(delivery.created_at),
       next_attempt_at: delivery.status === 'pending' ? isoMicros(delivery.next_attempt_at) : null,

@@ -2,8 +2,8 @@
 // radio and checkbox of every form beside its label on one line (at 1280 and 375 px, screenshots kept
 // for a person to look at); a read user sent to Audit and Keys by address told who may use them; times
 // inside audit changes read as ISO times; a rolled key revocable during its overlap; disabling a person
-// confirmed first; a one-time value copied with one click; a webhook's events changed and the webhook
-// deleted; Alerts naming each tag by its comment and linking a country jump to the scan it jumped from.
+// confirmed first; a one-time value copied with one click; a webhook's events changed, a test event sent
+// and the webhook deleted; Alerts naming each tag by its comment and linking a country jump to the scan it jumped from.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -220,7 +220,7 @@ for (const kind of DATABASES) {
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), text);
     });
 
-    test("a webhook's events are changed, and the webhook deleted, from its page", async () => {
+    test("a webhook's events are changed, a test event sent, and the webhook deleted, from its page", async () => {
       const made = await call(server, 'POST', '/webhooks', {
         key: key(),
         body: { data: { type: 'webhooks', attributes: { url: 'https://example.com/edit' } } },
@@ -238,6 +238,13 @@ for (const kind of DATABASES) {
       await message(page, 'status', 'now receives');
       assert.deepEqual(await events(), ['tag.created', 'tag.configured', 'tag.configuration_failed', 'verification.flagged']);
       assert.match(await page.locator('dl.facts').innerText(), /Events\s+tag\.created, tag\.configured, tag\.configuration_failed, verification\.flagged/);
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await message(page, 'status', 'Sent test event');
+      const deliveries = await tableRows(page, 'Deliveries');
+      assert.equal(deliveries.length, 1);
+      assert.deepEqual(deliveries[0]!.slice(1, 3), ['webhook.test', 'none']);
+      assert.match(deliveries[0]![0]!, /^evt_[0-9A-Za-z]{22}$/);
+      assert.match(deliveries[0]![3]!, /^pending/);
       await page.screenshot({ path: `${SHOTS}/${kind}-webhook-events.png`, fullPage: true });
       await assertAccessible(page, 'webhook with its events form');
 

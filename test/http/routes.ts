@@ -265,6 +265,15 @@ export const ROUTES: RouteRow[] = [
     access: 'write',
     audit: 'webhook.redeliver',
   },
+  {
+    method: 'POST',
+    pattern: '/webhooks/:id/test',
+    request: (o) => byId('/webhooks/', '/test')(o.webhookId),
+    withId: byId('/webhooks/', '/test'),
+    outsider: 404,
+    access: 'write',
+    audit: 'webhook.test',
+  },
   { method: 'GET', pattern: '/webhooks/:id', request: (o) => byId('/webhooks/')(o.webhookId), withId: byId('/webhooks/'), outsider: 404, access: 'read' },
   {
     method: 'PATCH',

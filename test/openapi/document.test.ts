@@ -58,7 +58,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 61);
+      assert.equal(all.length, 62);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -67,7 +67,7 @@ for (const kind of DATABASES)
       const webhooks = Object.entries<any>(document.webhooks).map(([name, item]) => ({ where: `webhook ${name}`, op: item.post }));
       const all = [...operations(document), ...webhooks];
       const ids = all.map(({ where, op }) => {
-        assert.match(op.operationId ?? '', /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification)[A-Z][A-Za-z]*$/, where);
+        assert.match(op.operationId ?? '', /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification|webhook)[A-Z][A-Za-z]*$/, where);
         for (const [status, response] of Object.entries<any>(op.responses)) {
           assert.ok(response.description && response.description !== 'Default Response', `${where} ${status}: ${response.description}`);
         }
@@ -125,6 +125,7 @@ for (const kind of DATABASES)
         'tag.deleted',
         'verification.flagged',
         'tag.rekeyed',
+        'webhook.test',
       ]);
       for (const [type, item] of Object.entries<any>(document.webhooks)) {
         assert.deepEqual(
@@ -145,6 +146,13 @@ for (const kind of DATABASES)
           assert.deepEqual(schema.properties.signals.items.enum, ['counter_gap', 'country_jump', 'replay_burst', 'tamper_opened', 'tamper_open']);
           assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'tag', 'signals']);
           assert.match(item.post.description, /Opt-in/);
+          continue;
+        }
+        if (type === 'webhook.test') {
+          // Sent by POST /webhooks/{id}/test to that webhook alone: no tag, the webhook and a sentence.
+          assert.deepEqual(schema.properties.data.required, ['webhook_id', 'message']);
+          assert.deepEqual(schema.required, ['type', 'timestamp', 'data']);
+          assert.match(item.post.description, /POST \/webhooks\/\{id\}\/test/);
           continue;
         }
         assert.deepEqual(schema.properties.data, { $ref: '#/components/schemas/Tag' }, type);

@@ -122,6 +122,58 @@ for (const kind of DATABASES) {
       await patch(onlyDeleted.id, { enabled: false });
     });
 
+    test('a test event reaches only the webhook it names, signed, whatever it subscribes to; a disabled one is refused', async () => {
+      const target = await webhook('/test-target', { events: ['tag.deleted'] });
+      const bystander = await webhook('/test-bystander');
+      const sent = await call(server, 'POST', `/webhooks/${target.id}/test`, { key: world.sandbox.key });
+      assert.equal(sent.status, 202, sent.text);
+      const eventId: string = sent.body.data.id;
+      assert.match(eventId, /^evt_[0-9A-Za-z]{22}$/);
+      assert.deepEqual(sent.body.data.attributes, {
+        webhook_id: target.id,
+        event_type: 'webhook.test',
+        tag_id: null,
+        status: 'pending',
+        created_at: sent.body.data.attributes.created_at,
+        next_attempt_at: sent.body.data.attributes.created_at,
+        attempts: [],
+      });
+      await receiver.until(() => receiver.on('/test-target').length >= 1);
+      const [got] = receiver.on('/test-target');
+      assert.equal(receiver.on('/test-target').length, 1);
+      assert.equal(got!.headers['webhook-id'], eventId);
+      assert.ok(verify(target.secret, got!), 'signed with the webhook secret');
+      const payload = JSON.parse(got!.body);
+      assert.deepEqual(Object.keys(payload), ['type', 'timestamp', 'data']);
+      assert.equal(payload.type, 'webhook.test');
+      assert.deepEqual(payload.data, { webhook_id: target.id, message: 'A test event sent from tapproof: no tag changed.' });
+      // Delivered, recorded, and sent nowhere else.
+      // The worker records the answer just after the receiver has it.
+      const deliveryOf = async () =>
+        (await call(server, 'GET', `/webhooks/${target.id}/deliveries`, { key: world.sandbox.key })).body.data.find((d: any) => d.id === eventId);
+      for (let i = 0; i < 200 && (await deliveryOf()).attributes.status === 'pending'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      const delivery = await deliveryOf();
+      assert.equal(delivery.attributes.status, 'delivered');
+      assert.equal(delivery.attributes.attempts.length, 1);
+      assert.equal(await deliveryCount(bystander.id), 0);
+      assert.equal(receiver.on('/test-bystander').length, 0);
+      const audit = await server.ctx.db.kysely
+        .selectFrom('audit_events')
+        .select(['operation', 'resource_id', 'changes'])
+        .where('operation', '=', 'webhook.test')
+        .execute();
+      assert.deepEqual(audit, [{ operation: 'webhook.test', resource_id: target.id, changes: JSON.stringify({ event_id: eventId }) }]);
+      // Disabled: 409 and nothing queued; another world's key: 404.
+      assert.equal((await patch(target.id, { enabled: false })).status, 200);
+      const refused = await call(server, 'POST', `/webhooks/${target.id}/test`, { key: world.sandbox.key });
+      assert.equal(refused.status, 409, refused.text);
+      assert.equal(refused.body.errors[0].title, 'The webhook is disabled: enable it first');
+      const elsewhere = await call(server, 'POST', `/webhooks/${bystander.id}/test`, { key: world.production.key });
+      assert.equal(elsewhere.status, 404, elsewhere.text);
+      assert.equal(await deliveryCount(target.id), 1);
+      await patch(bystander.id, { enabled: false });
+    });
+
     test('a receiver answering 500 then 200 gets the event again with the same webhook-id; every attempt is recorded', async () => {
       const hook = await webhook('/flaky', { events: ['tag.created'] });
       receiver.respond = (path, nth) => (path === '/flaky' && nth === 1 ? 500 : 200);

@@ -16,6 +16,7 @@ export const OPERATIONS = [
   'webhook.update',
   'webhook.delete',
   'webhook.redeliver',
+  'webhook.test',
   'write.start',
   'write.finish',
   'product.create',

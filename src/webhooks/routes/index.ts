@@ -6,5 +6,6 @@ import updateWebhook from './update-webhook.js';
 import deleteWebhook from './delete-webhook.js';
 import listDeliveries from './list-deliveries.js';
 import redeliver from './redeliver.js';
+import createTestEvent from './create-test-event.js';
 
-export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, redeliver] as const;
+export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, redeliver, createTestEvent] as const;

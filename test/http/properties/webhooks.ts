@@ -87,6 +87,23 @@ export function webhookProperties(p: PropertySuite): void {
       await readsBack('GET /webhooks/:id', `/webhooks/${id}`, withoutSecret(r.body.data), team.production.key);
     });
 
+    // A test event: to an enabled webhook of the key's world 202 (its delivery, pending), a disabled one 409, else 404.
+    const tests = fc.record({ id: idChoice('whk'), sandbox: fc.boolean() });
+    await property(t, ['POST /webhooks/:id/test'], RUNS.cheap, tests, async (c) => {
+      const id = resolveId(c.id, hooks);
+      const k = c.sandbox ? team.sandbox.key : team.production.key;
+      const read = await call(s(), 'GET', `/webhooks/${pathOf(id)}`, { key: k });
+      const r = await call(s(), 'POST', `/webhooks/${pathOf(id)}/test`, { key: k });
+      judge(tally, 'POST /webhooks/:id/test', r);
+      const expected = read.status !== 200 ? 404 : read.body.data.attributes.enabled ? 202 : 409;
+      assert.equal(r.status, expected, r.text);
+      if (r.status !== 202) return;
+      assert.deepEqual(
+        [r.body.data.attributes.webhook_id, r.body.data.attributes.event_type, r.body.data.attributes.tag_id, r.body.data.attributes.status],
+        [id, 'webhook.test', null, 'pending'],
+      );
+    });
+
     const deletes = fc.record({ id: idChoice('whk'), sandbox: fc.boolean() });
     await property(t, ['DELETE /webhooks/:id', 'GET /webhooks/:id'], RUNS.read, deletes, async (c) => {
       const id = resolveId(c.id, hooks);

@@ -1,5 +1,5 @@
-// One webhook: enable/disable, rotate its secret (the new one shown once), change its events, delete
-// it, its deliveries with every attempt, and sending a delivery again.
+// One webhook: enable/disable, rotate its secret (the new one shown once), send it a test event, change
+// its events, delete it, its deliveries with every attempt, and sending a delivery again.
 import { useEffect, useState } from 'preact/hooks';
 import { describeProblem, must, problemOf, type Delivery } from '../api.ts';
 import { SecretOnce } from '../components/secret.tsx';
@@ -36,6 +36,12 @@ export function WebhookPage(props: { id: string }) {
     const { error, response } = await api.DELETE('/webhooks/{id}', { params: { path } });
     if (response.status !== 204) return setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
     navigate('/webhooks');
+  };
+  const sendTest = async () => {
+    const { data, error, response } = await api.POST('/webhooks/{id}/test', { params: { path } });
+    if (!data) return setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+    setMessage({ error: false, text: `Sent test event ${data.data.id}: its delivery is below.` });
+    deliveries.reload();
   };
   const redeliver = async (delivery: Delivery) => {
     const { error, response } = await api.POST('/webhooks/{id}/deliveries/{eventId}/redeliver', { params: { path: { id: props.id, eventId: delivery.id } } });
@@ -79,6 +85,9 @@ export function WebhookPage(props: { id: string }) {
             >
               Rotate secret
             </button>
+            <button type="button" class="secondary" disabled={!a.enabled} onClick={() => void sendTest()}>
+              Send a test event
+            </button>
             <button type="button" class="danger" onClick={() => void remove()}>
               Delete webhook
             </button>
@@ -121,9 +130,7 @@ export function WebhookPage(props: { id: string }) {
                   <tr key={d.id}>
                     <td>{d.id}</td>
                     <td>{d.attributes.event_type}</td>
-                    <td>
-                      <Link to={`/tags/${d.attributes.tag_id}`}>{d.attributes.tag_id}</Link>
-                    </td>
+                    <td>{d.attributes.tag_id ? <Link to={`/tags/${d.attributes.tag_id}`}>{d.attributes.tag_id}</Link> : <span class="muted">none</span>}</td>
                     <td>
                       {d.attributes.status}
                       {d.attributes.next_attempt_at && (

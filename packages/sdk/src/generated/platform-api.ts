@@ -321,6 +321,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event (`webhook.test`) to the webhook now, signed and retried like any other; no body */
+        post: operations["createTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verifications": {
         parameters: {
             query?: never;
@@ -909,6 +926,26 @@ export interface webhooks {
          * @description A configured tag's chip was moved to new keys by the writer (docs/writer.md, Rekey); `data` is the tag, `write_id` the write. Opt-in: sent only to webhooks that list it. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to tag.rekeyed.
          */
         post: operations["tagRekeyed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent only by POST /webhooks/{id}/test, to that one webhook, signed and retried like any other event; no tag changed. Never subscribed to.
+         */
+        post: operations["webhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3327,7 +3364,7 @@ export interface operations {
                 /** @description Only changes to this resource (tag_…, whk_…, key_…, team_…, …) */
                 resource?: string;
                 /** @description What was done, as <resource>.<verb> */
-                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "webhook.test" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
                 /** @description At or after; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Before; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
@@ -3373,7 +3410,7 @@ export interface operations {
                                  * @description What was done, as <resource>.<verb>
                                  * @enum {string}
                                  */
-                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "webhook.test" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
                                 /** @description What the change touched */
                                 resource: {
                                     type: string;
@@ -4011,7 +4048,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | "webhook.test" | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -4130,7 +4167,130 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | "webhook.test" | null;
+                                tag_id: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed" | "canceled";
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                                /** @description When pending: when the next attempt is due */
+                                next_attempt_at: string | null;
+                                /** @description Oldest first */
+                                attempts: {
+                                    /** @description Counted from 1 over every attempt, redeliveries included */
+                                    attempt: number;
+                                    /**
+                                     * @description ISO 8601, microsecond precision, UTC
+                                     * @example 2026-01-02T03:04:05.123456Z
+                                     */
+                                    started_at: string;
+                                    /** @description The endpoint's HTTP status; null when none came */
+                                    status_code: number | null;
+                                    duration_ms: number;
+                                    error: string | null;
+                                    /** @description The first 512 bytes of the endpoint's answer as UTF-8 text; null when no answer came */
+                                    response_body: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Conflict: the resource is in a state that forbids the operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    createTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the test event's delivery, due now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /** Delivery */
+                        data: {
+                            /** @enum {string} */
+                            type: "deliveries";
+                            /** @description The event id (evt_…) */
+                            id: string;
+                            attributes: {
+                                webhook_id: string;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | "webhook.test" | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -8155,6 +8315,61 @@ export interface operations {
                     data: components["schemas"]["Tag"];
                     /** @description The write (wrt_…) that rekeyed the chip */
                     write_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the platform disables this webhook (disabled_reason gone). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within TAPPROOF_WEBHOOK_TIMEOUT_MS (15 s by default), is retried with backoff (docs/decisions.md §6); after 5 days of failures the webhook is disabled (disabled_reason failing). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every retry of the event; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per live secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * @description ISO 8601, microsecond precision, UTC
+                     * @example 2026-01-02T03:04:05.123456Z
+                     */
+                    timestamp: string;
+                    data: {
+                        webhook_id: string;
+                        message: string;
+                    };
                 };
             };
         };
