@@ -154,7 +154,8 @@ export async function setPasswordWithLink(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<LiveSession> {
-  // Hashed before the transaction: scrypt takes tens of milliseconds, a transaction should not.
+  // Hashed before the transaction: scrypt takes tens of milliseconds, a transaction should not. The token is
+  // checked before this is called (links.ts, redeemWithPassword), so a made-up one never costs a scrypt.
   const hash = await hashPassword(password);
   return inTransaction(ctx.db, async (trx) => {
     const user = await spendLink(trx, ctx, token);

@@ -7,7 +7,7 @@ import { DomainError } from '../errors.js';
 import type { UsersContext } from './context.js';
 import { passwordTooLong, spendDecoy, verifyPassword } from './passwords.js';
 import * as repo from './repository.js';
-import { normalEmail } from './rules.js';
+import { emailProblem, normalEmail } from './rules.js';
 import { openSession, type LiveSession } from './sessions.js';
 import { releaseAttempt, reserveAttempt, signInLimits } from './throttle.js';
 
@@ -29,9 +29,11 @@ export async function signInWithPassword(
   reply: FastifyReply,
 ): Promise<LiveSession> {
   const email = normalEmail(input.email);
+  // An address no account can have is never looked up (PostgreSQL refuses a NUL in it: a 500, not a 401).
+  const possible = emailProblem(email) === null ? email : null;
   // Counted before the password is checked: attempts made at once cannot all slip under the limit.
-  const reservation = await reserveAttempt(ctx.db, signInLimits(email, request.ip), ctx.clock.nowMicros());
-  const user = await repo.findUserByEmail(ctx.db.kysely, email);
+  const reservation = await reserveAttempt(ctx.db, signInLimits(possible, request.ip), ctx.clock.nowMicros());
+  const user = possible === null ? undefined : await repo.findUserByEmail(ctx.db.kysely, possible);
   if (!(await matches(user, input.password)) || !user || user.disabled_at !== null) throw new DomainError('SignInFailed');
   await releaseAttempt(ctx.db, reservation);
   return inTransaction(ctx.db, (trx) => openSession(ctx, trx, user, 'password', request, reply));

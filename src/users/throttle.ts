@@ -31,11 +31,20 @@ interface Limit {
   limit: number;
 }
 
-export const signInLimits = (email: string, address: string): Limit[] => [
-  { subject: `account-address:${email} ${address}`, limit: ACCOUNT_ADDRESS_FAILURES },
-  { subject: `account:${email}`, limit: ACCOUNT_FAILURES },
-  { subject: `address:${address}`, limit: ADDRESS_FAILURES },
-];
+const addressLimit = (address: string): Limit => ({ subject: `address:${address}`, limit: ADDRESS_FAILURES });
+
+/**
+ * A sign-in's counters. `email` null: an address no account can have (emailProblem: a control character, which
+ * PostgreSQL would refuse to store in a subject), counted against the client's address alone.
+ */
+export const signInLimits = (email: string | null, address: string): Limit[] =>
+  email === null
+    ? [addressLimit(address)]
+    : [
+        { subject: `account-address:${email} ${address}`, limit: ACCOUNT_ADDRESS_FAILURES },
+        { subject: `account:${email}`, limit: ACCOUNT_FAILURES },
+        addressLimit(address),
+      ];
 
 export const linkLimits = (address: string): Limit[] => [{ subject: `link-address:${address}`, limit: LINK_ADDRESS_FAILURES }];
 
