@@ -6,7 +6,7 @@ import { CliError, output, table, type WithContext } from '../cli-kit.js';
 import * as teamsRepo from '../teams/index.js';
 import { isoMicros, isoOrNull } from '../time.js';
 import type { UsersContext } from './context.js';
-import * as repo from './repository.js';
+import * as usersRepo from './repository.js';
 import { USER_ROLES, emailProblem, isUserRole, type UserRole } from './rules.js';
 import { inviteUser, resetUser, updateUser, type IssuedLink } from './service.js';
 
@@ -30,7 +30,7 @@ const COLUMNS = ['id', 'team_id', 'email', 'role', 'password', 'passkeys', 'disa
 
 /** The user of `id`, with its team: the CLI acts in the user's own team. */
 async function userOf(ctx: UsersContext, id: string) {
-  const user = await repo.findUser(ctx.db.kysely, id);
+  const user = await usersRepo.findUser(ctx.db.kysely, id);
   if (!user) throw new CliError(`no user ${id}`);
   return user;
 }
@@ -62,8 +62,8 @@ export function registerUserCommands(program: Command, withContext: WithContext<
     .action(async (opts) => {
       const rows = await withContext(async (ctx) => {
         if (opts.team && !(await teamsRepo.findTeam(ctx.db.kysely, opts.team))) throw new CliError(`no team ${opts.team}`);
-        const found = await repo.listUsers(ctx.db.kysely, opts.team ?? null);
-        const passkeys = await repo.passkeyCounts(
+        const found = await usersRepo.listUsers(ctx.db.kysely, opts.team ?? null);
+        const passkeys = await usersRepo.passkeyCounts(
           ctx.db.kysely,
           found.map((u) => u.id),
         );

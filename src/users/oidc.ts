@@ -10,7 +10,7 @@ import { inTransaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import * as teamsRepo from '../teams/index.js';
 import type { UsersContext } from './context.js';
-import * as repo from './repository.js';
+import * as usersRepo from './repository.js';
 import type { UserRow } from './repository.js';
 import { emailProblem, isUserRole, normalEmail, type UserRole } from './rules.js';
 import { userActor } from './service.js';
@@ -107,7 +107,7 @@ export async function beginSignIn(ctx: UsersContext, oidc: OidcConfig, redirectU
   const verifier = client.randomPKCECodeVerifier();
   const data: ChallengeData = { nonce, verifier, redirectUri };
   const now = ctx.clock.nowMicros();
-  await repo.insertChallenge(
+  await usersRepo.insertChallenge(
     ctx.db.kysely,
     { id: state, purpose: 'oidc', user_id: null, data: JSON.stringify(data), expires_at: now + CHALLENGE_MINUTES * 60 * 1_000_000 },
     now,
@@ -140,7 +140,7 @@ export async function finishSignIn(ctx: UsersContext, oidc: OidcConfig, query: U
   // The browser's own copy of the state: a callback link made by someone else (their code, their state) would
   // otherwise sign this browser in as them.
   if (!state || state !== browserState) throw new SsoRefused('state');
-  const challenge = await repo.spendChallenge(ctx.db.kysely, state, 'oidc', ctx.clock.nowMicros());
+  const challenge = await usersRepo.spendChallenge(ctx.db.kysely, state, 'oidc', ctx.clock.nowMicros());
   if (!challenge?.data) throw new SsoRefused('state');
   const { nonce, verifier, redirectUri } = JSON.parse(challenge.data) as ChallengeData;
   let config: client.Configuration;
@@ -202,14 +202,14 @@ export async function signInWithIdentity(
 }
 
 async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, identity: SsoIdentity, request: FastifyRequest): Promise<UserRow> {
-  const bound = await repo.findUserBySubject(trx, identity.subject);
+  const bound = await usersRepo.findUserBySubject(trx, identity.subject);
   if (bound) return bound;
-  const holder = await repo.findUserByEmail(trx, identity.email);
+  const holder = await usersRepo.findUserByEmail(trx, identity.email);
   if (holder) {
     // An address is one account across the deployment: another team's account, or one already bound to another
     // identity, is not taken over by whoever the provider vouches for.
     if (holder.team_id !== oidc.teamId || holder.oidc_subject !== null) throw new SsoRefused('account');
-    await repo.updateUser(trx, holder.id, { oidc_subject: identity.subject });
+    await usersRepo.updateUser(trx, holder.id, { oidc_subject: identity.subject });
     await recordAudit(trx, { teamId: holder.team_id, mode: null, actor: userActor(holder.id, request.ip, request.id) }, ctx.clock.nowMicros(), [
       { operation: 'user.bind', resourceId: holder.id, changes: { single_sign_on: { from: false, to: true } } },
     ]);
@@ -227,7 +227,7 @@ async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, ide
     disabled_at: null,
     last_sign_in_at: null,
   };
-  await repo.insertUser(trx, user);
+  await usersRepo.insertUser(trx, user);
   await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, request.ip, request.id) }, user.created_at, [
     { operation: 'user.join', resourceId: user.id, changes: { email: user.email, role: user.role } },
   ]);
@@ -238,8 +238,8 @@ async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, ide
 async function followRole(trx: Executor, ctx: UsersContext, user: UserRow, role: UserRole, request: FastifyRequest): Promise<UserRow> {
   if (user.role === role) return user;
   const now = ctx.clock.nowMicros();
-  await repo.updateUser(trx, user.id, { role });
-  await repo.revokeSessionsOf(trx, user.id, now);
+  await usersRepo.updateUser(trx, user.id, { role });
+  await usersRepo.revokeSessionsOf(trx, user.id, now);
   await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, request.ip, request.id) }, now, [
     { operation: 'user.update', resourceId: user.id, changes: { role: { from: user.role, to: role } } },
   ]);

@@ -20,7 +20,7 @@ import type { SignInChallengesTable } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { DomainError, problem, validationFailed } from '../errors.js';
 import type { UsersContext } from './context.js';
-import * as repo from './repository.js';
+import * as usersRepo from './repository.js';
 import type { PasskeyRow, UserRow } from './repository.js';
 import { spendLink, userActor, userOfLink } from './service.js';
 import { openSession, type LiveSession } from './sessions.js';
@@ -63,7 +63,7 @@ const transportsOf = (row: PasskeyRow): AuthenticatorTransportFuture[] | undefin
 async function newChallenge(ctx: UsersContext, purpose: SignInChallengesTable['purpose'], userId: string | null): Promise<string> {
   const challenge = newToken();
   const now = ctx.clock.nowMicros();
-  await repo.insertChallenge(ctx.db.kysely, { id: challenge, purpose, user_id: userId, data: null, expires_at: now + CHALLENGE_MICROS }, now);
+  await usersRepo.insertChallenge(ctx.db.kysely, { id: challenge, purpose, user_id: userId, data: null, expires_at: now + CHALLENGE_MICROS }, now);
   return challenge;
 }
 
@@ -82,11 +82,11 @@ function challengeOf(clientDataJSON: string): string | null {
 async function spend(ctx: UsersContext, clientDataJSON: string, purpose: SignInChallengesTable['purpose']) {
   const challenge = challengeOf(clientDataJSON);
   if (challenge === null) return undefined;
-  return repo.spendChallenge(ctx.db.kysely, challenge, purpose, ctx.clock.nowMicros());
+  return usersRepo.spendChallenge(ctx.db.kysely, challenge, purpose, ctx.clock.nowMicros());
 }
 
 export async function registrationOptions(ctx: UsersContext, user: UserRow, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const existing = await repo.passkeysOf(ctx.db.kysely, user.id);
+  const existing = await usersRepo.passkeysOf(ctx.db.kysely, user.id);
   const challenge = await newChallenge(ctx, 'passkey-register', user.id);
   return generateRegistrationOptions({
     rpName: RP_NAME,
@@ -134,8 +134,8 @@ async function verifiedPasskey(ctx: UsersContext, userId: string, response: Regi
 
 async function savePasskey(trx: Executor, user: UserRow, passkey: PasskeyRow, request: FastifyRequest): Promise<void> {
   // A credential id is the authenticator's choice: one already stored (any user's) is refused, never replaced.
-  if (await repo.findPasskey(trx, passkey.id)) throw notRegistered();
-  await repo.insertPasskey(trx, passkey);
+  if (await usersRepo.findPasskey(trx, passkey.id)) throw notRegistered();
+  await usersRepo.insertPasskey(trx, passkey);
   await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, request.ip, request.id) }, passkey.created_at, [
     { operation: 'user.add_passkey', resourceId: user.id, changes: { passkey: passkey.id } },
   ]);
@@ -177,10 +177,10 @@ export async function registerForSession(
   return inTransaction(
     ctx.db,
     async (trx) => {
-      const user = await repo.findUser(trx, session.userId);
+      const user = await usersRepo.findUser(trx, session.userId);
       if (!user || user.disabled_at !== null) throw new DomainError('NotSignedIn');
       await savePasskey(trx, user, passkey, request);
-      return (await repo.passkeysOf(trx, user.id)).length;
+      return (await usersRepo.passkeysOf(trx, user.id)).length;
     },
     { afterUniqueViolation: true },
   );
@@ -206,8 +206,8 @@ export async function signInWithPasskey(
 ): Promise<LiveSession> {
   const spent = await spend(ctx, response.response.clientDataJSON, 'passkey-sign-in');
   if (!spent) throw signInFailed();
-  const passkey = await repo.findPasskey(ctx.db.kysely, response.id);
-  const user = passkey ? await repo.findUser(ctx.db.kysely, passkey.user_id) : undefined;
+  const passkey = await usersRepo.findPasskey(ctx.db.kysely, response.id);
+  const user = passkey ? await usersRepo.findUser(ctx.db.kysely, passkey.user_id) : undefined;
   if (!passkey || !user || user.disabled_at !== null) throw signInFailed();
   // A user handle, when the authenticator sends one, must be the owner's: it names who is signing in.
   const handle = response.response.userHandle;
@@ -235,7 +235,7 @@ export async function signInWithPasskey(
   const now = ctx.clock.nowMicros();
   return inTransaction(ctx.db, async (trx) => {
     // Another sign-in with the same counter committed first: one of the two is a clone.
-    if (!(await repo.usePasskey(trx, passkey.id, verification.authenticationInfo.newCounter, now))) throw signInFailed();
+    if (!(await usersRepo.usePasskey(trx, passkey.id, verification.authenticationInfo.newCounter, now))) throw signInFailed();
     return openSession(ctx, trx, user, 'passkey', request, reply);
   });
 }

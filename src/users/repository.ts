@@ -2,7 +2,7 @@ import { lockedForUpdate, type Executor } from '../db/database.js';
 import type { SignInChallengesTable, UserLinksTable, UserPasskeysTable, UserSessionsTable, UsersTable } from '../db/schema.js';
 
 export type UserRow = UsersTable;
-export type SessionRow = UserSessionsTable;
+export type ConsoleSessionRow = UserSessionsTable;
 export type PasskeyRow = UserPasskeysTable;
 
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {
@@ -61,7 +61,7 @@ export async function deleteLinks(db: Executor, userId: string): Promise<number>
   return Number(result.numDeletedRows);
 }
 
-export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+export async function insertSession(db: Executor, row: ConsoleSessionRow): Promise<void> {
   await db.insertInto('user_sessions').values(row).execute();
 }
 
@@ -92,7 +92,7 @@ export async function touchSession(db: Executor, tokenHash: string, at: number):
   await db.updateTable('user_sessions').set({ last_seen_at: at }).where('token_hash', '=', tokenHash).execute();
 }
 
-export async function setSessionMode(db: Executor, tokenHash: string, mode: SessionRow['mode']): Promise<void> {
+export async function setSessionMode(db: Executor, tokenHash: string, mode: ConsoleSessionRow['mode']): Promise<void> {
   await db.updateTable('user_sessions').set({ mode }).where('token_hash', '=', tokenHash).execute();
 }
 

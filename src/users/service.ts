@@ -11,7 +11,7 @@ import * as teamsRepo from '../teams/index.js';
 import type { Actor } from '../world.js';
 import type { UsersContext } from './context.js';
 import { hashPassword } from './passwords.js';
-import * as repo from './repository.js';
+import * as usersRepo from './repository.js';
 import type { UserRow } from './repository.js';
 import { LINK_HOURS, normalEmail, type UserRole } from './rules.js';
 import { hashToken, isToken, newToken } from './tokens.js';
@@ -37,11 +37,11 @@ const record = (trx: Executor, caller: TeamCaller, at: number, operation: AuditO
 export const linkUrl = (origin: string, token: string): string => `${origin}/console/welcome#${token}`;
 
 async function issueLink(trx: Executor, ctx: UsersContext, userId: string, purpose: 'invite' | 'reset', origin: string): Promise<IssuedLink> {
-  await repo.deleteLinks(trx, userId);
+  await usersRepo.deleteLinks(trx, userId);
   const token = newToken();
   const now = ctx.clock.nowMicros();
   const expiresAt = now + LINK_HOURS * 3600 * 1_000_000;
-  await repo.insertLink(trx, { token_hash: hashToken(token), user_id: userId, purpose, created_at: now, expires_at: expiresAt });
+  await usersRepo.insertLink(trx, { token_hash: hashToken(token), user_id: userId, purpose, created_at: now, expires_at: expiresAt });
   return { url: linkUrl(origin, token), expiresAt };
 }
 
@@ -54,7 +54,7 @@ export async function inviteUser(
   const email = normalEmail(input.email);
   return inTransaction(ctx.db, async (trx) => {
     if (!(await teamsRepo.findTeam(trx, caller.teamId))) throw refusal(`no team ${caller.teamId}`);
-    if (await repo.findUserByEmail(trx, email)) throw new DomainError('UserExists', [], `${email} has an account`);
+    if (await usersRepo.findUserByEmail(trx, email)) throw new DomainError('UserExists', [], `${email} has an account`);
     const user: UserRow = {
       id: newId('usr'),
       team_id: caller.teamId,
@@ -66,7 +66,7 @@ export async function inviteUser(
       disabled_at: null,
       last_sign_in_at: null,
     };
-    await repo.insertUser(trx, user);
+    await usersRepo.insertUser(trx, user);
     const link = await issueLink(trx, ctx, user.id, 'invite', origin);
     await record(trx, caller, user.created_at, 'user.invite', user.id, { email, role: user.role });
     return { user, link };
@@ -76,8 +76,8 @@ export async function inviteUser(
 /** Changes a user's role or disables or enables them; disabling ends every session. */
 export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: string, change: { role?: UserRole; disabled?: boolean }): Promise<UserRow> {
   return inTransaction(ctx.db, async (trx) => {
-    await repo.lockTeamUsers(trx, caller.teamId);
-    const user = await repo.findUserInTeam(trx, userId, caller.teamId);
+    await usersRepo.lockTeamUsers(trx, caller.teamId);
+    const user = await usersRepo.findUserInTeam(trx, userId, caller.teamId);
     if (!user) throw new DomainError('NotFound');
     const now = ctx.clock.nowMicros();
     const set: Partial<UserRow> = {};
@@ -92,13 +92,13 @@ export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: 
     }
     // An admin who could demote or disable the last admin would lock the team out of its own console.
     if ((set.role !== undefined && user.role === 'admin') || (set.disabled_at != null && user.role === 'admin')) {
-      const admins = (await repo.listUsers(trx, caller.teamId)).filter((u) => u.role === 'admin' && u.disabled_at === null && u.id !== user.id);
+      const admins = (await usersRepo.listUsers(trx, caller.teamId)).filter((u) => u.role === 'admin' && u.disabled_at === null && u.id !== user.id);
       if (admins.length === 0) throw validationFailed([problem('role', 'the team would have no enabled admin left')]);
     }
     if (Object.keys(set).length === 0) return user;
-    await repo.updateUser(trx, user.id, set);
+    await usersRepo.updateUser(trx, user.id, set);
     // A new role or a disabled account takes effect now, not when a session ends.
-    await repo.revokeSessionsOf(trx, user.id, now);
+    await usersRepo.revokeSessionsOf(trx, user.id, now);
     await record(trx, caller, now, 'user.update', user.id, changes);
     return { ...user, ...set };
   });
@@ -110,12 +110,12 @@ export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: 
  */
 export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: string, origin: string): Promise<{ user: UserRow; link: IssuedLink }> {
   return inTransaction(ctx.db, async (trx) => {
-    const user = await repo.findUserInTeam(trx, userId, caller.teamId);
+    const user = await usersRepo.findUserInTeam(trx, userId, caller.teamId);
     if (!user) throw new DomainError('NotFound');
     const now = ctx.clock.nowMicros();
-    await repo.updateUser(trx, user.id, { password_hash: null });
-    const passkeys = await repo.deletePasskeysOf(trx, user.id);
-    const sessions = await repo.revokeSessionsOf(trx, user.id, now);
+    await usersRepo.updateUser(trx, user.id, { password_hash: null });
+    const passkeys = await usersRepo.deletePasskeysOf(trx, user.id);
+    const sessions = await usersRepo.revokeSessionsOf(trx, user.id, now);
     const link = await issueLink(trx, ctx, user.id, 'reset', origin);
     await record(trx, caller, now, 'user.reset', user.id, {
       password: user.password_hash === null ? 'none' : 'removed',
@@ -129,9 +129,9 @@ export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: s
 /** The user a live link belongs to, or LinkInvalid: unknown, used, expired, or its user disabled. */
 export async function userOfLink(trx: Executor, ctx: UsersContext, token: unknown): Promise<{ user: UserRow; purpose: 'invite' | 'reset'; expiresAt: number }> {
   if (!isToken(token)) throw new DomainError('LinkInvalid');
-  const link = await repo.findLink(trx, hashToken(token));
+  const link = await usersRepo.findLink(trx, hashToken(token));
   if (!link || link.expires_at <= ctx.clock.nowMicros()) throw new DomainError('LinkInvalid');
-  const user = await repo.findUser(trx, link.user_id);
+  const user = await usersRepo.findUser(trx, link.user_id);
   if (!user || user.disabled_at !== null) throw new DomainError('LinkInvalid');
   return { user, purpose: link.purpose, expiresAt: link.expires_at };
 }
@@ -139,7 +139,7 @@ export async function userOfLink(trx: Executor, ctx: UsersContext, token: unknow
 /** Spends a live link in `trx` and returns its user; of two requests redeeming one link, the second is LinkInvalid. */
 export async function spendLink(trx: Executor, ctx: UsersContext, token: unknown): Promise<UserRow> {
   const { user } = await userOfLink(trx, ctx, token);
-  if ((await repo.deleteLinks(trx, user.id)) === 0) throw new DomainError('LinkInvalid');
+  if ((await usersRepo.deleteLinks(trx, user.id)) === 0) throw new DomainError('LinkInvalid');
   return user;
 }
 
@@ -160,7 +160,7 @@ export async function setPasswordWithLink(
   return inTransaction(ctx.db, async (trx) => {
     const user = await spendLink(trx, ctx, token);
     const now = ctx.clock.nowMicros();
-    await repo.updateUser(trx, user.id, { password_hash: hash });
+    await usersRepo.updateUser(trx, user.id, { password_hash: hash });
     await record(trx, { teamId: user.team_id, actor: userActor(user.id, request.ip, request.id) }, now, 'user.set_password', user.id, { password: 'set' });
     return openSession(ctx, trx, { ...user, password_hash: hash }, 'password', request, reply);
   });
@@ -174,7 +174,7 @@ export interface ListedUser {
 
 /** The users `users` with their passkey counts. */
 export async function withPasskeys(db: Executor, users: UserRow[]): Promise<ListedUser[]> {
-  const passkeys = await repo.passkeyCounts(
+  const passkeys = await usersRepo.passkeyCounts(
     db,
     users.map((u) => u.id),
   );
@@ -183,5 +183,5 @@ export async function withPasskeys(db: Executor, users: UserRow[]): Promise<List
 
 /** A team's users by email, with their passkey counts. */
 export async function listTeamUsers(db: Executor, teamId: string): Promise<ListedUser[]> {
-  return withPasskeys(db, await repo.listUsers(db, teamId));
+  return withPasskeys(db, await usersRepo.listUsers(db, teamId));
 }

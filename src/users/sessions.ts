@@ -9,8 +9,8 @@ import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../world.js';
 import type { UsersContext } from './context.js';
-import * as repo from './repository.js';
-import type { SessionRow, UserRow } from './repository.js';
+import * as usersRepo from './repository.js';
+import type { ConsoleSessionRow, UserRow } from './repository.js';
 import { hashToken, isToken, newToken } from './tokens.js';
 
 export const SESSION_COOKIE = 'tapproof_session';
@@ -37,13 +37,13 @@ export async function openSession(
   ctx: UsersContext,
   trx: Executor,
   user: UserRow,
-  method: SessionRow['method'],
+  method: ConsoleSessionRow['method'],
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<LiveSession> {
   const now = ctx.clock.nowMicros();
   const token = newToken();
-  const session: SessionRow = {
+  const session: ConsoleSessionRow = {
     token_hash: hashToken(token),
     id: newId('uss'),
     user_id: user.id,
@@ -56,8 +56,8 @@ export async function openSession(
     expires_at: now + ctx.config.console.sessionMaxHours * 3600 * 1_000_000,
     revoked_at: null,
   };
-  await repo.insertSession(trx, session);
-  await repo.updateUser(trx, user.id, { last_sign_in_at: now });
+  await usersRepo.insertSession(trx, session);
+  await usersRepo.updateUser(trx, user.id, { last_sign_in_at: now });
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: ctx.config.console.sessionMaxHours * 3600 });
   const idle = ctx.config.console.sessionIdleMinutes * 60 * 1_000_000;
   return {
@@ -88,7 +88,7 @@ export interface LiveSession {
   role: UserRow['role'];
   mode: Mode;
   csrf: string;
-  method: SessionRow['method'];
+  method: ConsoleSessionRow['method'];
   expiresAt: number;
 }
 
@@ -96,11 +96,11 @@ export async function liveSession(ctx: UsersContext, request: FastifyRequest): P
   const token = request.cookies[SESSION_COOKIE];
   if (!isToken(token)) return null;
   const tokenHash = hashToken(token);
-  const row = await repo.findSession(ctx.db.kysely, tokenHash);
+  const row = await usersRepo.findSession(ctx.db.kysely, tokenHash);
   const now = ctx.clock.nowMicros();
   const idle = ctx.config.console.sessionIdleMinutes * 60 * 1_000_000;
   if (!row || row.revoked_at !== null || row.disabled_at !== null || row.expires_at <= now || row.last_seen_at + idle <= now) return null;
-  if (now - row.last_seen_at >= touchEveryMicros(idle)) await repo.touchSession(ctx.db.kysely, tokenHash, now);
+  if (now - row.last_seen_at >= touchEveryMicros(idle)) await usersRepo.touchSession(ctx.db.kysely, tokenHash, now);
   return {
     tokenHash,
     id: row.id,
@@ -146,18 +146,18 @@ export const principalOf = (session: LiveSession): Principal => ({
 
 /** Signs a session out: its row is revoked, so the cookie names nothing on any server. */
 export async function endSession(ctx: UsersContext, session: LiveSession): Promise<void> {
-  await repo.revokeSession(ctx.db.kysely, session.tokenHash, ctx.clock.nowMicros());
+  await usersRepo.revokeSession(ctx.db.kysely, session.tokenHash, ctx.clock.nowMicros());
 }
 
 /** The session acting in `mode` from its next request on. */
 export async function switchMode(ctx: UsersContext, session: LiveSession, mode: Mode): Promise<LiveSession> {
-  await repo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
+  await usersRepo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
   return { ...session, mode };
 }
 
 /** The user a live session belongs to; NotSignedIn when the account is gone. */
 export async function userOfSession(ctx: UsersContext, session: LiveSession): Promise<UserRow> {
-  const user = await repo.findUser(ctx.db.kysely, session.userId);
+  const user = await usersRepo.findUser(ctx.db.kysely, session.userId);
   if (!user) throw new DomainError('NotSignedIn');
   return user;
 }

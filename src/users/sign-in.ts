@@ -6,7 +6,7 @@ import { inTransaction } from '../db/transaction.js';
 import { DomainError } from '../errors.js';
 import type { UsersContext } from './context.js';
 import { passwordTooLong, spendDecoy, verifyPassword } from './passwords.js';
-import * as repo from './repository.js';
+import * as usersRepo from './repository.js';
 import { emailProblem, normalEmail } from './rules.js';
 import { openSession, type LiveSession } from './sessions.js';
 import { releaseAttempt, reserveAttempt, signInLimits } from './throttle.js';
@@ -33,7 +33,7 @@ export async function signInWithPassword(
   const possible = emailProblem(email) === null ? email : null;
   // Counted before the password is checked: attempts made at once cannot all slip under the limit.
   const reservation = await reserveAttempt(ctx.db, signInLimits(possible, request.ip), ctx.clock.nowMicros());
-  const user = possible === null ? undefined : await repo.findUserByEmail(ctx.db.kysely, possible);
+  const user = possible === null ? undefined : await usersRepo.findUserByEmail(ctx.db.kysely, possible);
   if (!(await matches(user, input.password)) || !user || user.disabled_at !== null) throw new DomainError('SignInFailed');
   await releaseAttempt(ctx.db, reservation);
   return inTransaction(ctx.db, (trx) => openSession(ctx, trx, user, 'password', request, reply));

@@ -12,7 +12,7 @@
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { DomainError } from '../errors.js';
-import * as repo from './throttle-repository.js';
+import * as throttleRepo from './throttle-repository.js';
 
 export const THROTTLE_WINDOW_MINUTES = 15;
 /** Failures within the window after which an account from one address waits. */
@@ -61,21 +61,21 @@ export type Reservation = { subject: string; at: number }[];
 /** Counts an attempt against every limit, or throws Throttled (counting nothing) when one is reached. */
 export async function reserveAttempt(db: Db, limits: Limit[], now: number): Promise<Reservation> {
   const outcome = await inTransaction(db, async (trx): Promise<{ wait: number } | { reservation: Reservation }> => {
-    await repo.lockSubjects(
+    await throttleRepo.lockSubjects(
       trx,
       limits.map((l) => l.subject),
     );
-    await repo.pruneFailures(trx, now - WINDOW_MICROS);
+    await throttleRepo.pruneFailures(trx, now - WINDOW_MICROS);
     let wait = 0;
     const reservation: Reservation = [];
     for (const { subject, limit } of limits) {
-      const { count, oldest, newest } = await repo.failuresSince(trx, subject, now - WINDOW_MICROS);
+      const { count, oldest, newest } = await throttleRepo.failuresSince(trx, subject, now - WINDOW_MICROS);
       if (count >= limit && oldest !== null) wait = Math.max(wait, Math.max(1, Math.ceil((oldest + WINDOW_MICROS - now) / 1_000_000)));
       // Two attempts within one microsecond (or a test clock standing still) still get times of their own.
       reservation.push({ subject, at: newest !== null && newest >= now ? newest + 1 : now });
     }
     if (wait > 0) return { wait };
-    for (const { subject, at } of reservation) await repo.insertFailure(trx, subject, at);
+    for (const { subject, at } of reservation) await throttleRepo.insertFailure(trx, subject, at);
     return { reservation };
   });
   if ('wait' in outcome) throw new Throttled(outcome.wait);
@@ -85,6 +85,6 @@ export async function reserveAttempt(db: Db, limits: Limit[], now: number): Prom
 /** Takes back a reservation: the attempt succeeded, so it is no failure. */
 export async function releaseAttempt(db: Db, reservation: Reservation): Promise<void> {
   await inTransaction(db, async (trx) => {
-    for (const { subject, at } of reservation) await repo.deleteFailure(trx, subject, at);
+    for (const { subject, at } of reservation) await throttleRepo.deleteFailure(trx, subject, at);
   });
 }
