@@ -76,14 +76,21 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
 }
 
 /**
- * Fastify's `frameworkErrors`: errors raised before routing. A path that is not
- * valid percent-encoded UTF-8 (`%ED%A0%80`, `%FF`: FST_ERR_BAD_URL) names no
- * resource, so it is the 404 any unknown id gets, in the API's error format.
+ * Paths that name no resource, found before routing: one that is not valid percent-encoded UTF-8
+ * (`%ED%A0%80`, `%FF`: FST_ERR_BAD_URL), and one with a path segment longer than the router reads
+ * (FST_ERR_MAX_PARAM_LENGTH: no id is that long). The client's mistake, so no error log.
+ */
+const NO_SUCH_PATH = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing. A path that names no resource is the
+ * 404 any unknown id gets, in the API's error format, before any key is asked for.
  */
 export function frameworkErrors(surfaces: ErrorSurfaces) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    if (error.code !== 'FST_ERR_BAD_URL') request.log.error({ err: error }, 'framework error');
-    renderError(request, reply, new DomainError(error.code === 'FST_ERR_BAD_URL' ? 'RouteNotFound' : 'Internal'), surfaces);
+    const unknown = NO_SUCH_PATH.has(error.code);
+    if (!unknown) request.log.error({ err: error }, 'framework error');
+    renderError(request, reply, new DomainError(unknown ? 'RouteNotFound' : 'Internal'), surfaces);
   };
 }
 
