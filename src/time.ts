@@ -22,6 +22,14 @@ export interface Clock {
 
 export const systemClock: Clock = { nowMicros };
 
+/**
+ * The latest time a client may set (a key's expiry): microseconds in a JS number are exact below 2^53
+ * (June 2255), and a time past that would be stored rounded and shown as another (year 10000 for
+ * 9999-12-31T23:59:59.999999Z). A round bound well inside it.
+ */
+export const LATEST_SETTABLE = '2200-01-01T00:00:00Z';
+export const LATEST_SETTABLE_MICROS = Date.parse(LATEST_SETTABLE) * 1000;
+
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the API's timestamp shape (docs/architecture.md#engines). */
 export function isoMicros(micros: number): string {
   const ms = Math.floor(micros / 1000);

@@ -1,5 +1,6 @@
 // Operator commands on API keys: list, create (with a role, a name, an expiry), roll and revoke. The
 // API's admin keys do the same through /keys (docs/api.md#keys); these work with no key at all.
+import { LATEST_SETTABLE, LATEST_SETTABLE_MICROS } from '../time.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliError, output, parseMode, table, type WithContext } from '../cli-kit.js';
 import { DomainError } from '../errors.js';
@@ -22,6 +23,7 @@ function parseExpiry(value: string): (now: number) => number {
   if (duration) return (now) => now + Number(duration[1]) * UNITS[duration[2]!]! * 1_000_000;
   const at = parseIsoMicros(value);
   if (at === null) throw new InvalidArgumentError('must be an ISO 8601 time (2027-01-31T12:00:00Z) or a duration (90d, 12h, 30m)');
+  if (at >= LATEST_SETTABLE_MICROS) throw new InvalidArgumentError(`must be before ${LATEST_SETTABLE}`);
   return () => at;
 }
 

@@ -5,6 +5,7 @@ import type { Explanation, FieldRule } from '../http/field-rules.js';
 import { ROLES } from '../http/access.js';
 import { parseIsoMicros } from '../http/query.js';
 import { codePoints, textProblem } from '../http/text-rules.js';
+import { LATEST_SETTABLE, LATEST_SETTABLE_MICROS } from '../time.js';
 
 export const NAME_MAX = 100;
 /** The longest overlap of a roll: the old key works this long beside the new one. */
@@ -26,6 +27,7 @@ function explainName(value: unknown): Explanation {
 function explainExpiresAt(value: unknown, { now }: KeyRuleContext): Explanation {
   const at = typeof value === 'string' ? parseIsoMicros(value) : null;
   if (at === null) return 'expires_at must be an ISO 8601 time with offset (2026-01-31T12:00:00Z) or a date';
+  if (at >= LATEST_SETTABLE_MICROS) return `expires_at must be before ${LATEST_SETTABLE}`;
   return at > now ? null : 'expires_at must be in the future';
 }
 
@@ -42,7 +44,9 @@ export const ATTRIBUTES = {
   },
   name: { schema: Type.String({ minLength: 1, maxLength: NAME_MAX, description: 'Tells keys apart in lists' }), explain: explainName },
   expires_at: {
-    schema: Type.String({ description: 'ISO 8601, in the future; from then on the key is refused (401) as if revoked. Omitted: never expires' }),
+    schema: Type.String({
+      description: 'ISO 8601, in the future and before 2200-01-01T00:00:00Z; from then on the key is refused (401) as if revoked. Omitted: never expires',
+    }),
     explain: explainExpiresAt,
   },
   expires_in: {

@@ -27,6 +27,30 @@ for (const kind of DATABASES) {
   describe(`POST /keys (${kind})`, () => {
     const suite = sharedServer(kind);
 
+    test('an expiry reads back exactly as sent up to the last microsecond before 2200; from 2200 on it is refused, naming the bound', async () => {
+      const { server, world } = suite;
+      const before = await keyCount(server, world.teamId);
+      const latest = '2199-12-31T23:59:59.999999Z';
+      const made = await call(server, 'POST', '/keys', { key: world.sandbox.key, body: keysDoc({ role: 'read', expires_at: latest }) });
+      assert.equal(made.status, 201, made.text);
+      assert.equal(made.body.data.attributes.expires_at, latest);
+      const read = await call(server, 'GET', `/keys/${made.body.data.id}`, { key: world.sandbox.key });
+      assert.equal(read.body.data.attributes.expires_at, latest);
+      for (const late of ['2200-01-01T00:00:00Z', '2200-01-01T00:00:00.000001Z', '9999-12-31T23:59:59.999999Z', '2199-12-31T23:00:00-01:00']) {
+        const refused = await call(server, 'POST', '/keys', { key: world.sandbox.key, body: keysDoc({ role: 'read', expires_at: late }) });
+        assert.equal(refused.status, 422, `${late}: ${refused.text}`);
+        assert.deepEqual(refused.body.errors, [
+          {
+            status: '422',
+            title: 'Validation failed',
+            detail: 'expires_at must be before 2200-01-01T00:00:00Z',
+            source: { pointer: '/data/attributes/expires_at' },
+          },
+        ]);
+      }
+      assert.equal(await keyCount(server, world.teamId), before + 1);
+    });
+
     test('an admin key makes a key of each role; its text is in the answer once and works at once with that role', async () => {
       const { server, world } = suite;
       for (const role of ['admin', 'write', 'read', 'verify']) {

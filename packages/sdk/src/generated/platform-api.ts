@@ -2304,7 +2304,7 @@ export interface operations {
                             role: "admin" | "write" | "read" | "verify";
                             /** @description Tells keys apart in lists */
                             name?: string;
-                            /** @description ISO 8601, in the future; from then on the key is refused (401) as if revoked. Omitted: never expires */
+                            /** @description ISO 8601, in the future and before 2200-01-01T00:00:00Z; from then on the key is refused (401) as if revoked. Omitted: never expires */
                             expires_at?: string;
                         };
                     };
