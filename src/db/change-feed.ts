@@ -45,6 +45,8 @@ export class ChangeFeed {
   private stopFeed: (() => Promise<void>) | null = null;
   /** PostgreSQL: LISTEN established; SQLite: the file is watched. */
   listening = false;
+  /** Waiters for a payload to come back through this process's own LISTEN (PostgreSQL), by payload. */
+  private readonly echoes = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly db: Db,
@@ -71,6 +73,34 @@ export class ChangeFeed {
         await stop?.();
       }
     };
+  }
+
+  /**
+   * Resolves once `payload` has come back through this process's LISTEN, or after `timeoutMs`: a
+   * change's writer waits so that its answer leaves only after PostgreSQL has sent the notification to
+   * every listening process (NOTIFY reaches them all at the commit). Call it before the commit (inside
+   * the transaction), so that an early echo is not missed; it resolves at once where there is nothing to
+   * wait for (SQLite, an in-memory database, a feed not listening).
+   */
+  echo(payload: string, timeoutMs: number): Promise<void> {
+    if (this.db.dialect !== 'postgres' || !this.listening) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.echoes.get(payload) ?? new Set<() => void>();
+      this.echoes.set(payload, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.echoes.delete(payload);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      waiters.add(done);
+    });
+  }
+
+  private answerEcho(payload: string): void {
+    for (const done of [...(this.echoes.get(payload) ?? [])]) done();
   }
 
   private down(): void {
@@ -115,7 +145,9 @@ export class ChangeFeed {
       const c = new pg.Client({ connectionString: url, keepAlive: true });
       client = c;
       c.on('notification', (message) => {
-        if (message.channel === channel) this.follower.changed(message.payload ?? null);
+        if (message.channel !== channel) return;
+        this.follower.changed(message.payload ?? null);
+        this.answerEcho(message.payload ?? '');
       });
       c.on('error', () => fail(c));
       c.on('end', () => fail(c));

@@ -105,6 +105,11 @@ export class PrincipalCache {
     this.entries.clear();
   }
 
+  /** Resolves once this process heard its own announcement of `keyHash` (src/db/change-feed.ts, echo), at most `timeoutMs` later. */
+  heard(keyHash: string, timeoutMs: number): Promise<void> {
+    return this.feed.echo(keyHash, timeoutMs);
+  }
+
   /**
    * Starts hearing about revokes from other processes (once per cache, however
    * many servers share the Db): LISTEN on PostgreSQL (`url`), a file watch on

@@ -63,21 +63,33 @@ export async function issueKey(db: Db, caller: Caller, clock: Clock, options: Ke
 
 type Announcer = Pick<KeysContext, 'db' | 'clock' | 'principals'>;
 
+/** How long a revoke's answer waits for its own announcement to come back (docs/keys.md#how-a-change-reaches-every-server). */
+const ECHO_TIMEOUT_MS = 2_000;
+
 /**
  * Runs a change that revokes or shortens a key, and tells every server so that none keeps the key
  * in its principal cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
- * watched revocations file once the change has committed.
+ * watched revocations file once the change has committed. On PostgreSQL the change answers only once
+ * its NOTIFY has come back to this process: PostgreSQL sends it to every listening server at the
+ * commit, so by then the other servers have it too, and a request sent after the answer finds the key
+ * gone on any of them.
  */
 async function changeKey<T>(ctx: Announcer, change: (trx: Executor) => Promise<{ hash: string; result: T } | undefined>): Promise<T | undefined> {
   const address = keysRepo.keysFeed(ctx.db);
+  let heard: Promise<void> = Promise.resolve();
   const changed = await inTransaction(ctx.db, async (trx) => {
     const done = await change(trx);
-    if (done) await notifyInTransaction(ctx.db, trx, address, done.hash);
+    if (done) {
+      await notifyInTransaction(ctx.db, trx, address, done.hash);
+      // Waited on from before the commit, so that an echo arriving at once is not missed.
+      heard = ctx.principals.heard(done.hash, ECHO_TIMEOUT_MS);
+    }
     return done;
   });
   if (!changed) return undefined;
   ctx.principals.evict(changed.hash);
   touchAfterCommit(ctx.db, address, ctx.clock.nowMicros());
+  await heard;
   return changed.result;
 }
 
