@@ -3,11 +3,12 @@
 import type { AppContext } from './context.js';
 import type { BackgroundJob } from './background-job.js';
 import { webhookDelivery } from './webhooks/worker.js';
+import { heldScanSummaries } from './verifications/flagged-events.js';
 import { scanRetention } from './verifications/retention.js';
 import { followGenerations } from './master-keys/masters.js';
 
 /** Feature modules add their jobs here. */
-export const backgroundJobs: BackgroundJob<AppContext>[] = [webhookDelivery, scanRetention];
+export const backgroundJobs: BackgroundJob<AppContext>[] = [webhookDelivery, scanRetention, heldScanSummaries];
 
 export function startBackgroundWork(ctx: AppContext): { stop(): Promise<void> } {
   // A worker follows other processes' master key rotations, rewraps and retirements like a server.

@@ -32,6 +32,7 @@ import * as attemptResponse from './migrations/0028_attempt_response.js';
 import * as auditEvents from './migrations/0029_audit_events.js';
 import * as countryTimeIndex from './migrations/0030_country_time_index.js';
 import * as users from './migrations/0031_users.js';
+import * as flagWindows from './migrations/0032_flag_windows.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -66,6 +67,7 @@ const steps: Record<string, Step> = {
   '0029_audit_events': auditEvents,
   '0030_country_time_index': countryTimeIndex,
   '0031_users': users,
+  '0032_flag_windows': flagWindows,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -509,8 +509,23 @@ export interface SignalCountsTable {
   count: number;
 }
 
+/**
+ * verification.flagged coalesced per tag and signal: the window since the last event of a (tag, signal),
+ * and the flagged scans held back in it (the last of them kept for the window's summary).
+ */
+export interface FlagWindowsTable {
+  tag_id: string;
+  signal: string;
+  team_id: string;
+  mode: Mode;
+  opened_at: number;
+  held: number;
+  last_held_id: string | null;
+}
+
 export interface SignalsTables {
   signal_thresholds: SignalThresholdsTable;
   signal_counts: SignalCountsTable;
+  flag_windows: FlagWindowsTable;
 }
 export interface Database extends SignalsTables {}

@@ -8,7 +8,7 @@
 import type { Db } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
-import type { BackgroundJob } from '../background-job.js';
+import { everyInterval, type BackgroundJob } from '../background-job.js';
 import type { Kernel } from '../kernel.js';
 import { recordAudit, systemActor } from '../audit/index.js';
 import { listTeamIds } from '../teams/index.js';
@@ -108,27 +108,11 @@ export const scanRetention: BackgroundJob<Pick<Kernel, 'db' | 'clock' | 'config'
   start(ctx) {
     const days = ctx.config.scanRetentionDays;
     if (days === null) return async () => {};
-    let stopped = false;
-    let running: Promise<void> = Promise.resolve();
-    const round = async () => {
-      try {
-        const report = await pruneScans(ctx, { days, pause: PAUSE_MS, actor: systemActor('scan-retention') });
-        ctx.metrics.pruned.inc({ what: 'verifications' }, report.verifications);
-        ctx.metrics.pruned.inc({ what: 'sessions' }, report.sessions);
-        if (report.verifications + report.sessions > 0) ctx.log.info({ ...report, days }, 'pruned scans past the retention window');
-      } catch (error) {
-        if (!stopped) ctx.log.warn({ err: error }, 'scan retention failed; the next round tries again');
-      }
-    };
-    running = round();
-    const timer = setInterval(() => {
-      running = running.then(round);
-    }, EVERY_MS);
-    timer.unref();
-    return async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    };
+    return everyInterval(ctx.log, { everyMs: EVERY_MS, atStart: true, failure: 'scan retention failed; the next round tries again' }, async () => {
+      const report = await pruneScans(ctx, { days, pause: PAUSE_MS, actor: systemActor('scan-retention') });
+      ctx.metrics.pruned.inc({ what: 'verifications' }, report.verifications);
+      ctx.metrics.pruned.inc({ what: 'sessions' }, report.sessions);
+      if (report.verifications + report.sessions > 0) ctx.log.info({ ...report, days }, 'pruned scans past the retention window');
+    });
   },
 };

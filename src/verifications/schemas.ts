@@ -88,6 +88,10 @@ export const VerificationFlaggedEvent = Type.Object(
     data: Verification,
     tag: Type.Unsafe({ $ref: '#/components/schemas/Tag' }),
     signals: Type.Array(Signal, { minItems: 1 }),
+    scans: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
+      description:
+        'Per signal of this event: how many flagged scans of the tag it stands for, itself included: the scans held back since the previous event of that tag and signal (docs/signals.md). An event sent when a quiet window ends with scans held back carries the last of them, and only the signals it stands for.',
+    }),
   },
   { title: 'verification.flagged' },
 );

@@ -144,7 +144,8 @@ for (const kind of DATABASES)
           assert.equal(schema.properties.data.properties.type.const, 'verifications');
           assert.deepEqual(schema.properties.tag, { $ref: '#/components/schemas/Tag' });
           assert.deepEqual(schema.properties.signals.items.enum, ['counter_gap', 'country_jump', 'replay_burst', 'tamper_opened', 'tamper_open']);
-          assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'tag', 'signals']);
+          assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'tag', 'signals', 'scans']);
+          assert.deepEqual(schema.properties.scans.patternProperties, { '^(.*)$': { type: 'integer', minimum: 1 } });
           assert.match(item.post.description, /Opt-in/);
           continue;
         }

@@ -8,6 +8,7 @@ import { assertError, assertJsonApi, assertValidation } from '../kit/assertions.
 import { FAST_WEBHOOKS, startDelivery, type Receiver } from '../webhooks/receiver.js';
 import { emulated, flipHexDigit, tamper, tapUrl, verify } from '../verifications/helpers.js';
 import { backfill } from '../../src/db/migrations/0021_signals.js';
+import { FLAG_WINDOW_SECONDS, announceHeldScans } from '../../src/verifications/flagged-events.js';
 
 const US = '8.8.8.8';
 const DE = '5.9.0.1';
@@ -389,6 +390,64 @@ for (const kind of DATABASES) {
       await db.updateTable('chips').set({ last_country: null, last_genuine_at: null, tamper_opened: 0 }).where('tag_id', 'in', ids).execute();
       await backfill(db);
       assert.deepEqual(await memory(), live);
+    });
+
+    test('verification.flagged is coalesced per tag and signal: 100 forged scans make one event at once and one summary when the window ends', async () => {
+      const world = await team();
+      const [a, b] = [await emulated(server, world.teamId, 'ntag_424_dna'), await emulated(server, world.teamId, 'ntag_424_dna')];
+      const forge = async (tagId: string, n: number) => {
+        const url = flipHexDigit(await tapUrl(server, tagId));
+        const out = [];
+        // The same forged URL from many visitors: refused every time, flagged as a burst.
+        for (let i = 0; i < n; i++) out.push(await scan(world, url));
+        return out;
+      };
+      const flaggedOf = (scans: Awaited<ReturnType<typeof forge>>) => scans.filter((v) => v.attributes.signals.length > 0);
+      const eventsOf = async () =>
+        (
+          await server.ctx.db.kysely
+            .selectFrom('events')
+            .select(['payload'])
+            .where('team_id', '=', world.teamId)
+            .where('type', '=', 'verification.flagged')
+            .orderBy('seq')
+            .execute()
+        ).map((e) => JSON.parse(e.payload));
+      const onA = flaggedOf(await forge(a.id, 100));
+      const onB = flaggedOf(await forge(b.id, 5));
+      assert.ok(onA.length > 90 && onB.length >= 1, `${onA.length} and ${onB.length} flagged`);
+      assert.ok([...onA, ...onB].every((v) => v.attributes.signals.join() === 'replay_burst'));
+      // At once: the first flagged scan of each tag, each standing for itself.
+      const first = await eventsOf();
+      assert.deepEqual(
+        first.map((e) => [e.data.id, e.tag.id, e.scans]),
+        [
+          [onA[0]!.id, a.id, { replay_burst: 1 }],
+          [onB[0]!.id, b.id, { replay_burst: 1 }],
+        ],
+      );
+      // Nothing more while the windows are open; once they have ended, one summary per tag with the last held scan.
+      await announceHeldScans(server.ctx);
+      assert.equal((await eventsOf()).length, 2);
+      server.clock.advance(FLAG_WINDOW_SECONDS * 1000);
+      await announceHeldScans(server.ctx);
+      const all = await eventsOf();
+      assert.equal(all.length, onB.length > 1 ? 4 : 3);
+      const summaries = all.slice(2).sort((x, y) => (x.tag.id === a.id ? -1 : y.tag.id === a.id ? 1 : 0));
+      assert.deepEqual(
+        summaries.map((e) => [e.data.id, e.tag.id, e.signals, e.scans]),
+        [
+          [onA.at(-1)!.id, a.id, ['replay_burst'], { replay_burst: onA.length - 1 }],
+          ...(onB.length > 1 ? [[onB.at(-1)!.id, b.id, ['replay_burst'], { replay_burst: onB.length - 1 }]] : []),
+        ],
+      );
+      // Sent once: a second look finds nothing held back.
+      await announceHeldScans(server.ctx);
+      assert.equal((await eventsOf()).length, all.length);
+      // The next flagged scan after the window opens a new one: announced at once, standing for itself.
+      const later = flaggedOf(await forge(a.id, 3));
+      const last = (await eventsOf()).at(-1)!;
+      assert.deepEqual([last.data.id, last.scans], [later[0]!.id, { replay_burst: 1 }]);
     });
 
     test("verification.flagged: one event in the scan's commit, delivered only to the webhooks that list it", async () => {

@@ -8261,6 +8261,10 @@ export interface operations {
                     };
                     tag: components["schemas"]["Tag"];
                     signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                    /** @description Per signal of this event: how many flagged scans of the tag it stands for, itself included: the scans held back since the previous event of that tag and signal (docs/signals.md). An event sent when a quiet window ends with scans held back carries the last of them, and only the signals it stands for. */
+                    scans: {
+                        [key: string]: number;
+                    };
                 };
             };
         };
