@@ -8,7 +8,7 @@ import { verifyWebhook, WebhookVerificationError } from '@tapproof/sdk';
 import { newSecret, sign } from '../../src/webhooks/signature.js';
 
 const vectors: { name: string; secret: string; msg_id: string; timestamp: number; payload: string; expected_signature: string }[] = JSON.parse(
-  readFileSync(new URL('../../../shared/vectors/standard_webhooks.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/vectors/standard_webhooks.json', import.meta.url), 'utf8'),
 ).vectors;
 
 const refused = (promise: Promise<unknown>, message: RegExp) =>
