@@ -50,6 +50,14 @@ export async function backupSqlite(from: string, to: string, productionKeyFile: 
   } finally {
     source.close();
   }
+  // The copy keeps the source's WAL mode, and opening it again would leave `-wal` and `-shm` files beside
+  // it: a backup is one file, in rollback-journal mode (a server opening it restored turns WAL back on).
+  const copy = new SQLite(partial, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
   const integrity = integrityOf(partial);
   if (integrity !== 'ok') {
     rmSync(partial, { force: true });

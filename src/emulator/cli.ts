@@ -1,5 +1,5 @@
 // `tapproof emulator create|tap|tamper|reader`: software chips behind sandbox tags.
-import { InvalidArgumentError } from 'commander';
+import { Argument, InvalidArgumentError } from 'commander';
 import { CliError, output } from '../cli-kit.js';
 import type { WithContext } from '../cli-kit.js';
 import type { Kernel } from '../kernel.js';
@@ -92,8 +92,10 @@ export function registerEmulatorCommands(program: Command, withContext: WithCont
       output(opts.json, result, result.url);
     });
   emulator
-    .command('tamper <tag_id> <state>')
+    .command('tamper')
     .description('open or close the tamper loop of an emulated NTAG 424 DNA TagTamper chip')
+    .addArgument(new Argument('<tag_id>', 'the sandbox tag of the chip'))
+    .addArgument(new Argument('<state>', 'the loop as the next tap reads it').choices(['open', 'closed']))
     .option('--json', 'machine-readable output')
     .action(async (tagId: string, state: string, opts) => {
       if (state !== 'open' && state !== 'closed') throw new CliError('state must be open or closed');

@@ -34,6 +34,10 @@ export interface ScanRequest {
 
 const badUrl = (detail: string) => validationFailed([problem('url', detail)]);
 
+/** The contract's 404 for a scan no tag answers for, saying where the url was looked for. */
+const noConfiguredTag = () =>
+  new DomainError('NotFound', [], undefined, "no configured tag of this key's team and mode has this url (a sandbox key sees sandbox tags only)");
+
 const layouts = new WeakMap<ChipRow, ChipLayout>();
 function layoutOf(chip: ChipRow): ChipLayout {
   let layout = layouts.get(chip);
@@ -77,7 +81,7 @@ async function locate(
   }
   const tags = await chipsRepo.findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
   if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
-  if (tags.length === 0) throw new DomainError('NotFound');
+  if (tags.length === 0) throw noConfiguredTag();
   const byUrl = new Map(tags.map((t) => [t.url, t]));
   let configuredMatch = false;
   for (const candidate of longestFirst) {
@@ -89,7 +93,7 @@ async function locate(
     if (found) return found;
   }
   // A scan against a tag that is not configured is 404 (docs/api.md, verifications).
-  if (!configuredMatch) throw new DomainError('NotFound');
+  if (!configuredMatch) throw noConfiguredTag();
   throw badUrl("url's SDM parameters are not the ones this tag's chip writes");
 }
 

@@ -86,3 +86,12 @@ for (const kind of DATABASES) {
     });
   });
 }
+
+test('emulator tamper --help names the states it takes, and another is refused naming them', async () => {
+  const help = await runCli({}, 'emulator', 'tamper', '--help');
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^ {2}state +the loop as the next tap reads it \(choices: "open", "closed"\)$/m);
+  const refused = await runCli({}, 'emulator', 'tamper', 'tag_00000000000000000000aa', 'ajar');
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /^error: command-argument value 'ajar' is invalid for argument 'state'\. Allowed choices are open, closed\.$/m);
+});

@@ -7,7 +7,7 @@
 // what was still pending when the backup was taken; at least once, as always). Bad requests to backup and restore: an existing target, a non-empty data directory, a
 // file that is no database.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -32,6 +32,8 @@ async function takeBackup(server: TestServer, dir: string): Promise<{ restore: (
     );
     assert.equal(report.bytes, statSync(target).size);
     assert.deepEqual(report.keys, ['the sandbox master keys are in the database']);
+    // One file: no partial, no -wal or -shm left beside it.
+    assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('nightly')), ['nightly.db']);
     return {
       restore: async () => {
         const restoredDir = join(dir, 'restored');

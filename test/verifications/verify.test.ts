@@ -2,7 +2,7 @@
 // tapped through the real server, on both databases.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
+import { DATABASES, call, sharedServer } from '../kit/harness.js';
 import { cli, emulated, flipHexDigit, tamper, tapUrl, verify } from './helpers.js';
 import { assertError } from '../kit/assertions.js';
 
@@ -256,13 +256,25 @@ for (const kind of DATABASES) {
         'https://example.com/',
         'https://elsewhere.example/',
       );
-      assert.equal(onlyError(await verify(suite.server, suite.world.sandbox.key, url)).status, '404');
+      const NO_TAG = {
+        status: '404',
+        title: 'Not Found',
+        detail: "no configured tag of this key's team and mode has this url (a sandbox key sees sandbox tags only)",
+      };
+      assert.deepEqual((await verify(suite.server, suite.world.sandbox.key, url)).body.errors, [NO_TAG]);
+      // The right url under the other mode's key: the same answer, naming the mode as the place to look.
+      assert.deepEqual(
+        (await verify(suite.server, suite.world.production.key, url.replace('https://elsewhere.example/', 'https://example.com/'))).body.errors,
+        [NO_TAG],
+      );
       const created = await call(suite.server, 'POST', '/tags', {
         key: suite.world.sandbox.key,
         body: { data: [{ type: 'tags', attributes: { protocol: 'ntag_424_dna', url: `https://example.com/unwritten/${Date.now()}` } }] },
       });
       const unwritten = created.body.data[0].attributes.url;
-      assert.equal((await verify(suite.server, suite.world.sandbox.key, `${unwritten}?picc_data=${'A'.repeat(32)}&cmac=${'B'.repeat(16)}`)).status, 404);
+      const notWritten = await verify(suite.server, suite.world.sandbox.key, `${unwritten}?picc_data=${'A'.repeat(32)}&cmac=${'B'.repeat(16)}`);
+      assert.equal(notWritten.status, 404);
+      assert.deepEqual(notWritten.body.errors, [NO_TAG]);
       for (const id of ['vrf_0000000000000000000000', 'nope'])
         assert.equal((await call(suite.server, 'GET', `/verifications/${id}`, { key: suite.world.sandbox.key })).status, 404);
     });

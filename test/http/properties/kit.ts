@@ -145,7 +145,7 @@ export function judge(tally: Tally, route: string, r: ApiResponse): void {
     return;
   }
   // Refusals that explain themselves: why a key cannot roll, what a refused key lacks (a role, or the reach).
-  const explained = (route === 'POST /keys/:id/roll' && r.status === 409) || r.status === 403;
+  const explained = (route === 'POST /keys/:id/roll' && r.status === 409) || r.status === 403 || (route === 'POST /verifications' && r.status === 404);
   if (r.status !== 422) return assertError(r, r.status, { detail: explained });
   assert.equal(r.headers.get('content-type'), JSON_API, r.text);
   assert.deepEqual(Object.keys(r.body), ['errors']);
