@@ -21,8 +21,25 @@ function parseEmail(value: string): string {
   return value;
 }
 
-/** Where the console is reached: TAPPROOF_PUBLIC_URL, or this host's port on loopback. */
-const originOf = (ctx: UsersContext) => ctx.config.console.publicUrl ?? `http://localhost:${ctx.config.port}`;
+/**
+ * Where the console is reached: TAPPROOF_PUBLIC_URL, else a guess from HOST and PORT (the CLI has no request
+ * to learn the address from), which `sayIfGuessed` tells on stderr once the link is made, so that a link to
+ * the wrong port is not handed over unseen.
+ */
+function originOf(ctx: UsersContext): string {
+  if (ctx.config.console.publicUrl !== null) return ctx.config.console.publicUrl;
+  const { host, port } = ctx.config;
+  const wildcard = host === '0.0.0.0' || host === '::' || host === '';
+  return `http://${wildcard ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function sayIfGuessed(ctx: UsersContext, link: IssuedLink): void {
+  if (ctx.config.console.publicUrl !== null) return;
+  const origin = new URL(link.url).origin;
+  process.stderr.write(
+    `tapproof: the link's address ${origin} is a guess from HOST and PORT (as this shell sets them): set TAPPROOF_PUBLIC_URL to where people reach the console\n`,
+  );
+}
 
 const linkLine = (link: IssuedLink) => `${link.url}\n(works once, until ${isoMicros(link.expiresAt)}; shown only now)`;
 
@@ -45,9 +62,11 @@ export function registerUserCommands(program: Command, withContext: WithContext<
     .requiredOption('--role <role>', `what they may do: ${USER_ROLES.join(', ')}`, parseRole)
     .option('--json', 'machine-readable output')
     .action(async (opts) => {
-      const { user, link } = await withContext((ctx) =>
-        inviteUser(ctx, { teamId: opts.team, actor: cliActor() }, { email: opts.email, role: opts.role }, originOf(ctx)),
-      );
+      const { user, link } = await withContext(async (ctx) => {
+        const made = await inviteUser(ctx, { teamId: opts.team, actor: cliActor() }, { email: opts.email, role: opts.role }, originOf(ctx));
+        sayIfGuessed(ctx, made.link);
+        return made;
+      });
       output(
         opts.json,
         { id: user.id, email: user.email, role: user.role, link: link.url, expires_at: isoMicros(link.expiresAt) },
@@ -106,9 +125,11 @@ export function registerUserCommands(program: Command, withContext: WithContext<
     .description('a user who lost their password or passkey: removes both, ends their sessions, prints a new one-time link')
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts) => {
-      const { user, link } = await withContext(async (ctx) =>
-        resetUser(ctx, { teamId: (await userOf(ctx, id)).team_id, actor: cliActor() }, id, originOf(ctx)),
-      );
+      const { user, link } = await withContext(async (ctx) => {
+        const made = await resetUser(ctx, { teamId: (await userOf(ctx, id)).team_id, actor: cliActor() }, id, originOf(ctx));
+        sayIfGuessed(ctx, made.link);
+        return made;
+      });
       output(opts.json, { id, email: user.email, link: link.url, expires_at: isoMicros(link.expiresAt) }, `reset ${user.email} (${id})\n${linkLine(link)}`);
     });
 }

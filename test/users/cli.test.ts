@@ -16,6 +16,30 @@ for (const kind of DATABASES) {
     const env = { TAPPROOF_PUBLIC_URL: 'https://console.example.com/ignored/path' };
     const json = async (...args: string[]) => JSON.parse((await cli(suite.server, [...args, '--json'], { env })).stdout);
 
+    test('without TAPPROOF_PUBLIC_URL the link is made from HOST and PORT, and stderr says it is a guess', async () => {
+      const { server } = suite;
+      const world = await server.seedTeam({ name: 'guessed links' });
+      for (const [hostEnv, origin] of [
+        [{ PORT: '18500' }, 'http://localhost:18500'],
+        [{ PORT: '18501', HOST: '127.0.0.2' }, 'http://127.0.0.2:18501'],
+        [{ PORT: '18502', HOST: '::1' }, 'http://[::1]:18502'],
+      ] as const) {
+        const made = await cli(
+          server,
+          ['users', 'invite', '--team', world.teamId, '--email', `guess-${origin.length}-${hostEnv.PORT}-${kind}@example.com`, '--role', 'read'],
+          {
+            env: hostEnv,
+          },
+        );
+        const url = made.stdout.trim().split('\n')[1]!;
+        assert.match(url, new RegExp(`^${origin.replace(/[.[\]]/g, '\\$&')}/console/welcome#[A-Za-z0-9_-]{43}$`));
+        assert.equal(
+          made.stderr,
+          `tapproof: the link's address ${origin} is a guess from HOST and PORT (as this shell sets them): set TAPPROOF_PUBLIC_URL to where people reach the console\n`,
+        );
+      }
+    });
+
     test('invite → a link on TAPPROOF_PUBLIC_URL that sets a password; list, role, disable, enable, reset', async () => {
       const { server, world } = suite;
       const human = await cli(server, ['users', 'invite', '--team', world.teamId, '--email', `Mo-${kind}@Example.com`, '--role', 'write'], { env });
@@ -23,6 +47,7 @@ for (const kind of DATABASES) {
       assert.match(first!, new RegExp(`^invited mo-${kind}@example\\.com \\(write\\) as usr_[0-9A-Za-z]{22}$`));
       assert.match(url!, /^https:\/\/console\.example\.com\/console\/welcome#[A-Za-z0-9_-]{43}$/);
       assert.match(note!, /^\(works once, until \d{4}-\d\d-\d\dT[\d:.]+Z; shown only now\)$/);
+      assert.equal(human.stderr, '');
       const id = first!.split(' as ')[1]!;
       await redeemed(server, tokenOf(url!));
 
