@@ -40,14 +40,22 @@ function config(): Config {
  * master keys against the database's (one line and exit 1 on a mismatch).
  */
 export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, options: { touchesKeys?: boolean } = {}): Promise<T> {
-  const ctx = await openContext(config());
+  waitingFor = 'the database to open';
+  const ctx = await openContext(config(), { existing: true });
   try {
+    waitingFor = "this process's master keys to be checked against the database";
     if (options.touchesKeys !== false) await verifyMasterKeys(ctx);
+    waitingFor = "the command's work on the database";
     return await work(ctx);
   } finally {
+    waitingFor = 'the database to close';
     await ctx.db.close();
+    waitingFor = 'the command';
   }
 }
+
+/** What a command is waiting for, for the line that says why it could not finish (main). */
+let waitingFor = 'the command';
 
 export const program = new Command('tapproof').description('Self-hostable NFC tag authentication platform').showHelpAfterError();
 
@@ -304,9 +312,20 @@ registerAuditCommands(program, withContext);
 registerUserCommands(program, withContext);
 
 export async function main(argv: string[]): Promise<void> {
+  // A command whose work can never settle (a promise nothing will resolve, such as a read through the SQLite
+  // database that waits for the connection its own transaction holds) would end with Node's exit code 13 and no
+  // word: it ends with a line saying what it waited for instead.
+  let settled = false;
+  process.once('beforeExit', () => {
+    if (settled) return;
+    process.stderr.write(`tapproof: the command could not finish: it was waiting for ${waitingFor}, and nothing was left to answer it\n`);
+    process.exit(1);
+  });
   try {
     await program.parseAsync(argv);
+    settled = true;
   } catch (error) {
+    settled = true;
     // A domain error's message is its plain line (src/errors.ts); anything else unexpected keeps its stack.
     const known =
       error instanceof ConfigError ||

@@ -80,6 +80,12 @@ function provider(dialect: Dialect): MigrationProvider {
   };
 }
 
+/** Whether this PostgreSQL schema has been migrated: its migration table is there (in the search path). */
+export async function isMigrated(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(db.kysely);
+  return (rows[0]?.found ?? null) !== null;
+}
+
 /** Applies every pending migration; safe from several processes at once (Kysely takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which:

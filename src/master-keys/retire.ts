@@ -23,6 +23,9 @@ export interface Retirement {
 
 export async function retire(ctx: MasterContext & MastersState, mode: Mode, generation: number, actor: Actor): Promise<Retirement> {
   const { db, clock } = ctx;
+  // Read before the transaction: on SQLite a read through the database itself while the transaction holds its
+  // one connection would wait for ever (the sandbox keys are rows of the database).
+  const held = await heldKeys(ctx, mode, false);
   const found = await db.kysely.transaction().execute(async (trx) => {
     const generations = await listGenerations(trx, mode);
     const g = generations.find((x) => x.generation === generation);
@@ -41,7 +44,7 @@ export async function retire(ctx: MasterContext & MastersState, mode: Mode, gene
     await recordAudit(trx, { teamId: null, mode, actor }, at, [
       { operation: 'master.retire', resourceId: String(generation), changes: { generation, check_value: g.checkValue } },
     ]);
-    const key = (await heldKeys(ctx, mode, false)).all.find((k) => checkValue(k) === g.checkValue);
+    const key = held.all.find((k) => checkValue(k) === g.checkValue);
     await forgetKey(ctx, trx, mode, generation, key);
     await notifyGenerations(db, trx, mode);
     return { g, retired: true };

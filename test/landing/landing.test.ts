@@ -243,7 +243,8 @@ for (const kind of DATABASES) {
       assert.equal(noTag.status, 200);
       assert.match(
         await noTag.text(),
-        /<tapproof-verification api="http:\/\/127\.0\.0\.1:\d+\/ext\/sandbox" verification-id="" resource-url="http:\/\/127\.0\.0\.1:\d+\/p\/no-such-tag">/,
+        // No verification: no signals to show, and the opened-seal notice switched on for when there are.
+        /<tapproof-verification api="http:\/\/127\.0\.0\.1:\d+\/ext\/sandbox" verification-id="" resource-url="http:\/\/127\.0\.0\.1:\d+\/p\/no-such-tag"\n {2}signals="" seal-notice><\/tapproof-verification>/,
       );
 
       const { hostname, port } = new URL(brand.origin);

@@ -117,6 +117,8 @@ for (const kind of DATABASES) {
         const storage = await freshStorage(kind);
         storages.push(storage);
         const env = storage.env;
+        // Only serve and migrate make a database (docs/operations.md, start-up errors).
+        assert.equal((await runCli(env, 'migrate')).code, 0);
         const team = await json(env, 'teams', 'create', '--name', 'gen');
         const key = (await json(env, 'keys', 'create', '--team', team.id, '--mode', 'sandbox')).key as string;
         const old = (await json(env, 'emulator', 'create', '--team', team.id, '--url', 'https://e.example/old', '--protocol', 'ntag_424_dna')).id;
@@ -186,6 +188,7 @@ for (const kind of DATABASES) {
         const envA = { ...storage.env, TAPPROOF_MASTER_KEY: A.toString('hex') };
         const envBoth = { ...storage.env, TAPPROOF_MASTER_KEY: B.toString('hex'), TAPPROOF_PREVIOUS_MASTER_KEYS: A.toString('hex') };
         const envB = { ...storage.env, TAPPROOF_MASTER_KEY: B.toString('hex') };
+        assert.equal((await runCli(envA, 'migrate')).code, 0);
         const team = await json(envA, 'teams', 'create', '--name', 'prod');
         const key = (await json(envA, 'keys', 'create', '--team', team.id, '--mode', 'production')).key as string;
         const entries = [chipEntry(), chipEntry(), chipEntry()];

@@ -84,6 +84,8 @@ for (const kind of DATABASES) {
         const envA = { ...storage.env, TAPPROOF_MASTER_KEY: A };
         const envB = { ...storage.env, TAPPROOF_MASTER_KEY: B };
 
+        // Only serve and migrate make a database (docs/operations.md, start-up errors).
+        assert.equal((await runCli(envA, 'migrate')).code, 0);
         const team = await json(envA, 'teams', 'create', '--name', 'ops');
         const live = await json(envA, 'keys', 'create', '--team', team.id, '--mode', 'production');
         const db = storage.open();
@@ -195,6 +197,7 @@ if (DATABASES.includes('postgres')) {
         const { TAPPROOF_MASTER_KEY: _unused, ...noKey } = storage.env;
         // The data directory does not exist: nothing may try to write a key file there.
         const env = { ...noKey, TAPPROOF_DATA_DIR: join(dir, 'never-created') };
+        assert.equal((await runCli(env, 'migrate')).code, 0);
         const team = await json(env, 'teams', 'create', '--name', 'pg');
         const live = await json(env, 'keys', 'create', '--team', team.id, '--mode', 'production');
         const refused = await runCli(env, 'tags', 'import', '--team', team.id, '--mode', 'production', '--file', chipsFile([chipEntry()]));
@@ -256,6 +259,7 @@ if (DATABASES.includes('sqlite')) {
     test('without TAPPROOF_MASTER_KEY a key file is generated beside the database once, with a warning', { timeout: SLOW }, async () => {
       const storage = await freshStorage('sqlite');
       storages.push(storage);
+      assert.equal((await runCli(storage.env, 'migrate')).code, 0);
       const team = await json(storage.env, 'teams', 'create', '--name', 'lite');
       const first = await runCli(storage.env, 'tags', 'import', '--team', team.id, '--mode', 'production', '--file', chipsFile([chipEntry()]), '--json');
       assert.equal(first.code, 0, first.stderr);

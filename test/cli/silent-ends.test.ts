@@ -1,0 +1,53 @@
+// No command ends silently. Retiring a sandbox master key generation on SQLite read the sandbox keys through
+// the database while its own transaction held SQLite's one connection: the read waited for ever and the
+// process ended with Node's exit code 13 and no word. It now retires on both engines; and a command whose
+// work can never settle ends with one line naming what it waited for, and exit code 1.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { builtProgram, runCli } from './process.js';
+import { DATABASES, freshStorage, type Storage } from '../kit/harness.js';
+
+for (const kind of DATABASES) {
+  describe(`master retire ends, and says so (${kind})`, () => {
+    const storages: Storage[] = [];
+    after(() => Promise.all(storages.map((s) => s.drop())));
+
+    test('rotate the sandbox master, then retire generation 1 that nothing depends on: exit 0 and a line', async () => {
+      const storage = await freshStorage(kind);
+      storages.push(storage);
+      const env = storage.env;
+      assert.equal((await runCli(env, 'migrate')).code, 0);
+      const rotated = await runCli(env, 'master', 'rotate', '--mode', 'sandbox', '--json');
+      assert.equal(rotated.code, 0, rotated.stderr);
+      assert.equal(JSON.parse(rotated.stdout).generation, 2);
+      const retired = await runCli(env, 'master', 'retire', '--mode', 'sandbox', '--generation', '1', '--json');
+      assert.equal(retired.code, 0, `exit ${retired.code}: ${retired.stderr}`);
+      assert.deepEqual({ ...JSON.parse(retired.stdout), check_value: undefined }, { mode: 'sandbox', generation: 1, check_value: undefined, retired: true });
+      const again = await runCli(env, 'master', 'retire', '--mode', 'sandbox', '--generation', '1', '--json');
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(JSON.parse(again.stdout).retired, false);
+    });
+  });
+}
+
+test('a command whose work can never settle ends with one line naming what it waited for, exit code 1', () => {
+  // The built program's own main, with one more command whose work nothing will ever answer.
+  const cli = pathToFileURL(join(builtProgram(), '..', 'cli.js')).href;
+  const file = join(mkdtempSync(join(tmpdir(), 'tapproof-hang-')), 'hang.mjs');
+  writeFileSync(
+    file,
+    `const { main, program } = await import(${JSON.stringify(cli)});
+program.command('hang').action(() => new Promise(() => {}));
+await main(['node', 'tapproof', 'hang']);
+`,
+  );
+  const run = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+  assert.equal(run.status, 1);
+  assert.equal(run.stdout, '');
+  assert.equal(run.stderr, 'tapproof: the command could not finish: it was waiting for the command, and nothing was left to answer it\n');
+});
