@@ -2,6 +2,7 @@
 // types its registration points take. Feature commands register on the program the
 // composition root (src/cli.ts) gives them.
 import { InvalidArgumentError, type Command } from 'commander';
+import pino, { type Logger } from 'pino';
 import type { Mode } from './db/schema.js';
 
 /** Columns padded to their widest cell, two spaces apart, the first line a header. */
@@ -20,6 +21,22 @@ export function table(lines: string[][]): string {
 /** The command `name` under which several features register subcommands (`tags`): made by the first that asks. */
 export function commandGroup(program: Command, name: string, description: string): Command {
   return program.commands.find((c) => c.name() === name) ?? program.command(name).description(description);
+}
+
+/**
+ * The log of a one-shot command: its results are stdout's (`URL=$(tapproof tags tap …)` must read the URL
+ * alone), so what the platform logs goes to stderr, a warning or an error as one `tapproof: WARNING: …` line.
+ */
+export function commandLog(level: string): Logger {
+  return pino(
+    { level },
+    {
+      write(line: string) {
+        const { level: n, msg } = JSON.parse(line) as { level: number; msg?: string };
+        if (n >= 40) process.stderr.write(`tapproof: ${n >= 50 ? 'ERROR' : 'WARNING'}: ${msg ?? ''}\n`);
+      },
+    },
+  );
 }
 
 /** A failure the operator caused: printed as one line, exit code 1. */

@@ -2,7 +2,7 @@
 // The `tapproof` command. Operator commands use the same DATABASE_URL as the
 // server and may run while it runs.
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, commandGroup, output, parseMode, parseProcesses, table } from './cli-kit.js';
+import { CliError, commandGroup, commandLog, output, parseMode, parseProcesses, table } from './cli-kit.js';
 import { registerEmulatorCommands } from './emulator/cli.js';
 import { registerCatalogCommands } from './extension/catalog/cli.js';
 import { registerHoldingsCommands } from './extension/holdings/cli.js';
@@ -41,7 +41,8 @@ function config(): Config {
  */
 export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, options: { touchesKeys?: boolean } = {}): Promise<T> {
   waitingFor = 'the database to open';
-  const ctx = await openContext(config(), { existing: true });
+  const cfg = config();
+  const ctx = await openContext(cfg, { existing: true, log: commandLog(cfg.logLevel) });
   try {
     waitingFor = "this process's master keys to be checked against the database";
     if (options.touchesKeys !== false) await verifyMasterKeys(ctx);

@@ -3,6 +3,7 @@
 // but each declares the narrow part it uses (its own context type), so none imports
 // this module. A service that keeps state between requests lives in its feature and
 // is created here: no module-level maps keyed by the database.
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createExtension } from './extension/feature.js';
@@ -29,8 +30,8 @@ export type AppContext = Kernel &
     countries: CountryLookup;
   };
 
-export function createContext(db: Db, config: Config, clock: Clock = systemClock): AppContext {
-  const kernel = createKernel(db, config, clock, { module: WRITE_KINDS, createWriteKinds });
+export function createContext(db: Db, config: Config, clock: Clock = systemClock, log?: Logger): AppContext {
+  const kernel = createKernel(db, config, clock, { module: WRITE_KINDS, createWriteKinds }, log);
   // A database that stops opening keeps the last good one; the operator hears of it once per failed reload.
   const countries = new CountryLookup(config, {
     onReload: (error) => error && process.stderr.write(`tapproof: GeoIP database not reloaded: ${error.message}\n`),

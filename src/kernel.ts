@@ -27,8 +27,9 @@ export interface WriteKindsModule {
   createWriteKinds: CreateWriteKinds;
 }
 
-export function createKernel(db: Db, config: Config, clock: Clock, writes: WriteKindsModule): Kernel {
+/** `log`: the process's log; pino's JSON lines on stdout unless the caller gives another (the CLI's, on stderr). */
+export function createKernel(db: Db, config: Config, clock: Clock, writes: WriteKindsModule, log?: Logger): Kernel {
   const metrics = new Metrics();
   const commits = new GroupCommit(db, writes.createWriteKinds(db.dialect), { writers: writes.module, thread: config.scanCommitThread, metrics });
-  return { db, config, clock, metrics, commits, log: pino({ level: config.logLevel }) };
+  return { db, config, clock, metrics, commits, log: log ?? pino({ level: config.logLevel }) };
 }

@@ -5,6 +5,7 @@ import { openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { isMigrated, migrate } from './db/migrations.js';
 import { databaseStartError } from './startup-errors.js';
 import { systemClock } from './time.js';
+import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { ConfigError, type Config } from './config.js';
 
@@ -24,10 +25,10 @@ function noDatabase(config: Config): ConfigError {
  */
 export async function openContext(
   config: Config,
-  options: OpenOptions & { existing?: boolean } = {},
+  options: OpenOptions & { existing?: boolean; log?: Logger } = {},
   migrated?: (applied: string[]) => void,
 ): Promise<AppContext> {
-  const { existing = false, ...open } = options;
+  const { existing = false, log, ...open } = options;
   if (existing && config.database.kind === 'sqlite' && config.database.path !== ':memory:' && !existsSync(config.database.path)) throw noDatabase(config);
   let db: Db;
   try {
@@ -52,5 +53,5 @@ export async function openContext(
     await db.close().catch(() => undefined);
     throw databaseStartError(error, config.database) ?? error;
   }
-  return createContext(db, config, systemClock);
+  return createContext(db, config, systemClock, log);
 }
