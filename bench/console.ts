@@ -8,10 +8,10 @@
 //   npx tsx bench/console.ts [--db sqlite|postgres|both] [--tags 100000] [--scans 1000000] [--duration 10] [--connections 10] [--tsx]
 //
 // Writes bench/RESULTS-console.md.
+import { load } from './lib/load.js';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations.js';
@@ -95,7 +95,8 @@ type Measured = Omit<Row, 'kind' | 'page' | 'path' | 'as'>;
 async function measure(base: string, credential: { key: string } | { cookie: string }, path: string): Promise<Measured> {
   const url = path === '/healthz' ? base.replace(/\/api\/v1$/, '') + path : base + path;
   const signed = 'key' in credential ? { authorization: `Bearer ${credential.key}` } : { cookie: credential.cookie };
-  const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, duration, headers: { ...signed, accept: 'application/vnd.api+json' } });
+  const run = (duration: number) =>
+    load({ url, connections: CONNECTIONS, duration, headers: { ...signed, accept: 'application/vnd.api+json' } }, `GET ${path}`);
   await run(1); // warm-up: plans and pages cached as they would be on a console in use
   const r = await run(DURATION);
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
@@ -103,14 +104,17 @@ async function measure(base: string, credential: { key: string } | { cookie: str
 
 /** Password sign-ins one after another: scrypt's cost is the row. */
 async function signIns(origin: string): Promise<Measured> {
-  const r = await autocannon({
-    url: `${origin}/auth/sign-in`,
-    method: 'POST',
-    connections: 1,
-    duration: DURATION,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
+  const r = await load(
+    {
+      url: `${origin}/auth/sign-in`,
+      method: 'POST',
+      connections: 1,
+      duration: DURATION,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+    },
+    'POST /auth/sign-in',
+  );
   return { rps: Math.round(r.requests.average * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
 }
 

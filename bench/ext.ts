@@ -13,10 +13,10 @@
 // --cpu-prof writes the server's CPU profile (node --cpu-prof) into DIR.
 //
 // Writes bench/RESULTS-ext.md.
+import { load } from './lib/load.js';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { generateSun424 } from '../src/chips/index.js';
 import { arg } from './lib/args.js';
@@ -124,7 +124,7 @@ try {
     scanned[c.chain] = `VRF_${id.slice(4)}`;
   }
 
-  const run = (path: string) => autocannon({ url: server.origin + path, connections: CONNECTIONS, duration: DURATION });
+  const run = (path: string) => load({ url: server.origin + path, connections: CONNECTIONS, duration: DURATION }, `GET ${path}`);
   const health = await run('/healthz');
   const lookup = await run(`/ext/verifications/${scanned.cardano}`);
   if (lookup.non2xx > 0 || lookup.errors > 0) throw new Error(`lookup answered ${lookup.non2xx} non-2xx`);

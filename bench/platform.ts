@@ -6,10 +6,11 @@
 //   npx tsx bench/platform.ts [--db sqlite|postgres|both] [--duration 10] [--no-build]
 //
 // Writes the Markdown report to bench/RESULTS-platform.md.
+import { load as loadChecked } from './lib/load.js';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -141,14 +142,17 @@ async function load(
   server: Server,
   opts: { path: string; method?: autocannon.Request['method']; headers?: Record<string, string>; requests?: Requests; connections: number; duration: number },
 ) {
-  return autocannon({
-    url: server.origin + opts.path,
-    method: opts.method ?? 'GET',
-    headers: opts.headers,
-    requests: opts.requests,
-    connections: opts.connections,
-    duration: opts.duration,
-  });
+  return loadChecked(
+    {
+      url: server.origin + opts.path,
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      requests: opts.requests,
+      connections: opts.connections,
+      duration: opts.duration,
+    },
+    `${opts.method ?? 'GET'} ${opts.path}`,
+  );
 }
 
 async function measure(db: Kind, server: Server, name: string, opts: Parameters<typeof load>[1], ceiling: number | null): Promise<Row> {

@@ -9,12 +9,12 @@
 // The machine is shared: every number is printed with the load average next to
 // it, and the ratio (same server, same minute) is the figure to compare.
 // Writes bench/RESULTS-verifications.md.
+import { load as loadChecked } from './lib/load.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { generateSun424 } from '../src/chips/index.js';
 import type { AppContext } from '../src/context.js';
@@ -185,7 +185,7 @@ async function run(kind: Kind): Promise<Row> {
     if (PROCESSES > 1) await new Promise((r) => setTimeout(r, 8_000));
     const pids = processTree(server.child.pid!);
     const ceilingLoad = load();
-    const ceiling = await autocannon({ url: `${server.origin}/healthz`, connections: CONNECTIONS, duration: CEILING_SECONDS });
+    const ceiling = await loadChecked({ url: `${server.origin}/healthz`, connections: CONNECTIONS, duration: CEILING_SECONDS }, 'GET /healthz');
     await fire(server.origin, key, warm);
     const before = await countReasons(ctx);
     let rss = 0;

@@ -9,13 +9,13 @@
 //     [--postgres-scans 20000000] [--verify 30000] [--samples 400] [--pages 10000] [--no-prune] [--keep] [--tsx]
 //
 // Writes bench/RESULTS-year.md.
+import { load as loadChecked } from './lib/load.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../src/db/schema.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
@@ -242,7 +242,7 @@ const fire = (server: BenchServer, key: string, bodies: string[]) =>
 
 /** Fresh genuine taps of the imported chips at 50 connections, against the same server's /healthz. */
 async function verify(server: BenchServer, team: BenchTeam, counters: Map<string, number>): Promise<VerifyRow> {
-  const healthz = (await autocannon({ url: `${server.origin}/healthz`, connections: CONNECTIONS, duration: 4 })).requests.average;
+  const healthz = (await loadChecked({ url: `${server.origin}/healthz`, connections: CONNECTIONS, duration: 4 }, 'GET /healthz')).requests.average;
   await fire(server, team.key, freshTaps(team.chips, counters, WARMUP, CONNECTIONS));
   const measured = freshTaps(team.chips, counters, VERIFY, CONNECTIONS);
   const since = Date.now() * 1000;

@@ -1,5 +1,6 @@
 // A fixed number of requests through autocannon, each one request's own pieces (body, path).
 import autocannon from 'autocannon';
+import { refuseFailures } from './load.js';
 
 /**
  * One request per entry of `pieces`, over `connections` connections; autocannon's result, and the seconds from its
@@ -24,5 +25,6 @@ export async function drive(url: string, connections: number, request: Record<st
       },
     ],
   } as any);
+  refuseFailures(result, `${typeof request.method === 'string' ? request.method : 'GET'} ${url}`);
   return Object.assign(result, { seconds: (lastResponse - started) / 1000 });
 }

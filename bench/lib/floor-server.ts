@@ -27,6 +27,7 @@ const ANSWER = {
       scanned_at: '2026-11-27T00:30:00.123456Z',
       country: null,
       client_ip: null,
+      signals: [],
     },
   },
 };
