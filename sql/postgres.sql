@@ -465,6 +465,10 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/users/repository.ts spendChallenge
 --   src/users/repository.ts touchSession
 --   src/users/repository.ts usePasskey
+--   src/verifications/flag-windows-repository.ts clearHeld
+--   src/verifications/flag-windows-repository.ts dueWindows
+--   src/verifications/flag-windows-repository.ts lockWindows
+--   src/verifications/flag-windows-repository.ts saveWindows
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts insertVerifications
 --   src/verifications/repository.ts outcomeStatement

@@ -465,6 +465,10 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/users/repository.ts touchSession
 --   src/users/repository.ts usePasskey
 --   src/users/throttle-repository.ts lockSubjects
+--   src/verifications/flag-windows-repository.ts clearHeld
+--   src/verifications/flag-windows-repository.ts dueWindows
+--   src/verifications/flag-windows-repository.ts lockWindows
+--   src/verifications/flag-windows-repository.ts saveWindows
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts unnested
