@@ -33,7 +33,10 @@ async function takeBackup(server: TestServer, dir: string): Promise<{ restore: (
     assert.equal(report.bytes, statSync(target).size);
     assert.deepEqual(report.keys, ['the sandbox master keys are in the database']);
     // One file: no partial, no -wal or -shm left beside it.
-    assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('nightly')), ['nightly.db']);
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.startsWith('nightly')),
+      ['nightly.db'],
+    );
     return {
       restore: async () => {
         const restoredDir = join(dir, 'restored');
