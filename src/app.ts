@@ -2,6 +2,7 @@
 // inside the platform API scope (JSON:API negotiation + bearer auth).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { requestIdOf } from './http/request-id.js';
+import { requestLogSerializers } from './http/request-log.js';
 import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
 import { keyAuthentication } from './keys/feature.js';
@@ -48,7 +49,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const { config } = ctx;
   const surfaces = { extPrefix: config.extPrefix, extHeaders: EXT_ANSWER_HEADERS };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: requestLogSerializers },
     // Fastify accepts a hop count too; its types only list the other forms.
     trustProxy: config.trustProxy as boolean | string[],
     bodyLimit: BODY_LIMIT,

@@ -90,6 +90,8 @@ export function frameworkErrors(surfaces: ErrorSurfaces) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const unknown = NO_SUCH_PATH.has(error.code);
     if (!unknown) request.log.error({ err: error }, 'framework error');
+    // Before routing, so before the hook that echoes it on every other answer.
+    reply.header('x-request-id', request.id);
     renderError(request, reply, new DomainError(unknown ? 'RouteNotFound' : 'Internal'), surfaces);
   };
 }
