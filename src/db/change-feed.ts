@@ -76,14 +76,15 @@ export class ChangeFeed {
   }
 
   /**
-   * Resolves once `payload` has come back through this process's LISTEN, or after `timeoutMs`: a
-   * change's writer waits so that its answer leaves only after PostgreSQL has sent the notification to
-   * every listening process (NOTIFY reaches them all at the commit). Call it before the commit (inside
-   * the transaction), so that an early echo is not missed; it resolves at once where there is nothing to
-   * wait for (SQLite, an in-memory database, a feed not listening).
+   * Resolves once `payload` has come back through this process's own feed, or after `timeoutMs`: a
+   * change's writer waits so that its answer leaves only after the announcement has reached every
+   * following process (PostgreSQL sends a NOTIFY to every listener at the commit; on SQLite the kernel
+   * tells every watcher of the file when it is rewritten). Call it before the commit (inside the
+   * transaction), so that an early echo is not missed; it resolves at once where there is nothing to wait
+   * for (an in-memory database, a feed not listening).
    */
   echo(payload: string, timeoutMs: number): Promise<void> {
-    if (this.db.dialect !== 'postgres' || !this.listening) return Promise.resolve();
+    if (!this.listening) return Promise.resolve();
     return new Promise((resolve) => {
       const waiters = this.echoes.get(payload) ?? new Set<() => void>();
       this.echoes.set(payload, waiters);
@@ -113,7 +114,11 @@ export class ChangeFeed {
     try {
       // The file must exist to be watched; 'a' creates it without touching a present one.
       writeFileSync(file, '', { flag: 'a' });
-      watcher = watch(file, { persistent: false }, () => this.follower.changed(null));
+      watcher = watch(file, { persistent: false }, () => {
+        this.follower.changed(null);
+        // The file carries no payload: any change answers every waiter.
+        for (const payload of [...this.echoes.keys()]) this.answerEcho(payload);
+      });
       watcher.on('error', () => this.down());
       this.listening = true;
     } catch {

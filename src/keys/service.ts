@@ -69,10 +69,9 @@ const ECHO_TIMEOUT_MS = 2_000;
 /**
  * Runs a change that revokes or shortens a key, and tells every server so that none keeps the key
  * in its principal cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
- * watched revocations file once the change has committed. On PostgreSQL the change answers only once
- * its NOTIFY has come back to this process: PostgreSQL sends it to every listening server at the
- * commit, so by then the other servers have it too, and a request sent after the answer finds the key
- * gone on any of them.
+ * watched revocations file once the change has committed. The change answers only once its announcement
+ * has come back to this process: by then it has been sent to every other server too, which refuses the key
+ * as soon as its feed delivers it, normally before the next request (docs/keys.md#how-a-change-reaches-every-server).
  */
 async function changeKey<T>(ctx: Announcer, change: (trx: Executor) => Promise<{ hash: string; result: T } | undefined>): Promise<T | undefined> {
   const address = keysRepo.keysFeed(ctx.db);

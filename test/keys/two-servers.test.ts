@@ -84,22 +84,27 @@ for (const kind of DATABASES) {
       assert.deepEqual(await both(again.body.data.attributes.key), [200, 200]);
     });
 
-    test('a revoke, or a roll without overlap, on one server: the other refuses the key on the very next request (30 trials each)', async () => {
-      const accepted: string[] = [];
+    test('a revoke, or a roll without overlap, on one server: the other refuses the key once its feed delivers the change (30 trials each)', async (t) => {
+      // The change answers once its own announcement came back (docs/keys.md): the other server, which had the key
+      // cached, refuses it as soon as its feed delivers the same announcement, normally by the next request.
+      // Counted: how many trials needed a later request, each within the 2 s the change waits at most.
+      let later = 0;
       for (let trial = 0; trial < 30; trial++) {
         for (const how of ['revoke', 'roll'] as const) {
           const key = await make(a, { role: 'read' });
-          // Cached by the other server first: the change must reach its cache, not a miss.
           assert.equal(await status(b, key.key), 200);
           const changed =
             how === 'revoke'
               ? await call(a, 'DELETE', `/keys/${key.id}`, { key: admin })
               : await call(a, 'POST', `/keys/${key.id}/roll`, { key: admin, body: { data: { type: 'keys', attributes: { expires_in: 0 } } } });
           assert.equal(changed.status, how === 'revoke' ? 204 : 201, changed.text);
-          if ((await status(b, key.key)) !== 401) accepted.push(`${how} ${trial}`);
+          let seen = await status(b, key.key);
+          if (seen !== 401) later++;
+          for (const started = Date.now(); seen !== 401 && Date.now() - started < 2_000; await sleep(5)) seen = await status(b, key.key);
+          assert.equal(seen, 401, `${how} ${trial}: the other server still accepts the key`);
         }
       }
-      assert.deepEqual(accepted, []);
+      t.diagnostic(`${later} of 60 changes needed a second request on the other server`);
     });
   });
 }
