@@ -7,6 +7,9 @@ insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type"
 -- src/audit/repository.ts listAuditEvents
 select * from "audit_events" where "team_id" = $1 and "mode" = $2 order by "occurred_at" desc, "id" desc limit $3;
 
+-- src/db/change-feed.ts delivery
+select pid from pg_stat_activity where datname = current_database() and application_name = left($1 || coalesce(current_schema(), ''), 63);
+
 -- src/db/change-feed.ts notifyInTransaction
 select pg_notify($1, $2);
 

@@ -16,7 +16,7 @@
 // traffic no request waits on the database for its key (such a wait holds later
 // scans back behind it in arrival order, docs/throughput.md).
 import { ChangeFeed } from '../db/change-feed.js';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { Principal } from '../world.js';
 import * as keysRepo from './repository.js';
 
@@ -105,9 +105,12 @@ export class PrincipalCache {
     this.entries.clear();
   }
 
-  /** Resolves once this process heard its own announcement of `keyHash` (src/db/change-feed.ts, echo), at most `timeoutMs` later. */
-  heard(keyHash: string, timeoutMs: number): Promise<void> {
-    return this.feed.echo(keyHash, timeoutMs);
+  /**
+   * Inside a revoke's transaction, after its announcement: `delivered` resolves once every process has
+   * dropped `keyHash` from its cache, at most `timeoutMs` after the commit (src/db/change-feed.ts, delivery).
+   */
+  delivery(trx: Executor, keyHash: string, timeoutMs: number): Promise<{ delivered: Promise<void> }> {
+    return this.feed.delivery(trx, keyHash, timeoutMs);
   }
 
   /**

@@ -63,32 +63,33 @@ export async function issueKey(db: Db, caller: Caller, clock: Clock, options: Ke
 
 type Announcer = Pick<KeysContext, 'db' | 'clock' | 'principals'>;
 
-/** How long a revoke's answer waits for its own announcement to come back (docs/keys.md#how-a-change-reaches-every-server). */
-const ECHO_TIMEOUT_MS = 2_000;
+/** How long a revoke's answer waits at most for every server to drop the key (docs/keys.md#how-a-change-reaches-every-server). */
+const DELIVERY_TIMEOUT_MS = 2_000;
 
 /**
  * Runs a change that revokes or shortens a key, and tells every server so that none keeps the key
  * in its principal cache: PostgreSQL NOTIFY in the same transaction; SQLite, a rewrite of the
- * watched revocations file once the change has committed. The change answers only once its announcement
- * has come back to this process: by then it has been sent to every other server too, which refuses the key
- * as soon as its feed delivers it, normally before the next request (docs/keys.md#how-a-change-reaches-every-server).
+ * watched revocations file once the change has committed. The change answers only once the announcement
+ * has been delivered: on PostgreSQL every listening server has acknowledged that it dropped the key, so a
+ * request sent after the answer is refused by any of them; on SQLite this process's watcher has seen the
+ * file change (docs/keys.md#how-a-change-reaches-every-server).
  */
 async function changeKey<T>(ctx: Announcer, change: (trx: Executor) => Promise<{ hash: string; result: T } | undefined>): Promise<T | undefined> {
   const address = keysRepo.keysFeed(ctx.db);
-  let heard: Promise<void> = Promise.resolve();
+  let delivered: Promise<void> = Promise.resolve();
   const changed = await inTransaction(ctx.db, async (trx) => {
     const done = await change(trx);
     if (done) {
       await notifyInTransaction(ctx.db, trx, address, done.hash);
-      // Waited on from before the commit, so that an echo arriving at once is not missed.
-      heard = ctx.principals.heard(done.hash, ECHO_TIMEOUT_MS);
+      // Counted before the commit, so that every server counted is sent the change and none is missed.
+      ({ delivered } = await ctx.principals.delivery(trx, done.hash, DELIVERY_TIMEOUT_MS));
     }
     return done;
   });
   if (!changed) return undefined;
   ctx.principals.evict(changed.hash);
   touchAfterCommit(ctx.db, address, ctx.clock.nowMicros());
-  await heard;
+  await delivered;
   return changed.result;
 }
 
