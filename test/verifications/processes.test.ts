@@ -3,7 +3,7 @@
 // (another host) on the same SQLite file or PostgreSQL schema. Scans spread
 // over all three processes: exactly one genuine verification per fresh
 // counter, every simultaneous copy of a URL answered with it, sessions paired
-// in tap order, and a clean shutdown.
+// in tap order, verification.flagged coalesced per tag and signal, and a clean shutdown.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +11,8 @@ import type { AppContext } from '../../src/context.js';
 import { createEmulatedChip, tap } from '../../src/emulator/service.js';
 import { runCli, type ServeProcess } from '../cli/process.js';
 import { DATABASES, call, type Storage } from '../kit/harness.js';
-import { seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
+import { flipHexDigit, seededStorage, startServeOn, verify as verifyWith } from './helpers.js';
+import { FLAG_WINDOW_SECONDS, announceHeldScans } from '../../src/verifications/flagged-events.js';
 import { cliActor } from '../../src/audit/record.js';
 
 type Running = ServeProcess;
@@ -170,6 +171,54 @@ for (const kind of DATABASES) {
       const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => verify(servers[i % 2]!, stale)));
       const signals = answers.map((a) => JSON.stringify(a.body.data.attributes.signals)).sort();
       assert.deepEqual(signals, [...Array.from({ length: 6 }, () => '["replay_burst"]'), '[]', '[]']);
+    });
+
+    test('verification.flagged across the processes: 100 copies of a forged URL at once are one event at once and one summary; other tags and signals are their own', async () => {
+      const [a, b] = [await newTag(), await newTag()];
+      // A genuine scan of each first: a later counter gap has one to be measured from.
+      for (const tagId of [a, b]) assert.equal((await verify(servers[0]!, (await tap(ctx, tagId)).url)).body.data.attributes.reason, 'ok');
+      const forged = async (tagId: string) => flipHexDigit((await tap(ctx, tagId)).url);
+      const atOnce = async (url: string, n: number) =>
+        (await Promise.all(Array.from({ length: n }, (_, i) => verify(servers[i % 2]!, url)))).map((r) => r.body.data.attributes.signals as string[]);
+      const burstsOn = (signals: string[][]) => signals.filter((s) => s.join() === 'replay_burst').length;
+      const [onA, onB] = await Promise.all([atOnce(await forged(a), 100), atOnce(await forged(b), 5)]);
+      // Refused every time, a burst from the third on (docs/signals.md).
+      assert.deepEqual([burstsOn(onA), burstsOn(onB)], [98, 3]);
+      // Another signal of tag a in the same window: counter_gap (six unverified reads since its genuine scan).
+      for (let i = 0; i < 5; i++) await tap(ctx, a);
+      const gap = await verify(servers[1]!, (await tap(ctx, a)).url);
+      assert.deepEqual(gap.body.data.attributes.signals, ['counter_gap']);
+
+      const events = async () =>
+        (
+          await ctx.db.kysely
+            .selectFrom('events')
+            .select('payload')
+            .where('type', '=', 'verification.flagged')
+            .where('tag_id', 'in', [a, b])
+            .orderBy('seq')
+            .execute()
+        ).map((row) => JSON.parse(row.payload) as { tag: { id: string }; signals: string[]; scans: Record<string, number> });
+      const shown = async () => (await events()).map((e) => [e.tag.id === a ? 'a' : 'b', e.signals.join(), e.scans]);
+      const sorted = async () => (await shown()).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+      // At once, whichever process took them: one event per tag and signal, each standing for itself.
+      assert.deepEqual(await sorted(), [
+        ['a', 'counter_gap', { counter_gap: 1 }],
+        ['a', 'replay_burst', { replay_burst: 1 }],
+        ['b', 'replay_burst', { replay_burst: 1 }],
+      ]);
+      // The windows end (60 s on): one summary per tag and signal with scans held back, once.
+      const later = { db: ctx.db, clock: { nowMicros: () => ctx.clock.nowMicros() + (FLAG_WINDOW_SECONDS + 1) * 1_000_000 } };
+      await announceHeldScans(later);
+      await announceHeldScans(later);
+      const all = await shown();
+      assert.deepEqual(
+        all.slice(3).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+        [
+          ['a', 'replay_burst', { replay_burst: 97 }],
+          ['b', 'replay_burst', { replay_burst: 2 }],
+        ],
+      );
     });
 
     test('signal thresholds PATCHed through one process are used by the others (within 5 seconds)', async () => {
