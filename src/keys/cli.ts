@@ -83,6 +83,8 @@ export function registerKeyCommands(program: Command, withContext: WithContext<P
         async (ctx) => {
           const expiresAt = opts.expires ? opts.expires(ctx.clock.nowMicros()) : null;
           if (expiresAt !== null && expiresAt <= ctx.clock.nowMicros()) throw new CliError('--expires must be in the future');
+          // A duration ends where the clock says; so bounded here, as a time is when parsed.
+          if (expiresAt !== null && expiresAt >= LATEST_SETTABLE_MICROS) throw new CliError(`--expires must end before ${LATEST_SETTABLE}`);
           return issueKey(ctx.db, { teamId: opts.team, mode: opts.mode, actor: cliActor() }, ctx.clock, {
             role: opts.role,
             name: opts.name ?? null,

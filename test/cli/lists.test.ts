@@ -114,6 +114,15 @@ for (const kind of DATABASES) {
       await fails(['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--role', 'owner'], /--role.*must be one of admin, write, read, verify/);
       await fails(['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--expires', 'soon'], /--expires.*ISO 8601/);
       await fails(['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--expires', '2020-01-01'], /^tapproof: --expires must be in the future$/);
+      // The API's bound (docs/keys.md): a time from then on, or a duration that ends there, would not read back as it was.
+      await fails(
+        ['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--expires', '2200-01-01T00:00:00Z'],
+        /--expires.*must be before 2200-01-01T00:00:00Z/,
+      );
+      await fails(
+        ['keys', 'create', '--team', world.teamId, '--mode', 'sandbox', '--expires', '999999d'],
+        /^tapproof: --expires must end before 2200-01-01T00:00:00Z$/,
+      );
     });
 
     test('tags list --team --mode [--status] [--limit]', async () => {
