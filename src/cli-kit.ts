@@ -39,6 +39,22 @@ export function commandLog(level: string): Logger {
   );
 }
 
+let awaited = 'the command';
+
+/**
+ * Names what the command waits for next (`the database's migrations`), for the line that says why a command
+ * whose work can never settle could not finish (src/cli.ts, main): such a command would otherwise end with
+ * Node's exit code 13 and no word.
+ */
+export function waitingFor(what: string): void {
+  awaited = what;
+}
+
+/** What the command waits for now (waitingFor). */
+export function awaitedNow(): string {
+  return awaited;
+}
+
 /** A failure the operator caused: printed as one line, exit code 1. */
 export class CliError extends Error {}
 

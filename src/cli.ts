@@ -2,7 +2,7 @@
 // The `tapproof` command. Operator commands use the same DATABASE_URL as the
 // server and may run while it runs.
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, commandGroup, commandLog, output, parseMode, parseProcesses, table } from './cli-kit.js';
+import { CliError, awaitedNow, commandGroup, commandLog, output, parseMode, parseProcesses, table, waitingFor } from './cli-kit.js';
 import { registerEmulatorCommands } from './emulator/cli.js';
 import { registerCatalogCommands } from './extension/catalog/cli.js';
 import { registerHoldingsCommands } from './extension/holdings/cli.js';
@@ -40,23 +40,19 @@ function config(): Config {
  * master keys against the database's (one line and exit 1 on a mismatch).
  */
 export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, options: { touchesKeys?: boolean } = {}): Promise<T> {
-  waitingFor = 'the database to open';
   const cfg = config();
   const ctx = await openContext(cfg, { existing: true, log: commandLog(cfg.logLevel) });
   try {
-    waitingFor = "this process's master keys to be checked against the database";
+    waitingFor("this process's master keys to be checked against the database");
     if (options.touchesKeys !== false) await verifyMasterKeys(ctx);
-    waitingFor = "the command's work on the database";
+    waitingFor("the command's work on the database");
     return await work(ctx);
   } finally {
-    waitingFor = 'the database to close';
+    waitingFor('the database to close');
     await ctx.db.close();
-    waitingFor = 'the command';
+    waitingFor('the command');
   }
 }
-
-/** What a command is waiting for, for the line that says why it could not finish (main). */
-let waitingFor = 'the command';
 
 export const program = new Command('tapproof').description('Self-hostable NFC tag authentication platform').showHelpAfterError();
 
@@ -67,6 +63,7 @@ program
   .action(async (opts: { processes: number }) => {
     // The HTTP server and its dependencies load only for the commands that run them, so that the
     // other commands start in a fraction of the time.
+    waitingFor('the server to start');
     if (opts.processes > 1) return (await import('./cluster.js')).serveProcesses(config(), opts.processes);
     return (await import('./server.js')).serve(config());
   });
@@ -319,7 +316,7 @@ export async function main(argv: string[]): Promise<void> {
   let settled = false;
   process.once('beforeExit', () => {
     if (settled) return;
-    process.stderr.write(`tapproof: the command could not finish: it was waiting for ${waitingFor}, and nothing was left to answer it\n`);
+    process.stderr.write(`tapproof: the command could not finish: it was waiting for ${awaitedNow()}, and nothing was left to answer it\n`);
     process.exit(1);
   });
   try {

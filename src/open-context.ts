@@ -8,6 +8,7 @@ import { systemClock } from './time.js';
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { ConfigError, type Config } from './config.js';
+import { awaitedNow, waitingFor } from './cli-kit.js';
 
 function noDatabase(config: Config): ConfigError {
   const where = config.database.kind === 'sqlite' ? `no SQLite database at ${config.database.path}` : 'the PostgreSQL schema holds no tapproof database';
@@ -30,6 +31,8 @@ export async function openContext(
 ): Promise<AppContext> {
   const { existing = false, log, ...open } = options;
   if (existing && config.database.kind === 'sqlite' && config.database.path !== ':memory:' && !existsSync(config.database.path)) throw noDatabase(config);
+  const awaited = awaitedNow();
+  waitingFor('the database to open');
   let db: Db;
   try {
     db = openDatabase(config.database, open);
@@ -47,11 +50,14 @@ export async function openContext(
     }
   }
   try {
+    waitingFor("the database's migrations");
     const applied = await migrate(db);
     migrated?.(applied);
   } catch (error) {
+    waitingFor('the database to close');
     await db.close().catch(() => undefined);
     throw databaseStartError(error, config.database) ?? error;
   }
+  waitingFor(awaited);
   return createContext(db, config, systemClock, log);
 }

@@ -2,6 +2,7 @@
 // talks to Kysely; where SQL text or the cheapest statement shape differs
 // (migrations, the group commit's statements, prepared statements) the code asks
 // `Db.dialect` or `onPostgres` (docs/architecture.md, engines).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -13,14 +14,18 @@ import {
   Kysely,
   PostgresAdapter,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type DialectAdapter,
+  type KyselyConfig,
   type Driver,
   type PostgresPool,
   type PostgresPoolClient,
   type SqliteDatabase,
   type Transaction,
+  type TransactionBuilder,
 } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -53,6 +58,65 @@ pg.types.setTypeParser(20, (v) => Number(v));
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  // A SQLite Db has one connection, which a transaction holds until it ends: a query through the Db itself
+  // (not the transaction) from inside the transaction's work would wait for it for ever, and the process
+  // would end with no word (Node's exit code 13). Said at once instead, as the bug it is.
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const open = openTransaction.getStore();
+    if (open?.driver === this && open.open) {
+      throw new Error(
+        'database used outside its transaction inside a transaction: on SQLite the transaction holds the one connection, so a query through the database handle (db.kysely) would wait for it for ever; run it on the transaction (trx), or before or after it',
+      );
+    }
+    return super.acquireConnection();
+  }
+}
+
+/** The SQLite transaction whose work is running, for the driver to refuse a nested use of the database. */
+const openTransaction = new AsyncLocalStorage<{ driver: SqliteDriver; open: boolean }>();
+
+// The Kysely of a SQLite Db marks the work of each of its transactions (every feature starts them with
+// `db.kysely.transaction().execute(…)`), so that the driver can tell a nested use from a concurrent one.
+class SqliteKysely extends Kysely<Database> {
+  constructor(
+    config: KyselyConfig,
+    private readonly driver: SqliteDriver,
+  ) {
+    super(config);
+  }
+
+  override transaction(): TransactionBuilder<Database> {
+    const builder = super.transaction();
+    const driver = this.driver;
+    return new Proxy(builder, {
+      get(target, property) {
+        if (property !== 'execute') {
+          const value = Reflect.get(target, property, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        }
+        return <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+          target.execute(async (trx) => {
+            const mark = { driver, open: true };
+            try {
+              return await openTransaction.run(mark, () => work(trx));
+            } finally {
+              // Work the transaction started and left running (a timer, a promise not awaited) may use the Db later.
+              mark.open = false;
+            }
+          });
+      },
+    });
+  }
+}
+
+// SQLite runs DDL in transactions. Told so, Kysely's migrator applies the pending migrations in one
+// transaction, which begins immediate: processes started together on a new file (two servers) take turns
+// instead of both creating the same tables.
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
@@ -107,6 +171,9 @@ function startCheckpointer(path: string): () => Promise<void> {
   return () =>
     new Promise((resolve) => {
       worker.once('exit', () => resolve());
+      // Waited for, it must keep the process alive: a process closing its Db with nothing else to do (a start that
+      // failed) would otherwise end before the thread does, with Node's exit code 13 and no word.
+      worker.ref();
       worker.postMessage('stop');
     });
 }
@@ -163,8 +230,11 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       override createDriver(): Driver {
         return driver;
       }
+      override createAdapter(): DialectAdapter {
+        return new TransactionalDdlSqliteAdapter();
+      }
     })({ database });
-    const kysely = new Kysely<Database>({ dialect });
+    const kysely = new SqliteKysely({ dialect }, driver);
     const closers: (() => Promise<void>)[] = [];
     return {
       kysely,
