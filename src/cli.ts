@@ -54,6 +54,10 @@ export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, opti
   }
 }
 
+/** Said by serve at start, and by doctor as a failure: a rehearsal setting left on a real deployment would accept forged chips. */
+const REHEARSAL =
+  'TAPPROOF_REHEARSAL is on: production accepts emulated chips, whose keys anyone can make; this must be a rehearsal deployment, never one whose chips are sold (docs/operations.md#rehearsing-a-rotation)';
+
 export const program = new Command('tapproof').description('Self-hostable NFC tag authentication platform').showHelpAfterError();
 
 program
@@ -64,8 +68,10 @@ program
     // The HTTP server and its dependencies load only for the commands that run them, so that the
     // other commands start in a fraction of the time.
     waitingFor('the server to start');
-    if (opts.processes > 1) return (await import('./cluster.js')).serveProcesses(config(), opts.processes);
-    return (await import('./server.js')).serve(config());
+    const cfg = config();
+    if (cfg.rehearsal) process.stderr.write(`tapproof: WARNING: ${REHEARSAL}\n`);
+    if (opts.processes > 1) return (await import('./cluster.js')).serveProcesses(cfg, opts.processes);
+    return (await import('./server.js')).serve(cfg);
   });
 
 program
@@ -144,6 +150,10 @@ program
       drift.length === 0 ? 'no drift' : report.drift.map((w) => driftLine(w, report.fixed)).join('\n'),
     );
     if (drift.length > 0 && !report.fixed) process.exitCode = 1;
+    if (config().rehearsal) {
+      process.stderr.write(`tapproof: ${REHEARSAL}\n`);
+      process.exitCode = 1;
+    }
   });
 
 program

@@ -50,6 +50,12 @@ export interface Config {
   geoipDb: string | null;
   /** How people sign in to the console (docs/users.md). */
   console: ConsoleConfig;
+  /**
+   * TAPPROOF_REHEARSAL: production also accepts emulated chips (the emulator's originality signature), so that a
+   * production rotation can be rehearsed on a deployment of its own (docs/operations.md, Rehearsing a rotation).
+   * Refused with NODE_ENV=production; `tapproof doctor` fails while it is on.
+   */
+  rehearsal: boolean;
 }
 
 export interface ConsoleConfig {
@@ -268,7 +274,15 @@ export function loadConfig(env: Env = process.env): Config {
     wallets: walletsConfig(env),
     geoipDb: geoipDb(env),
     console: consoleConfig(env),
+    rehearsal: rehearsal(env),
   };
+}
+
+function rehearsal(env: Env): boolean {
+  const on = flag(env, 'TAPPROOF_REHEARSAL', false);
+  if (on && env.NODE_ENV === 'production')
+    throw new ConfigError('TAPPROOF_REHEARSAL accepts emulated chips in production: a rehearsal deployment, never one with NODE_ENV=production');
+  return on;
 }
 
 function consoleConfig(env: Env): ConsoleConfig {

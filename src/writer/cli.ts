@@ -115,7 +115,10 @@ export function registerWriterCommands(program: Command): void {
             const protocol = tag.body.data.attributes.protocol;
             const saved = loadCard(config.dataDir, tagId);
             // A rekey changes the chip the tag was written onto: a blank card would only be refused.
-            if (saved === null && opts.rekey) throw new CliError(`${tagId}: no emulated card in ${cardPath(config.dataDir, tagId)} to rekey`);
+            if (saved === null && opts.rekey)
+              throw new CliError(
+                `${tagId}: no emulated card in ${cardPath(config.dataDir, tagId)} to rekey: only a chip written here with --reader emulator has one (an imported chip's keys move to the current master generation with tapproof master rewrap; a real chip is rekeyed with --reader pcsc)`,
+              );
             const card = saved ?? new Ntag424Card({ protocol: protocol === 'ntag_424_dna_tag_tamper' ? protocol : 'ntag_424_dna' });
             try {
               outcome = await client.write(tagId, { transmit: async (apdu) => Buffer.from(card.transmit(apdu)) }, progress, operation);

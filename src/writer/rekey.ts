@@ -2,6 +2,8 @@
 // the pending keys recorded with the batch that changes them, and the commit. service.ts runs a rekey
 // like any write (one row in writer_sessions, round trips claimed by conditional updates).
 import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY } from '../chips/index.js';
+import type { Config } from '../config.js';
+import type { Mode } from '../db/schema.js';
 import { readSdmPart, storedLayout } from '../chips/url-layout.js';
 import type { Executor } from '../db/database.js';
 import { DomainError } from '../errors.js';
@@ -46,6 +48,15 @@ function readbackProblem(chip: ChipRow, tag: { url: string; protocol: string }, 
   return verdict.ok ? `it mirrors UID ${verdict.uid}` : verdict.reason;
 }
 
+/**
+ * Whose originality signature a chip of `mode` must carry. Sandbox chips are the emulator's, signed with its key;
+ * production accepts NXP silicon only, except on a rehearsal deployment (TAPPROOF_REHEARSAL), whose production
+ * chips are emulated (docs/operations.md, Rehearsing a rotation).
+ */
+export function originalityKeyOf(config: Pick<Config, 'rehearsal'>, mode: Mode): Uint8Array {
+  return mode === 'sandbox' || config.rehearsal ? EMULATOR_ORIGINALITY_KEY : NTAG424_ORIGINALITY_KEY;
+}
+
 /** What the rekey steps of `tag` are given, and the master generation the new keys come from. */
 export async function rekeyEnv(
   ctx: Kernel & MastersState,
@@ -56,7 +67,7 @@ export async function rekeyEnv(
   const master = await rekeyMaster(ctx, chip.mode, chip.pending_master_generation);
   const env: RekeyEnv = {
     protocol: tag.protocol as Protocol,
-    originalityKey: world.mode === 'sandbox' ? EMULATOR_ORIGINALITY_KEY : NTAG424_ORIGINALITY_KEY,
+    originalityKey: originalityKeyOf(ctx.config, world.mode),
     uid: chip.uid,
     committed: await committedApplicationKeys(ctx, chip),
     pendingVersion: chip.pending_key_version,

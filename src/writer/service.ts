@@ -6,7 +6,7 @@
 // write and tag together, and a round trip is claimed by the same UPDATE that stores its outcome.
 import { CURRENT_KEY_VERSION, deriveChipKeys, teamMetaReadKey } from '../master-keys/index.js';
 import { modeMaster, type MastersState } from '../master-keys/index.js';
-import { EMULATOR_ORIGINALITY_KEY, NTAG424_ORIGINALITY_KEY, type ChipCrypto } from '../chips/index.js';
+import type { ChipCrypto } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import { isUniqueViolation, type Executor } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
@@ -25,7 +25,7 @@ import * as writesRepo from './repository.js';
 import type { WriteRow } from './repository.js';
 import { advance, startWrite, type ChipKeys, type FailureReason, type StepEnv, type StepResult, type WriteState } from './steps.js';
 import { advanceRekey, type RekeyResult, type RekeyState } from './rekey-steps.js';
-import { commitRekey, firstRekeyBatch, recordPending, rekeyEnv } from './rekey.js';
+import { commitRekey, firstRekeyBatch, originalityKeyOf, recordPending, rekeyEnv } from './rekey.js';
 
 export type { WriteRow } from './repository.js';
 
@@ -72,8 +72,7 @@ function envFor(ctx: Kernel & MastersState, world: World, master: Buffer, tagId:
   return {
     protocol,
     url,
-    // Sandbox chips are the emulator's, signed with its key; production accepts NXP silicon only.
-    originalityKey: world.mode === 'sandbox' ? EMULATOR_ORIGINALITY_KEY : NTAG424_ORIGINALITY_KEY,
+    originalityKey: originalityKeyOf(ctx.config, world.mode),
     keysOf(uid): ChipKeys {
       const k = deriveChipKeys(master, uid, CURRENT_KEY_VERSION);
       return {
