@@ -13,6 +13,8 @@ import { DATABASES, POSTGRES_URL, freshStorage } from '../kit/harness.js';
 
 const COMMANDS: string[][] = [
   ['master', 'rotate', '--mode', 'sandbox'],
+  // As a rotation runbook's first step runs it, in a shell without the server's DATABASE_URL.
+  ['master', 'rotate', '--mode', 'production'],
   ['teams', 'create', '--name', 'nowhere'],
   ['keys', 'list', '--team', 'team_0000000000000000000000'],
   ['users', 'invite', '--team', 'team_0000000000000000000000', '--email', 'a@example.com', '--role', 'read'],
@@ -29,7 +31,8 @@ for (const kind of DATABASES) {
     if (kind === 'sqlite') {
       test('a missing SQLite file is refused, named, and not created; migrate makes it', async () => {
         const path = join(dir, 'data', 'tapproof.db');
-        const env = { DATABASE_URL: `sqlite:${path}`, TAPPROOF_DATA_DIR: join(dir, 'data') };
+        const keys = { TAPPROOF_MASTER_KEY: randomBytes(32).toString('hex'), TAPPROOF_PREVIOUS_MASTER_KEYS: randomBytes(32).toString('hex') };
+        const env = { DATABASE_URL: `sqlite:${path}`, TAPPROOF_DATA_DIR: join(dir, 'data'), ...keys };
         for (const args of COMMANDS) {
           const refused = await runCli(env, ...args);
           assert.equal(refused.code, 1, `${args.join(' ')}: ${refused.stdout}`);
@@ -60,7 +63,7 @@ for (const kind of DATABASES) {
           await client.end();
           return rows.length;
         };
-        const env = { ...storage.env, TAPPROOF_MASTER_KEY: randomBytes(32).toString('hex') };
+        const env = { ...storage.env, TAPPROOF_MASTER_KEY: randomBytes(32).toString('hex'), TAPPROOF_PREVIOUS_MASTER_KEYS: randomBytes(32).toString('hex') };
         for (const args of COMMANDS) {
           const refused = await runCli(env, ...args);
           assert.equal(refused.code, 1, `${args.join(' ')}: ${refused.stdout}`);

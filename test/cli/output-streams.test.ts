@@ -13,7 +13,7 @@ import { DATABASES, freshStorage, type Storage } from '../kit/harness.js';
 
 const hex = (n: number) => randomBytes(n).toString('hex').toUpperCase();
 
-for (const kind of DATABASES.filter((k) => k === 'postgres')) {
+for (const kind of DATABASES) {
   describe(`results on stdout, diagnostics on stderr (${kind})`, () => {
     const storages: Storage[] = [];
     after(() => Promise.all(storages.map((s) => s.drop())));
@@ -54,5 +54,32 @@ for (const kind of DATABASES.filter((k) => k === 'postgres')) {
       );
       assert.ok(!tapped.stdout.includes('{'), tapped.stdout);
     });
+  });
+}
+
+for (const kind of DATABASES.filter((k) => k === 'sqlite')) {
+  test(`SQLite without TAPPROOF_MASTER_KEY: each command's stdout is its result alone, the key file's warning on stderr (${kind})`, async () => {
+    const storage = await freshStorage(kind);
+    try {
+      const env = storage.env;
+      assert.equal((await runCli(env, 'migrate')).code, 0);
+      const team = JSON.parse((await runCli(env, 'teams', 'create', '--name', 'streams', '--json')).stdout).id as string;
+      const file = join(mkdtempSync(join(tmpdir(), 'tapproof-streams-')), 'chips.json');
+      const url = `https://brand.example/k/${hex(6)}`;
+      writeFileSync(file, JSON.stringify([{ url, protocol: 'ntag_424_dna', uid: '04' + hex(6), sdm_meta_read_key: hex(16), sdm_file_read_key: hex(16) }]));
+      const warned = /^tapproof: WARNING: TAPPROOF_MASTER_KEY is not set; production chip keys descend from the master key (just generated|kept) in /m;
+      const imported = await runCli(env, 'tags', 'import', '--team', team, '--mode', 'production', '--file', file, '--json');
+      assert.equal(imported.code, 0, imported.stderr);
+      const [tagId] = JSON.parse(imported.stdout) as string[];
+      assert.match(imported.stderr, warned);
+      const tapped = await runCli(env, 'tags', 'tap', '--tag', tagId!, '--team', team, '--mode', 'production', '--counter', '3');
+      assert.equal(tapped.code, 0, tapped.stderr);
+      assert.match(tapped.stdout, new RegExp(`^${url.replace(/[.]/g, '\\.')}\\?\\S+\\n$`));
+      assert.match(tapped.stderr, warned);
+      const status = await runCli(env, 'master', 'status', '--mode', 'production', '--json');
+      assert.equal(JSON.parse(status.stdout)[0].chips, 1);
+    } finally {
+      await storage.drop();
+    }
   });
 }
