@@ -22,7 +22,7 @@ for (const kind of DATABASES) {
     test('written, tapped genuine, rotated, rekeyed, retired; refused without the setting', async () => {
       const storage = await freshStorage(kind);
       storages.push(storage);
-      const first = kind === 'postgres' ? { TAPPROOF_MASTER_KEY: storage.env.TAPPROOF_MASTER_KEY! } : {};
+      const first: Record<string, string> = kind === 'postgres' ? { TAPPROOF_MASTER_KEY: storage.env.TAPPROOF_MASTER_KEY! } : {};
       let env: Record<string, string> = { ...storage.env, ...first };
       const ok = async (...args: string[]) => {
         const r = await runCli(env, ...args);
