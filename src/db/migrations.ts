@@ -102,9 +102,12 @@ export async function migrate(db: Db): Promise<string[]> {
   // Kysely checks for its tables by introspecting every schema of the database; a
   // schema dropped meanwhile by someone else (another deployment, a parallel test
   // run) fails that read with 3F000. Nothing was applied then: read again.
+  // On SQLite the pending migrations run in one immediate transaction (src/db/database.ts): a process
+  // started beside one that is migrating waits busy_timeout (5 s) for it, then tries again, for about a minute.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if ((error as { code?: string }).code !== '3F000' || attempt === 5) throw error as Error;
+    const code = (error as { code?: string }).code;
+    if (!((code === '3F000' && attempt < 5) || (code === 'SQLITE_BUSY' && attempt < 12))) throw error as Error;
   }
 }
