@@ -1,8 +1,11 @@
 // A test reporter that writes how long each integration file's tests took (test/shards/durations.json),
 // which test/kit/tiers.ts deals the shards by. `npm run test:durations` runs the suite with it; run it
-// again when files are added or have grown, and commit the file. Seconds, rounded to one decimal.
+// again when files have grown, and commit the file. `npm run test:durations:files -- FILE…` times only the
+// files named, one after another, and keeps every other file's time: a new file is timed in minutes, not in
+// the suite's twenty (test/house/durations.unit.test.ts names the files that have no time yet). Files that
+// no longer exist are dropped. Seconds, rounded to one decimal.
 // Plain JavaScript: node loads reporters before the tsx hooks that would compile TypeScript.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -18,7 +21,10 @@ export default async function* durations(source) {
     if (file.startsWith('..') || file.endsWith('.unit.test.ts') || file.endsWith('.solo.test.ts')) continue;
     seconds.set(file, (seconds.get(file) ?? 0) + (data.details?.duration_ms ?? 0) / 1000);
   }
-  const sorted = Object.fromEntries([...seconds.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, s]) => [file, Math.round(s * 10) / 10]));
-  writeFileSync(join(ROOT, 'shards', 'durations.json'), JSON.stringify(sorted, null, 2) + '\n');
+  const recorded = join(ROOT, 'shards', 'durations.json');
+  const kept = existsSync(recorded) ? Object.entries(JSON.parse(readFileSync(recorded, 'utf8'))) : [];
+  const merged = new Map([...kept.filter(([file]) => existsSync(join(ROOT, file))), ...seconds.entries()]);
+  const sorted = Object.fromEntries([...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, s]) => [file, Math.round(s * 10) / 10]));
+  writeFileSync(recorded, JSON.stringify(sorted, null, 2) + '\n');
   yield `durations of ${seconds.size} files written to test/shards/durations.json\n`;
 }
