@@ -206,6 +206,13 @@ export interface OpenOptions {
    * B-trees (tags' indexes, events). A connection's cache fills up to its size as the database grows.
    */
   cacheMiB?: number;
+  /**
+   * SQLite: refuse at once a query through the Db from inside one of its own transactions (which would wait for
+   * ever for the connection the transaction holds). It marks each transaction's work with an AsyncLocalStorage,
+   * which on Node 20 tracks every promise of the process: one-shot commands turn it on (src/cli.ts), the
+   * servers, whose verify path is made of promises, do not.
+   */
+  catchNestedUse?: boolean;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
@@ -234,7 +241,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         return new TransactionalDdlSqliteAdapter();
       }
     })({ database });
-    const kysely = new SqliteKysely({ dialect }, driver);
+    const kysely = options.catchNestedUse ? new SqliteKysely({ dialect }, driver) : new Kysely<Database>({ dialect });
     const closers: (() => Promise<void>)[] = [];
     return {
       kysely,

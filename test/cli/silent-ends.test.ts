@@ -13,6 +13,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { builtProgram, runCli, startServe, type ServeProcess } from './process.js';
 import { DATABASES, freshStorage, type Storage } from '../kit/harness.js';
+import { openDatabase } from '../../src/db/database.js';
 
 for (const kind of DATABASES) {
   describe(`master retire ends, and says so (${kind})`, () => {
@@ -56,7 +57,8 @@ await main(['node', 'tapproof', 'hang']);
 
 test('on SQLite, the database used inside one of its transactions is an immediate, named error', async () => {
   const storage = await freshStorage('sqlite');
-  const db = storage.open();
+  // As a one-shot command opens it (src/cli.ts).
+  const db = openDatabase(storage.target, { catchNestedUse: true });
   try {
     const nested = db.kysely.transaction().execute(async (trx) => {
       await sql`select 1`.execute(trx);
