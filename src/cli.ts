@@ -41,7 +41,7 @@ function config(): Config {
  */
 export async function withContext<T>(work: (ctx: AppContext) => Promise<T>, options: { touchesKeys?: boolean } = {}): Promise<T> {
   const cfg = config();
-  const ctx = await openContext(cfg, { existing: true, log: commandLog(cfg.logLevel) });
+  const ctx = await openContext(cfg, { existing: true, catchNestedUse: true, log: commandLog(cfg.logLevel) });
   try {
     waitingFor("this process's master keys to be checked against the database");
     if (options.touchesKeys !== false) await verifyMasterKeys(ctx);
