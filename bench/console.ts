@@ -20,6 +20,7 @@ import { systemActor } from '../src/audit/record.js';
 import { loadConfig } from '../src/config.js';
 import { createKey } from '../src/keys/service.js';
 import { inviteUser } from '../src/users/service.js';
+import { createUsers } from '../src/users/feature.js';
 import { createTeam } from '../src/teams/service.js';
 import { systemClock } from '../src/time.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
@@ -148,7 +149,7 @@ for (const kind of KINDS) {
   await migrate(db);
   const { id: teamId } = await createTeam(db.kysely, 'bench', null, systemClock);
   const { key } = await createKey(db.kysely, teamId, 'sandbox', systemClock);
-  const usersCtx = { db, clock: systemClock, config: loadConfig({}) };
+  const usersCtx = { db, clock: systemClock, config: loadConfig({}), ...createUsers({ db, clock: systemClock }) };
   const { link } = await inviteUser(usersCtx, { teamId, actor: systemActor('bench') }, { email: EMAIL, role: 'read' }, 'http://bench');
   const started = Date.now();
   await seed(kind, db, teamId, systemClock.nowMicros());

@@ -18,6 +18,8 @@ import { createSignals, type SignalsState } from './signals/feature.js';
 import type { VerificationsState } from './verifications/context.js';
 import { registerWebhookMetrics } from './webhooks/metrics.js';
 import { createVerifications } from './verifications/feature.js';
+import type { UsersState } from './users/context.js';
+import { createUsers } from './users/feature.js';
 import { WRITE_KINDS, createWriteKinds } from './write-kinds.js';
 
 export type AppContext = Kernel &
@@ -25,7 +27,8 @@ export type AppContext = Kernel &
   MastersState &
   VerificationsState &
   SignalsState &
-  ExtensionState & {
+  ExtensionState &
+  UsersState & {
     /** The country of a scan's client address (src/geoip/countries.ts). */
     countries: CountryLookup;
   };
@@ -47,6 +50,7 @@ export function createContext(db: Db, config: Config, clock: Clock = systemClock
     ...verifications,
     ...createSignals(kernel),
     ...createExtension(kernel),
+    ...createUsers(kernel),
     countries,
   };
 }

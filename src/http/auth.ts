@@ -17,7 +17,7 @@ export interface Authentication {
   follow(): () => Promise<void>;
   /**
    * The principal of the console session the request's cookie names, for a request without a bearer key
-   * (the users feature provides it, src/users/feature.ts): null when it has no session cookie; throws
+   * (the users feature provides it, src/users/auth-routes/index.ts): null when it has no session cookie; throws
    * NotSignedIn for a cookie whose session has ended and CsrfRejected for a change without its CSRF token.
    */
   session?(request: FastifyRequest): Promise<Principal | null>;

@@ -8,20 +8,47 @@ import { allowedRoles, type Access, type Reach } from './access.js';
 
 const JSON_API = 'application/vnd.api+json';
 
-/** The extension API's paths keep their full path and name their own server: the public, credential-free extension base. */
-function extensionServers(document: any, extPrefix: string) {
-  for (const [path, item] of Object.entries<any>(document.paths ?? {})) {
-    if (!path.startsWith(extPrefix + '/')) continue;
-    item.servers = [
-      {
-        url: '/',
-        description: `extension API: public, plain JSON, CORS; production verifications under ${extPrefix}, sandbox ones under ${extPrefix}/sandbox`,
-      },
-    ];
-    for (const op of Object.values<any>(item)) if (op && typeof op === 'object' && 'responses' in op) op.security = [];
-  }
+/** Paths under `prefix` keep their full path and name their own server (the document's is the platform API's base). */
+function ownServer(document: any, prefix: string, description: string) {
+  for (const [path, item] of Object.entries<any>(document.paths ?? {})) if (path.startsWith(prefix + '/')) item.servers = [{ url: '/', description }];
   return document;
 }
+
+/** The extension API: the public, credential-free extension base. */
+function extensionServers(document: any, extPrefix: string) {
+  ownServer(
+    document,
+    extPrefix,
+    `extension API: public, plain JSON, CORS; production verifications under ${extPrefix}, sandbox ones under ${extPrefix}/sandbox`,
+  );
+  for (const [path, item] of Object.entries<any>(document.paths ?? {}))
+    if (path.startsWith(extPrefix + '/')) for (const op of Object.values<any>(item)) if (op && typeof op === 'object' && 'responses' in op) op.security = [];
+  return document;
+}
+
+/** The console's sign-in (src/users/auth-routes): plain JSON; each operation names the credential it reads. */
+const AUTH_PREFIX = '/auth';
+
+/**
+ * The credentials of the platform API: a bearer key, or the console's session cookie, which a state-changing
+ * request must pair with its CSRF token (src/http/auth.ts).
+ */
+const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: 'tp_sandbox_… or tp_live_…' },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'tapproof_session',
+    description: 'The console session a sign-in under /auth sets (HttpOnly, SameSite=Strict)',
+  },
+  csrf: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description: "The session's `csrf_token` (GET /auth/session), on every state-changing request made with the session cookie",
+  },
+};
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 const RATE_LIMITED = {
   description:
@@ -105,7 +132,7 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
           '`Authorization: Bearer <key>` of a role the operation admits (`x-tapproof-roles`: admin, write, read, verify; otherwise 403); bodies are `application/vnd.api+json` (`application/json` is accepted too), answers are always JSON:API.',
       },
       servers: [{ url: apiPrefix }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tp_sandbox_… or tp_live_…' } } },
+      components: { securitySchemes: SECURITY_SCHEMES as never },
       security: [{ bearer: [] }],
       webhooks: parts.webhooks as never,
     },
@@ -119,7 +146,12 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
       const reach = (route.config as { reach?: Reach } | undefined)?.reach;
       if (reach !== undefined && reach !== 'world' && schema.operationId) reaches.set(schema.operationId as string, reach);
       const response = access === undefined || access === 'any' ? schema.response : { ...(schema.response as object), 403: { $ref: 'ErrorDocument' } };
-      return { schema: { consumes: [JSON_API], produces: [JSON_API], ...schema, response }, url: url.slice(apiPrefix.length) || '/' };
+      const session: Record<string, string[]> = READ_METHODS.has(String(route.method)) ? { session: [] } : { session: [], csrf: [] };
+      const security = access === undefined ? undefined : [{ bearer: [] }, session];
+      return {
+        schema: { consumes: [JSON_API], produces: [JSON_API], ...(security ? { security } : {}), ...schema, response },
+        url: url.slice(apiPrefix.length) || '/',
+      };
     },
     // Component schemas keep their $id as name (Tag, ErrorDocument) instead of def-0, def-1.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
@@ -130,7 +162,7 @@ export async function installOpenApi(app: FastifyInstance, apiPrefix: string, ex
         if (roles.has(op.operationId)) op['x-tapproof-roles'] = roles.get(op.operationId);
         if (reaches.has(op.operationId)) op['x-tapproof-reach'] = reaches.get(op.operationId);
       }
-      const described = enums(openapiObject);
+      const described = ownServer(enums(openapiObject), AUTH_PREFIX, "the console's sign-in: plain JSON, its session in a cookie");
       return extPrefix ? extensionServers(described, extPrefix) : described;
     }) as never,
   });

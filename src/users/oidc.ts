@@ -1,12 +1,10 @@
 // Single sign-on with OpenID Connect (docs/single-sign-on.md): the authorization code flow with PKCE, a nonce,
 // and a state that is spent on its first use. The identity provider is the source of truth for who may sign in
 // and with which role: the ID token's verified email finds or creates the account, its role claim sets the role.
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { recordAudit } from '../audit/index.js';
 import type { OidcConfig } from '../config.js';
 import type { Executor } from '../db/database.js';
-import { inTransaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import * as teamsRepo from '../teams/index.js';
 import type { UsersContext } from './context.js';
@@ -14,7 +12,7 @@ import * as usersRepo from './repository.js';
 import type { UserRow } from './repository.js';
 import { emailProblem, isUserRole, normalEmail, type UserRole } from './rules.js';
 import { userActor } from './service.js';
-import { openSession, type LiveSession } from './sessions.js';
+import { changingSessions, openSession, type OpenedSession, type Visitor } from './sessions.js';
 
 /** How long someone has at the provider between leaving and coming back. */
 const CHALLENGE_MINUTES = 10;
@@ -181,27 +179,22 @@ function identityOf(claims: client.IDToken, oidc: OidcConfig): SsoIdentity {
  * is bound to it (an invited user); else a new account in that team. The role follows the provider's at every
  * sign-in. A disabled account is refused, and nothing of a refused sign-in is kept.
  */
-export async function signInWithIdentity(
-  ctx: UsersContext,
-  oidc: OidcConfig,
-  identity: SsoIdentity,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<LiveSession> {
+export async function signInWithIdentity(ctx: UsersContext, oidc: OidcConfig, identity: SsoIdentity, visitor: Visitor): Promise<OpenedSession> {
   // Two first sign-ins of one person at once: the loser's insert breaks a unique index, and its run again finds the winner's account.
-  return inTransaction(
-    ctx.db,
-    async (trx) => {
-      const user = await accountOf(trx, ctx, oidc, identity, request);
+  return changingSessions(
+    ctx,
+    async (trx, changed) => {
+      const user = await accountOf(trx, ctx, oidc, identity, visitor);
       if (user.disabled_at !== null) throw new SsoRefused('disabled');
-      const current = await followRole(trx, ctx, user, identity.role, request);
-      return openSession(ctx, trx, current, 'oidc', request, reply);
+      const current = await followRole(trx, ctx, user, identity.role, visitor);
+      if (current !== user) changed(user.id);
+      return openSession(ctx, trx, current, 'oidc', visitor);
     },
     { afterUniqueViolation: true },
   );
 }
 
-async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, identity: SsoIdentity, request: FastifyRequest): Promise<UserRow> {
+async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, identity: SsoIdentity, visitor: Visitor): Promise<UserRow> {
   const bound = await usersRepo.findUserBySubject(trx, identity.subject);
   if (bound) return bound;
   const holder = await usersRepo.findUserByEmail(trx, identity.email);
@@ -210,7 +203,7 @@ async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, ide
     // identity, is not taken over by whoever the provider vouches for.
     if (holder.team_id !== oidc.teamId || holder.oidc_subject !== null) throw new SsoRefused('account');
     await usersRepo.updateUser(trx, holder.id, { oidc_subject: identity.subject });
-    await recordAudit(trx, { teamId: holder.team_id, mode: null, actor: userActor(holder.id, request.ip, request.id) }, ctx.clock.nowMicros(), [
+    await recordAudit(trx, { teamId: holder.team_id, mode: null, actor: userActor(holder.id, visitor) }, ctx.clock.nowMicros(), [
       { operation: 'user.bind', resourceId: holder.id, changes: { single_sign_on: { from: false, to: true } } },
     ]);
     return { ...holder, oidc_subject: identity.subject };
@@ -228,19 +221,19 @@ async function accountOf(trx: Executor, ctx: UsersContext, oidc: OidcConfig, ide
     last_sign_in_at: null,
   };
   await usersRepo.insertUser(trx, user);
-  await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, request.ip, request.id) }, user.created_at, [
+  await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, visitor) }, user.created_at, [
     { operation: 'user.join', resourceId: user.id, changes: { email: user.email, role: user.role } },
   ]);
   return user;
 }
 
 /** The provider's role replaces the account's; like an admin's change, it ends the account's other sessions. */
-async function followRole(trx: Executor, ctx: UsersContext, user: UserRow, role: UserRole, request: FastifyRequest): Promise<UserRow> {
+async function followRole(trx: Executor, ctx: UsersContext, user: UserRow, role: UserRole, visitor: Visitor): Promise<UserRow> {
   if (user.role === role) return user;
   const now = ctx.clock.nowMicros();
   await usersRepo.updateUser(trx, user.id, { role });
   await usersRepo.revokeSessionsOf(trx, user.id, now);
-  await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, request.ip, request.id) }, now, [
+  await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, visitor) }, now, [
     { operation: 'user.update', resourceId: user.id, changes: { role: { from: user.role, to: role } } },
   ]);
   return { ...user, role };

@@ -13,7 +13,6 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit/index.js';
 import type { Executor } from '../db/database.js';
 import type { SignInChallengesTable } from '../db/schema.js';
@@ -23,7 +22,7 @@ import type { UsersContext } from './context.js';
 import * as usersRepo from './repository.js';
 import type { PasskeyRow, UserRow } from './repository.js';
 import { spendLink, userActor, userOfLink } from './service.js';
-import { openSession, type LiveSession } from './sessions.js';
+import { openSession, type LiveSession, type OpenedSession, type Visitor } from './sessions.js';
 import { isToken, newToken } from './tokens.js';
 
 export const CHALLENGE_MINUTES = 5;
@@ -132,11 +131,11 @@ async function verifiedPasskey(ctx: UsersContext, userId: string, response: Regi
   };
 }
 
-async function savePasskey(trx: Executor, user: UserRow, passkey: PasskeyRow, request: FastifyRequest): Promise<void> {
+async function savePasskey(trx: Executor, user: UserRow, passkey: PasskeyRow, visitor: Visitor): Promise<void> {
   // A credential id is the authenticator's choice: one already stored (any user's) is refused, never replaced.
   if (await usersRepo.findPasskey(trx, passkey.id)) throw notRegistered();
   await usersRepo.insertPasskey(trx, passkey);
-  await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, request.ip, request.id) }, passkey.created_at, [
+  await recordAudit(trx, { teamId: user.team_id, mode: null, actor: userActor(user.id, visitor) }, passkey.created_at, [
     { operation: 'user.add_passkey', resourceId: user.id, changes: { passkey: passkey.id } },
   ]);
 }
@@ -147,9 +146,8 @@ export async function registerWithLink(
   token: string,
   response: RegistrationResponseJSON,
   rp: RelyingParty,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<LiveSession> {
+  visitor: Visitor,
+): Promise<OpenedSession> {
   const { user } = await userOfLink(ctx.db.kysely, ctx, token);
   const passkey = await verifiedPasskey(ctx, user.id, response, rp);
   return inTransaction(
@@ -158,8 +156,8 @@ export async function registerWithLink(
       // Spent inside the transaction: the link may have been spent or its user disabled since it was read.
       const current = await spendLink(trx, ctx, token);
       if (current.id !== user.id) throw new DomainError('LinkInvalid');
-      await savePasskey(trx, current, passkey, request);
-      return openSession(ctx, trx, current, 'passkey', request, reply);
+      await savePasskey(trx, current, passkey, visitor);
+      return openSession(ctx, trx, current, 'passkey', visitor);
     },
     { afterUniqueViolation: true },
   );
@@ -171,7 +169,7 @@ export async function registerForSession(
   session: LiveSession,
   response: RegistrationResponseJSON,
   rp: RelyingParty,
-  request: FastifyRequest,
+  visitor: Visitor,
 ): Promise<number> {
   const passkey = await verifiedPasskey(ctx, session.userId, response, rp);
   return inTransaction(
@@ -179,7 +177,7 @@ export async function registerForSession(
     async (trx) => {
       const user = await usersRepo.findUser(trx, session.userId);
       if (!user || user.disabled_at !== null) throw new DomainError('NotSignedIn');
-      await savePasskey(trx, user, passkey, request);
+      await savePasskey(trx, user, passkey, visitor);
       return (await usersRepo.passkeysOf(trx, user.id)).length;
     },
     { afterUniqueViolation: true },
@@ -197,13 +195,7 @@ export async function signInOptions(ctx: UsersContext, rp: RelyingParty): Promis
   });
 }
 
-export async function signInWithPasskey(
-  ctx: UsersContext,
-  response: AuthenticationResponseJSON,
-  rp: RelyingParty,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<LiveSession> {
+export async function signInWithPasskey(ctx: UsersContext, response: AuthenticationResponseJSON, rp: RelyingParty, visitor: Visitor): Promise<OpenedSession> {
   const spent = await spend(ctx, response.response.clientDataJSON, 'passkey-sign-in');
   if (!spent) throw signInFailed();
   const passkey = await usersRepo.findPasskey(ctx.db.kysely, response.id);
@@ -236,6 +228,6 @@ export async function signInWithPasskey(
   return inTransaction(ctx.db, async (trx) => {
     // Another sign-in with the same counter committed first: one of the two is a clone.
     if (!(await usersRepo.usePasskey(trx, passkey.id, verification.authenticationInfo.newCounter, now))) throw signInFailed();
-    return openSession(ctx, trx, user, 'passkey', request, reply);
+    return openSession(ctx, trx, user, 'passkey', visitor);
   });
 }

@@ -88,6 +88,9 @@ export function findSession(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
+/** A session and the user fields it acts with, as findSession reads them. */
+export type SessionRecord = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
 export async function touchSession(db: Executor, tokenHash: string, at: number): Promise<void> {
   await db.updateTable('user_sessions').set({ last_seen_at: at }).where('token_hash', '=', tokenHash).execute();
 }

@@ -15,8 +15,7 @@ import * as usersRepo from './repository.js';
 import type { UserRow } from './repository.js';
 import { LINK_HOURS, normalEmail, type UserRole } from './rules.js';
 import { hashToken, isToken, newToken } from './tokens.js';
-import { openSession, type LiveSession } from './sessions.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { changingSessions, openSession, type OpenedSession, type Visitor } from './sessions.js';
 
 /** Someone acting on a team's users: an admin key or user, or the CLI. */
 export interface TeamCaller {
@@ -75,7 +74,7 @@ export async function inviteUser(
 
 /** Changes a user's role or disables or enables them; disabling ends every session. */
 export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: string, change: { role?: UserRole; disabled?: boolean }): Promise<UserRow> {
-  return inTransaction(ctx.db, async (trx) => {
+  return changingSessions(ctx, async (trx, changed) => {
     await usersRepo.lockTeamUsers(trx, caller.teamId);
     const user = await usersRepo.findUserInTeam(trx, userId, caller.teamId);
     if (!user) throw new DomainError('NotFound');
@@ -99,6 +98,7 @@ export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: 
     await usersRepo.updateUser(trx, user.id, set);
     // A new role or a disabled account takes effect now, not when a session ends.
     await usersRepo.revokeSessionsOf(trx, user.id, now);
+    changed(user.id);
     await record(trx, caller, now, 'user.update', user.id, changes);
     return { ...user, ...set };
   });
@@ -109,13 +109,14 @@ export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: 
  * link lets them set new ones. The account keeps its id, team, role and history.
  */
 export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: string, origin: string): Promise<{ user: UserRow; link: IssuedLink }> {
-  return inTransaction(ctx.db, async (trx) => {
+  return changingSessions(ctx, async (trx, changed) => {
     const user = await usersRepo.findUserInTeam(trx, userId, caller.teamId);
     if (!user) throw new DomainError('NotFound');
     const now = ctx.clock.nowMicros();
     await usersRepo.updateUser(trx, user.id, { password_hash: null });
     const passkeys = await usersRepo.deletePasskeysOf(trx, user.id);
     const sessions = await usersRepo.revokeSessionsOf(trx, user.id, now);
+    changed(user.id);
     const link = await issueLink(trx, ctx, user.id, 'reset', origin);
     await record(trx, caller, now, 'user.reset', user.id, {
       password: user.password_hash === null ? 'none' : 'removed',
@@ -144,16 +145,10 @@ export async function spendLink(trx: Executor, ctx: UsersContext, token: unknown
 }
 
 /** The actor of a person acting on their own account (redeeming a link, signing in). */
-export const userActor = (userId: string, address: string | null, requestId: string | null): Actor => ({ type: 'user', id: userId, address, requestId });
+export const userActor = (userId: string, visitor: Visitor): Actor => ({ type: 'user', id: userId, address: visitor.address, requestId: visitor.requestId });
 
 /** Redeems a link by setting the password: the link is spent and a session opens, in one transaction. */
-export async function setPasswordWithLink(
-  ctx: UsersContext,
-  token: unknown,
-  password: string,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<LiveSession> {
+export async function setPasswordWithLink(ctx: UsersContext, token: unknown, password: string, visitor: Visitor): Promise<OpenedSession> {
   // Hashed before the transaction: scrypt takes tens of milliseconds, a transaction should not. The token is
   // checked before this is called (links.ts, redeemWithPassword), so a made-up one never costs a scrypt.
   const hash = await hashPassword(password);
@@ -161,8 +156,8 @@ export async function setPasswordWithLink(
     const user = await spendLink(trx, ctx, token);
     const now = ctx.clock.nowMicros();
     await usersRepo.updateUser(trx, user.id, { password_hash: hash });
-    await record(trx, { teamId: user.team_id, actor: userActor(user.id, request.ip, request.id) }, now, 'user.set_password', user.id, { password: 'set' });
-    return openSession(ctx, trx, { ...user, password_hash: hash }, 'password', request, reply);
+    await record(trx, { teamId: user.team_id, actor: userActor(user.id, visitor) }, now, 'user.set_password', user.id, { password: 'set' });
+    return openSession(ctx, trx, { ...user, password_hash: hash }, 'password', visitor);
   });
 }
 

@@ -1,46 +1,48 @@
-// Console sessions: a random token in an HttpOnly, SameSite=Strict cookie (Secure except on plain-http
-// loopback), a server-side row that can be revoked, an idle and an absolute expiry, and a CSRF token
-// every state-changing request made with the cookie must echo in X-CSRF-Token.
+// Console sessions: a random token (the routes carry it in an HttpOnly, SameSite=Strict cookie,
+// auth-routes/cookies.ts), a server-side row that can be revoked, an idle and an absolute expiry, and a
+// CSRF token every state-changing request made with the session must echo. Nothing here knows of HTTP:
+// the routes hand in the credential a request carries and set the cookie of a session opened here.
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { notifyInTransaction, touchAfterCommit } from '../db/change-feed.js';
 import type { Executor } from '../db/database.js';
+import { inTransaction, type RetryOptions } from '../db/transaction.js';
 import type { Mode } from '../db/schema.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../world.js';
 import type { UsersContext } from './context.js';
 import * as usersRepo from './repository.js';
-import type { ConsoleSessionRow, UserRow } from './repository.js';
+import type { ConsoleSessionRow, SessionRecord, UserRow } from './repository.js';
+import { sessionsFeed } from './session-cache.js';
 import { hashToken, isToken, newToken } from './tokens.js';
 
-export const SESSION_COOKIE = 'tapproof_session';
-export const CSRF_HEADER = 'x-csrf-token';
 /**
  * How often a session's last use is written: a busy console is not a write per request, yet a session
  * idles out within a twentieth of the idle setting of when it was last used (never more than a minute).
  */
 export const touchEveryMicros = (idleMicros: number): number => Math.min(60 * 1_000_000, Math.floor(idleMicros / 20));
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Secure unless the console is reached over plain http on loopback, where browsers would drop a Secure cookie. */
-export function cookieIsSecure(request: FastifyRequest): boolean {
-  return request.protocol === 'https' || !LOOPBACK.has(request.hostname.replace(/:\d+$/, ''));
+/** Who is at the other end of a sign-in: the client's address and the request, for the session row and the audit log. */
+export interface Visitor {
+  address: string;
+  requestId: string;
 }
 
-function cookieOptions(request: FastifyRequest) {
-  return { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: cookieIsSecure(request) };
+/** A session just opened: the token its cookie must carry (shown only here), and for how long. */
+export interface OpenedSession {
+  session: LiveSession;
+  token: string;
+  maxAgeSeconds: number;
 }
 
-/** Opens a session for `user` and sets its cookie; the user's first world is sandbox. */
+/** Opens a session for `user`; the user's first world is sandbox. */
 export async function openSession(
   ctx: UsersContext,
   trx: Executor,
   user: UserRow,
   method: ConsoleSessionRow['method'],
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<LiveSession> {
+  visitor: Visitor,
+): Promise<OpenedSession> {
   const now = ctx.clock.nowMicros();
   const token = newToken();
   const session: ConsoleSessionRow = {
@@ -50,7 +52,7 @@ export async function openSession(
     mode: 'sandbox',
     csrf_token: newToken(),
     method,
-    address: request.ip,
+    address: visitor.address,
     created_at: now,
     last_seen_at: now,
     expires_at: now + ctx.config.console.sessionMaxHours * 3600 * 1_000_000,
@@ -58,9 +60,8 @@ export async function openSession(
   };
   await usersRepo.insertSession(trx, session);
   await usersRepo.updateUser(trx, user.id, { last_sign_in_at: now });
-  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: ctx.config.console.sessionMaxHours * 3600 });
   const idle = ctx.config.console.sessionIdleMinutes * 60 * 1_000_000;
-  return {
+  const live: LiveSession = {
     tokenHash: session.token_hash,
     id: session.id,
     userId: user.id,
@@ -72,13 +73,17 @@ export async function openSession(
     method,
     expiresAt: Math.min(session.expires_at, now + idle),
   };
+  return { session: live, token, maxAgeSeconds: ctx.config.console.sessionMaxHours * 3600 };
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+/** What a request offers as a console session: the cookie's token, the CSRF token it echoes, and whether it changes state. */
+export interface SessionCredential {
+  token: string | undefined;
+  csrf: string | undefined;
+  changes: boolean;
 }
 
-/** The session the request's cookie names: live, its user enabled; null otherwise. */
+/** A session that is live, its user enabled. */
 export interface LiveSession {
   tokenHash: string;
   id: string;
@@ -92,44 +97,59 @@ export interface LiveSession {
   expiresAt: number;
 }
 
-export async function liveSession(ctx: UsersContext, request: FastifyRequest): Promise<LiveSession | null> {
-  const token = request.cookies[SESSION_COOKIE];
+const isLive = (record: SessionRecord, now: number, idle: number) =>
+  record.revoked_at === null && record.disabled_at === null && record.expires_at > now && record.last_seen_at + idle > now;
+
+/**
+ * The session `token` names, when live and its user enabled; null otherwise. Read from this process's cache
+ * (session-cache.ts) when it holds the session live, else from the database.
+ */
+export async function liveSession(ctx: UsersContext, token: string | undefined): Promise<LiveSession | null> {
   if (!isToken(token)) return null;
   const tokenHash = hashToken(token);
-  const row = await usersRepo.findSession(ctx.db.kysely, tokenHash);
   const now = ctx.clock.nowMicros();
   const idle = ctx.config.console.sessionIdleMinutes * 60 * 1_000_000;
-  if (!row || row.revoked_at !== null || row.disabled_at !== null || row.expires_at <= now || row.last_seen_at + idle <= now) return null;
-  if (now - row.last_seen_at >= touchEveryMicros(idle)) await usersRepo.touchSession(ctx.db.kysely, tokenHash, now);
+  let record = ctx.consoleSessions.get(tokenHash);
+  if (record === undefined || !isLive(record, now, idle)) {
+    const stamp = ctx.consoleSessions.stamp();
+    record = await usersRepo.findSession(ctx.db.kysely, tokenHash);
+    if (!record || !isLive(record, now, idle)) {
+      ctx.consoleSessions.drop(tokenHash, stamp);
+      return null;
+    }
+    ctx.consoleSessions.set(tokenHash, record, stamp);
+  }
+  if (now - record.last_seen_at >= touchEveryMicros(idle)) {
+    await usersRepo.touchSession(ctx.db.kysely, tokenHash, now);
+    // The cached record is this process's view of the session: it saw this use.
+    record.last_seen_at = now;
+  }
   return {
     tokenHash,
-    id: row.id,
-    userId: row.user_id,
-    teamId: row.team_id,
-    email: row.email,
-    role: row.role,
-    mode: row.mode,
-    csrf: row.csrf_token,
-    method: row.method,
-    expiresAt: Math.min(row.expires_at, Math.max(now, row.last_seen_at) + idle),
+    id: record.id,
+    userId: record.user_id,
+    teamId: record.team_id,
+    email: record.email,
+    role: record.role,
+    mode: record.mode,
+    csrf: record.csrf_token,
+    method: record.method,
+    expiresAt: Math.min(record.expires_at, Math.max(now, record.last_seen_at) + idle),
   };
 }
 
-/** The request's live session with its CSRF token checked; NotSignedIn without one. */
-export async function signedInSession(ctx: UsersContext, request: FastifyRequest): Promise<LiveSession> {
-  const session = await liveSession(ctx, request);
+/** The credential's live session with its CSRF token checked; NotSignedIn without one. */
+export async function signedInSession(ctx: UsersContext, credential: SessionCredential): Promise<LiveSession> {
+  const session = await liveSession(ctx, credential.token);
   if (!session) throw new DomainError('NotSignedIn');
-  checkCsrf(request, session);
+  checkCsrf(credential, session);
   return session;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Refuses a state-changing request whose X-CSRF-Token is not the session's (constant-time). */
-export function checkCsrf(request: FastifyRequest, session: LiveSession): void {
-  if (SAFE_METHODS.has(request.method)) return;
-  const sent = request.headers[CSRF_HEADER];
-  const given = Buffer.from(typeof sent === 'string' ? sent : '');
+/** Refuses a state-changing request whose CSRF token is not the session's (constant-time). */
+export function checkCsrf(credential: SessionCredential, session: LiveSession): void {
+  if (!credential.changes) return;
+  const given = Buffer.from(credential.csrf ?? '');
   const expected = Buffer.from(session.csrf);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DomainError('CsrfRejected');
 }
@@ -144,14 +164,58 @@ export const principalOf = (session: LiveSession): Principal => ({
   expiresAt: null,
 });
 
-/** Signs a session out: its row is revoked, so the cookie names nothing on any server. */
-export async function endSession(ctx: UsersContext, session: LiveSession): Promise<void> {
-  await usersRepo.revokeSession(ctx.db.kysely, session.tokenHash, ctx.clock.nowMicros());
+/** How long a change waits at most for every server to drop the sessions it changed. */
+const DELIVERY_TIMEOUT_MS = 2_000;
+
+/**
+ * Runs `work`, a transaction that may end or rewrite sessions: it names each user whose sessions it changed
+ * (`changed`), and the change is announced to every process (session-cache.ts) in the transaction. It answers
+ * once every listening process has dropped those users' sessions, so that a request sent after the answer
+ * meets the change on any server.
+ */
+export async function changingSessions<T>(
+  ctx: UsersContext,
+  work: (trx: Executor, changed: (userId: string) => void) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
+  const address = sessionsFeed(ctx.db);
+  let users = new Set<string>();
+  let delivered: Promise<void>[] = [];
+  const result = await inTransaction(
+    ctx.db,
+    async (trx) => {
+      users = new Set();
+      delivered = [];
+      const value = await work(trx, (userId) => users.add(userId));
+      for (const userId of users) {
+        await notifyInTransaction(ctx.db, trx, address, userId);
+        delivered.push((await ctx.consoleSessions.delivery(trx, userId, DELIVERY_TIMEOUT_MS)).delivered);
+      }
+      return value;
+    },
+    options,
+  );
+  if (users.size === 0) return result;
+  for (const userId of users) ctx.consoleSessions.evictUser(userId);
+  touchAfterCommit(ctx.db, address, ctx.clock.nowMicros());
+  await Promise.all(delivered);
+  return result;
 }
 
-/** The session acting in `mode` from its next request on. */
+/** Signs a session out: its row is revoked, so the cookie names nothing on any server. */
+export async function endSession(ctx: UsersContext, session: LiveSession): Promise<void> {
+  await changingSessions(ctx, async (trx, changed) => {
+    await usersRepo.revokeSession(trx, session.tokenHash, ctx.clock.nowMicros());
+    changed(session.userId);
+  });
+}
+
+/** The session acting in `mode` from its next request on, on every server. */
 export async function switchMode(ctx: UsersContext, session: LiveSession, mode: Mode): Promise<LiveSession> {
-  await usersRepo.setSessionMode(ctx.db.kysely, session.tokenHash, mode);
+  await changingSessions(ctx, async (trx, changed) => {
+    await usersRepo.setSessionMode(trx, session.tokenHash, mode);
+    changed(session.userId);
+  });
   return { ...session, mode };
 }
 

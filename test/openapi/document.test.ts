@@ -32,7 +32,8 @@ for (const kind of DATABASES)
     test('every platform request and JSON response body is application/vnd.api+json', () => {
       let bodies = 0;
       for (const [path, methods] of Object.entries<any>(document.paths)) {
-        if (path.startsWith('/ext/')) continue; // the extension API is plain JSON by design
+        // The extension API and the console's sign-in are plain JSON by design.
+        if (path.startsWith('/ext/') || path.startsWith('/auth/')) continue;
         for (const [method, op] of Object.entries<any>(methods)) {
           const where = `${method.toUpperCase()} ${path}`;
           if (op.requestBody) {
@@ -49,6 +50,54 @@ for (const kind of DATABASES)
       assert.ok(bodies > 10, `only ${bodies} bodies declared`);
     });
 
+    test("the console's sign-in is documented: plain JSON bodies, JSON:API errors, the cookie credential named per operation", () => {
+      const auth = operations(document).filter(({ where }) => where.includes(' /auth/'));
+      assert.deepEqual(auth.map(({ op }) => op.operationId).sort(), [
+        'finishSingleSignOn',
+        'getConsoleSession',
+        'getSignInMethods',
+        'inspectLink',
+        'passkeyRegistrationOptions',
+        'passkeySignInOptions',
+        'registerPasskey',
+        'setPasswordWithLink',
+        'setSessionMode',
+        'signIn',
+        'signInWithPasskey',
+        'signOut',
+        'startSingleSignOn',
+      ]);
+      for (const { where, op } of auth) {
+        assert.deepEqual(
+          document.paths[where.split(' ')[1]!].servers.map((s: any) => s.url),
+          ['/'],
+          where,
+        );
+        if (op.requestBody) assert.deepEqual(Object.keys(op.requestBody.content), ['application/json'], where);
+        for (const [status, response] of Object.entries<any>(op.responses)) {
+          if (!response.content || status === '429') continue;
+          const type = Number(status) < 400 ? 'application/json' : 'application/vnd.api+json';
+          assert.deepEqual(Object.keys(response.content), [type], `${where} ${status}`);
+        }
+        assert.ok(Array.isArray(op.security), `${where} names its credential`);
+      }
+      const byId = (id: string) => auth.find(({ op }) => op.operationId === id)!.op;
+      assert.deepEqual(byId('signIn').security, []);
+      assert.deepEqual(byId('setSessionMode').security, [{ session: [], csrf: [] }]);
+      assert.deepEqual(byId('getConsoleSession').security, [{}, { session: [] }]);
+      assert.deepEqual(document.components.securitySchemes.session, {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'tapproof_session',
+        description: 'The console session a sign-in under /auth sets (HttpOnly, SameSite=Strict)',
+      });
+      assert.equal(document.components.securitySchemes.csrf.name, 'X-CSRF-Token');
+      assert.deepEqual(byId('signIn').requestBody.content['application/json'].schema.required, ['email', 'password']);
+      // A platform read takes a key or the session; a platform change made with the session needs its CSRF token too.
+      assert.deepEqual(document.paths['/tags'].get.security, [{ bearer: [] }, { session: [] }]);
+      assert.deepEqual(document.paths['/tags'].post.security, [{ bearer: [] }, { session: [], csrf: [] }]);
+    });
+
     test('component schemas are named, not def-N', () => {
       const names = Object.keys(document.components.schemas);
       assert.ok(names.includes('Tag') && names.includes('ErrorDocument'), names.join(','));
@@ -58,7 +107,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 62);
+      assert.equal(all.length, 75);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -67,7 +116,11 @@ for (const kind of DATABASES)
       const webhooks = Object.entries<any>(document.webhooks).map(([name, item]) => ({ where: `webhook ${name}`, op: item.post }));
       const all = [...operations(document), ...webhooks];
       const ids = all.map(({ where, op }) => {
-        assert.match(op.operationId ?? '', /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification|webhook)[A-Z][A-Za-z]*$/, where);
+        assert.match(
+          op.operationId ?? '',
+          /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification|webhook|sign|set|inspect|passkey|register|start|finish)[A-Z][A-Za-z]*$/,
+          where,
+        );
         for (const [status, response] of Object.entries<any>(op.responses)) {
           assert.ok(response.description && response.description !== 'Default Response', `${where} ${status}: ${response.description}`);
         }

@@ -23,8 +23,11 @@ export interface Browserish {
 }
 
 /** A request as the console makes it: JSON, the cookie, and the CSRF token on changes when asked. */
+/** Where a call goes: an in-process test server or a `tapproof serve` process. */
+type Reachable = Pick<TestServer, 'base' | 'origin'>;
+
 export async function authCall(
-  server: TestServer,
+  server: Reachable,
   method: string,
   path: string,
   options: { as?: Browserish; body?: unknown; csrf?: string | null; api?: boolean; headers?: Record<string, string> } = {},
@@ -50,13 +53,13 @@ export function sessionCookie(setCookie: string | null): string {
 }
 
 /** Sets the password with the link, which signs in: the browser's state afterwards. */
-export async function redeemed(server: TestServer, token: string, password = PASSWORD): Promise<Browserish> {
+export async function redeemed(server: Reachable, token: string, password = PASSWORD): Promise<Browserish> {
   const response = await authCall(server, 'POST', '/auth/links/password', { body: { token, password } });
   assert.equal(response.status, 200, response.text);
   return { cookie: sessionCookie(response.setCookie), csrf: response.body.csrf_token };
 }
 
-export async function signedIn(server: TestServer, email: string, password = PASSWORD, address?: string): Promise<Browserish> {
+export async function signedIn(server: Reachable, email: string, password = PASSWORD, address?: string): Promise<Browserish> {
   const response = await authCall(server, 'POST', '/auth/sign-in', { body: { email, password }, headers: address ? { 'x-forwarded-for': address } : {} });
   assert.equal(response.status, 200, response.text);
   return { cookie: sessionCookie(response.setCookie), csrf: response.body.csrf_token };

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
 import { CHALLENGE_MINUTES } from '../../src/users/passkeys.js';
-import { SESSION_COOKIE } from '../../src/users/sessions.js';
+import { SESSION_COOKIE } from '../../src/users/auth-routes/http.js';
 import { inviteUser, updateUser } from '../../src/users/service.js';
 import type { UserRow } from '../../src/users/repository.js';
 import { SoftAuthenticator, type Forgery } from '../kit/authenticator.js';

@@ -1,31 +1,14 @@
-// The console's sign-in calls: plain JSON under /auth (the server's src/users/auth-routes), outside the
-// typed API client. The session lives in an HttpOnly cookie this code never sees; what it does see is
-// who is signed in and the CSRF token every change must carry.
-import type { Role } from './api.ts';
+// The console's sign-in calls: plain JSON under /auth (the server's src/users/auth-routes), typed by the
+// operations the SDK's generated types hold (packages/sdk/src/generated/platform-api.ts). The session lives
+// in an HttpOnly cookie this code never sees; what it does see is who is signed in and the CSRF token every
+// change must carry.
+import type { operations } from '../../sdk/src/generated/platform-api.ts';
 
-export interface SignedIn {
-  user: { id: string; email: string; role: Exclude<Role, 'verify'> };
-  team: { id: string; name: string | null };
-  mode: 'sandbox' | 'production';
-  method: 'password' | 'passkey' | 'oidc';
-  csrf_token: string;
-  expires_at: string;
-}
+type Answer<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/json': infer Body } } } ? Body : never;
 
-export interface SignInMethods {
-  password: boolean;
-  passkey: boolean;
-  oidc: boolean;
-  key: boolean;
-}
-
-export interface LinkInfo {
-  email: string;
-  role: string;
-  team: { id: string; name: string | null };
-  purpose: 'invite' | 'reset';
-  expires_at: string;
-}
+export type SignedIn = Answer<'signIn'>;
+export type SignInMethods = Answer<'getSignInMethods'>['methods'];
+export type LinkInfo = Answer<'inspectLink'>;
 
 /** A refused /auth call: its status and the server's sentence. */
 export class AuthError extends Error {

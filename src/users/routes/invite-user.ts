@@ -1,15 +1,15 @@
 import { callerOf } from '../../http/auth.js';
-import type { Kernel } from '../../kernel.js';
+import type { UsersContext } from '../context.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { answer, errorResponses } from '../../http/schemas.js';
-import { originOf } from '../auth-routes/answers.js';
+import { originOf } from '../auth-routes/http.js';
 import { readInviteDocument } from '../documents.js';
 import { InviteUserBody, UserDocument } from '../schemas.js';
 import { renderUser } from '../serializer.js';
 import { inviteUser } from '../service.js';
 
-export default function inviteUserRoute(app: RouteApp, ctx: Kernel): void {
+export default function inviteUserRoute(app: RouteApp, ctx: UsersContext): void {
   app.post('/users', {
     config: { access: 'admin', reach: 'team' },
     schema: {

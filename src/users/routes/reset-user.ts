@@ -1,16 +1,16 @@
 import { callerOf } from '../../http/auth.js';
-import type { Kernel } from '../../kernel.js';
+import type { UsersContext } from '../context.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
 import { IdParam, answer, errorResponses } from '../../http/schemas.js';
 import { isId } from '../../ids.js';
-import { originOf } from '../auth-routes/answers.js';
+import { originOf } from '../auth-routes/http.js';
 import { UserDocument } from '../schemas.js';
 import { renderUser } from '../serializer.js';
 import { resetUser } from '../service.js';
 
-export default function resetUserRoute(app: RouteApp, ctx: Kernel): void {
+export default function resetUserRoute(app: RouteApp, ctx: UsersContext): void {
   app.post('/users/:id/reset', {
     config: { access: 'admin', reach: 'person' },
     schema: {

@@ -1,5 +1,5 @@
 import { callerOf } from '../../http/auth.js';
-import type { Kernel } from '../../kernel.js';
+import type { UsersContext } from '../context.js';
 import type { RouteApp } from '../../http/route-app.js';
 import { DomainError } from '../../errors.js';
 import { sendDocument } from '../../http/jsonapi.js';
@@ -10,7 +10,7 @@ import { UpdateUserBody, UserDocument } from '../schemas.js';
 import { renderUser } from '../serializer.js';
 import { updateUser, withPasskeys } from '../service.js';
 
-export default function updateUserRoute(app: RouteApp, ctx: Kernel): void {
+export default function updateUserRoute(app: RouteApp, ctx: UsersContext): void {
   app.patch('/users/:id', {
     config: { access: 'admin', reach: 'team' },
     schema: {
