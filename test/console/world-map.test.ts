@@ -142,6 +142,7 @@ for (const kind of DATABASES) {
         await assertFitsWidth(page, `overview at ${width} px`);
         await assertAccessible(page, `overview with its map at ${width} px`);
         await page.locator('section[aria-labelledby="country-heading"]').screenshot({ path: `${SHOTS}/${kind}-map-${width}.png` });
+        await page.screenshot({ path: `${SHOTS}/${kind}-overview-${width}.png`, fullPage: true });
         assert.deepEqual(tab.errors, []);
         await tab.close();
       });
