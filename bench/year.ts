@@ -128,6 +128,9 @@ async function seed(kind: DatabaseKind, db: Kysely<Database>, team: BenchTeam, s
         select team_id, mode, ${day}, ${signal}, count(*) from verifications where id < ${SEEDED_BELOW} and signals is not null group by 1, 2, 3
         on conflict (team_id, mode, day, signal) do update set count = signal_counts.count + excluded.count`.execute(db);
     }
+    await sql`insert into flagged_counts (team_id, mode, day, country, count)
+      select team_id, mode, ${day}, coalesce(country, ''), count(*) from verifications where id < ${SEEDED_BELOW} and signals is not null group by 1, 2, 3, 4
+      on conflict (team_id, mode, day, country) do update set count = flagged_counts.count + excluded.count`.execute(db);
   });
   // What a database in service would have done meanwhile: PostgreSQL's autovacuum (statistics and the visibility
   // map its index-only scans read); SQLite's checkpoint of the WAL. SQLite is never analyzed, as in service.

@@ -14,6 +14,7 @@ select pid from pg_stat_activity where datname = current_database() and applicat
 select pg_notify($1, $2);
 
 -- src/db/day-counts.ts findDayCounts
+select * from "flagged_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 select * from "signal_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 

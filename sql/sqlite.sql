@@ -11,6 +11,7 @@ select * from "audit_events" where "team_id" = ? and "mode" = ? order by "occurr
 insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = "scan_counts".count + excluded.count;
 
 -- src/db/day-counts.ts findDayCounts
+select * from "flagged_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 select * from "signal_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 

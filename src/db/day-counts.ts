@@ -1,5 +1,5 @@
 // Counts kept per world and UTC day (scan_counts per reason and country, signal_counts per
-// signal), added to in the transaction that stores what they count: statistics read counts,
+// signal, flagged_counts per country), added to in the transaction that stores what they count: statistics read counts,
 // never the rows counted, so a window of a busy team's statistics reads a few hundred rows.
 import { sql } from 'kysely';
 import type { Executor } from './database.js';
@@ -8,7 +8,7 @@ import { inChunks } from './chunked.js';
 import { executeShaped } from './precompiled.js';
 import type { World } from '../world.js';
 
-type CountTable = 'scan_counts' | 'signal_counts';
+type CountTable = 'scan_counts' | 'signal_counts' | 'flagged_counts';
 
 /** The UTC calendar day (YYYY-MM-DD) of a time in microseconds. */
 export const utcDay = (micros: number) => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);

@@ -33,6 +33,7 @@ import * as auditEvents from './migrations/0029_audit_events.js';
 import * as countryTimeIndex from './migrations/0030_country_time_index.js';
 import * as users from './migrations/0031_users.js';
 import * as flagWindows from './migrations/0032_flag_windows.js';
+import * as flaggedCounts from './migrations/0033_flagged_counts.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -68,6 +69,7 @@ const steps: Record<string, Step> = {
   '0030_country_time_index': countryTimeIndex,
   '0031_users': users,
   '0032_flag_windows': flagWindows,
+  '0033_flagged_counts': flaggedCounts,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

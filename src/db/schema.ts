@@ -523,9 +523,19 @@ export interface FlagWindowsTable {
   last_held_id: string | null;
 }
 
+/** Flagged verifications counted per world, UTC day and country ('' when unknown). */
+export interface FlaggedCountsTable {
+  team_id: string;
+  mode: Mode;
+  day: string;
+  country: string;
+  count: number;
+}
+
 export interface SignalsTables {
   signal_thresholds: SignalThresholdsTable;
   signal_counts: SignalCountsTable;
+  flagged_counts: FlaggedCountsTable;
   flag_windows: FlagWindowsTable;
 }
 export interface Database extends SignalsTables {}

@@ -35,10 +35,14 @@ export interface Counts {
   flagged: number;
   by_reason: Record<Reason, number>;
   by_signal: Record<Signal, number>;
-  by_country: { country: string | null; count: number }[];
+  by_country: { country: string | null; count: number; flagged: number }[];
 }
 
-function tally(rows: readonly scanCountsRepo.ScanCountRow[], signalRows: readonly signalCountsRepo.SignalCountRow[]): Counts {
+function tally(
+  rows: readonly scanCountsRepo.ScanCountRow[],
+  signalRows: readonly signalCountsRepo.SignalCountRow[],
+  flaggedRows: readonly signalCountsRepo.FlaggedCountRow[],
+): Counts {
   const bySignal = Object.fromEntries(SIGNALS.map((s) => [s, 0])) as Record<Signal, number>;
   let flagged = 0;
   for (const row of signalRows) {
@@ -46,15 +50,23 @@ function tally(rows: readonly scanCountsRepo.ScanCountRow[], signalRows: readonl
     else if (row.signal in bySignal) bySignal[row.signal as Signal] += row.count;
   }
   const byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<Reason, number>;
-  const byCountry = new Map<string, number>();
+  const byCountry = new Map<string, { count: number; flagged: number }>();
+  const countryOf = (country: string) => {
+    let counted = byCountry.get(country);
+    if (!counted) byCountry.set(country, (counted = { count: 0, flagged: 0 }));
+    return counted;
+  };
   let count = 0;
   for (const row of rows) {
     count += row.count;
     // A reason this version does not know is in the total only.
     if (row.reason in byReason) byReason[row.reason as Reason] += row.count;
-    byCountry.set(row.country, (byCountry.get(row.country) ?? 0) + row.count);
+    countryOf(row.country).count += row.count;
   }
-  const countries = [...byCountry.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([c, n]) => ({ country: c === '' ? null : c, count: n }));
+  for (const row of flaggedRows) countryOf(row.country).flagged += row.count;
+  const countries = [...byCountry.entries()]
+    .sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : 1))
+    .map(([c, n]) => ({ country: c === '' ? null : c, count: n.count, flagged: n.flagged }));
   return { count, flagged, by_reason: byReason, by_signal: bySignal, by_country: countries };
 }
 
@@ -62,16 +74,18 @@ function tally(rows: readonly scanCountsRepo.ScanCountRow[], signalRows: readonl
 export async function verificationStats(ctx: Kernel, world: World, window: { since: number; until: number }) {
   const since = scanCountsRepo.utcDay(window.since);
   const until = scanCountsRepo.utcDay(window.until);
-  const [rows, signalRows] = await Promise.all([
+  const [rows, signalRows, flaggedRows] = await Promise.all([
     scanCountsRepo.findScanCounts(ctx.db.kysely, world, since, until),
     signalCountsRepo.findSignalCounts(ctx.db.kysely, world, since, until),
+    signalCountsRepo.findFlaggedCounts(ctx.db.kysely, world, since, until),
   ]);
   const byDay = groupBy(rows, (row) => row.day);
   const signalsByDay = groupBy(signalRows, (row) => row.day);
+  const flaggedByDay = groupBy(flaggedRows, (row) => row.day);
   const days = [];
   for (let at = window.since; at <= window.until; at += DAY_MICROS) {
     const day = scanCountsRepo.utcDay(at);
-    days.push({ day, ...tally(byDay.get(day) ?? [], signalsByDay.get(day) ?? []) });
+    days.push({ day, ...tally(byDay.get(day) ?? [], signalsByDay.get(day) ?? [], flaggedByDay.get(day) ?? []) });
   }
-  return { since, until, totals: tally(rows, signalRows), days };
+  return { since, until, totals: tally(rows, signalRows, flaggedRows), days };
 }

@@ -12,7 +12,7 @@ import type { SessionRow } from '../sessions/index.js';
 import * as chipsRepo from '../tag-chips/index.js';
 import type { ChipProgress, LockedChip } from '../tag-chips/index.js';
 import { addScanCounts, foldScanCounts, type ScanCountRow } from './scan-counts.js';
-import { addSignalCounts, foldSignalCounts, type SignalCountRow } from '../signals/index.js';
+import { addFlaggedCounts, addSignalCounts, foldFlaggedCounts, foldSignalCounts, type FlaggedCountRow, type SignalCountRow } from '../signals/index.js';
 import { signalPattern, type Signal } from '../signals/index.js';
 import { isId } from '../ids.js';
 import { executeCompiledOnce, executeShaped } from '../db/precompiled.js';
@@ -93,6 +93,7 @@ export async function writeOutcomes(db: Executor, chips: ChipAdvance[], sessions
   await insertVerifications(db, verifications);
   await addScanCounts(db, foldScanCounts(verifications));
   await addSignalCounts(db, foldSignalCounts(verifications));
+  await addFlaggedCounts(db, foldFlaggedCounts(verifications));
 }
 
 /** Columns and their PostgreSQL types: each becomes one array parameter, unnested into rows. */
@@ -161,6 +162,13 @@ const SIGNAL_COUNTS: Columns<SignalCountRow> = [
   ['signal', 'text'],
   ['count', 'bigint'],
 ];
+const FLAGGED_COUNTS: Columns<FlaggedCountRow> = [
+  ['team_id', 'text'],
+  ['mode', 'text'],
+  ['day', 'text'],
+  ['country', 'text'],
+  ['count', 'bigint'],
+];
 const VERIFICATIONS: Columns<VerificationRow> = [
   ['id', 'text'],
   ['team_id', 'text'],
@@ -192,23 +200,27 @@ const PLAIN_VERIFICATIONS = VERIFICATIONS.filter(([name]) => name !== 'signals')
  * signals nor names the signals column, so that it costs no more than before signals existed.
  */
 const OUTCOME_TABLES = {
-  plain: [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, null, PLAIN_VERIFICATIONS],
-  flagged: [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, SIGNAL_COUNTS, VERIFICATIONS],
+  plain: [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, null, null, PLAIN_VERIFICATIONS],
+  flagged: [CHIP_ADVANCES, SESSIONS, SCAN_COUNTS, SIGNAL_COUNTS, FLAGGED_COUNTS, VERIFICATIONS],
 } as const;
 type Variant = keyof typeof OUTCOME_TABLES;
 
 /** An outcome statement over its values: each table's column arrays, in OUTCOME_TABLES' order, then the chip count. */
 function outcomeStatement(values: unknown[], variant: Variant) {
   let at = 0;
-  const [p, o, c, f, i] = OUTCOME_TABLES[variant].map((columns) =>
+  const [p, o, c, f, g, i] = OUTCOME_TABLES[variant].map((columns) =>
     columns === null ? null : unnested(values.slice(at, (at += columns.length)) as unknown[][], columns),
   );
-  const signalled = f
-    ? sql`, signalled AS (
+  const signalled =
+    f && g
+      ? sql`, signalled AS (
       INSERT INTO signal_counts (${f.names}) SELECT * FROM ${f.values}
       ON CONFLICT (team_id, mode, day, signal) DO UPDATE SET count = signal_counts.count + excluded.count
+    ), flagged AS (
+      INSERT INTO flagged_counts (${g.names}) SELECT * FROM ${g.values}
+      ON CONFLICT (team_id, mode, day, country) DO UPDATE SET count = flagged_counts.count + excluded.count
     )`
-    : sql``;
+      : sql``;
   return sql`/* prepared: ${sql.raw(variant === 'plain' ? 'tapproof_scan_outcomes_guarded' : 'tapproof_scan_outcomes_flagged')} */
     WITH progress AS (
       UPDATE chips SET last_counter = p.last_counter, session_id = p.session_id, session_expires_at = p.session_expires_at,
@@ -237,7 +249,7 @@ async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], session
     ...columnArrays(chips.map(advanceRow), CHIP_ADVANCES),
     ...columnArrays(sessions, SESSIONS),
     ...columnArrays(foldScanCounts(verifications), SCAN_COUNTS),
-    ...(variant === 'flagged' ? columnArrays(signalCounts, SIGNAL_COUNTS) : []),
+    ...(variant === 'flagged' ? [...columnArrays(signalCounts, SIGNAL_COUNTS), ...columnArrays(foldFlaggedCounts(verifications), FLAGGED_COUNTS)] : []),
     ...columnArrays(verifications, variant === 'flagged' ? VERIFICATIONS : PLAIN_VERIFICATIONS),
     chips.length,
   ];

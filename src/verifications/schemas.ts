@@ -47,9 +47,14 @@ export const VerificationDocument = Type.Object({
 export const VerificationPage = Type.Object({ data: Type.Array(Verification), links: Links });
 
 const ByReason = Type.Object(Object.fromEntries(REASONS.map((r) => [r, Type.Integer()])) as Record<(typeof REASONS)[number], ReturnType<typeof Type.Integer>>);
-const ByCountry = Type.Array(Type.Object({ country: Type.Union([Type.String(), Type.Null()], { description: 'null: unknown' }), count: Type.Integer() }), {
-  description: 'Most scans first',
-});
+const ByCountry = Type.Array(
+  Type.Object({
+    country: Type.Union([Type.String(), Type.Null()], { description: 'ISO 3166-1 alpha-2 (DE); null: unknown' }),
+    count: Type.Integer(),
+    flagged: Type.Integer({ description: 'Of these, the scans carrying at least one signal' }),
+  }),
+  { description: 'Most scans first, then by country' },
+);
 const BySignal = Type.Object(Object.fromEntries(SIGNALS.map((s) => [s, Type.Integer()])) as Record<(typeof SIGNALS)[number], ReturnType<typeof Type.Integer>>, {
   description: 'Scans carrying each signal',
 });

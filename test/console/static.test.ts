@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CONSOLE_DIST } from '../../src/http/console.js';
-import { launchBrowser, pageErrors } from '../kit/browser.js';
+import { consoleErrors, launchBrowser, pageErrors } from '../kit/browser.js';
 import { DATABASES, startServer, type TestServer } from '../kit/harness.js';
 
 const assets = readdirSync(join(CONSOLE_DIST, 'assets'));
@@ -68,10 +68,7 @@ for (const kind of DATABASES) {
       try {
         const page = await browser.newPage();
         const errors = pageErrors(page);
-        const consoleErrors: string[] = [];
-        page.on('console', (m) => {
-          if (m.type() === 'error') consoleErrors.push(m.text());
-        });
+        const logged = consoleErrors(page);
         await page.goto(`${server.origin}/console/`);
         const world = await server.seedTeam();
         await page.getByLabel('API key', { exact: true }).fill(world.sandbox.key);
@@ -79,7 +76,7 @@ for (const kind of DATABASES) {
         // The overview draws its chart (uPlot sets styles through the CSSOM, which style-src 'self' allows).
         await page.locator('.chart canvas').first().waitFor();
         assert.deepEqual(errors, []);
-        assert.deepEqual(consoleErrors, []);
+        assert.deepEqual(logged, []);
       } finally {
         await browser.close();
       }

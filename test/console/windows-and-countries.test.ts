@@ -114,10 +114,10 @@ for (const kind of DATABASES) {
       assert.equal(await totals(`Last 30 days (${dayOf(29)} to ${dayOf(0)})`), '36 scans 34 genuine 2 not genuine 0 flagged scans');
       assert.deepEqual(await current(), ['Last 30 days']);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
-        ['NL', '27'],
-        ['FR', '5'],
-        ['DE', '3'],
-        ['US', '1'],
+        ['Netherlands (NL)', '27', '0'],
+        ['France (FR)', '5', '0'],
+        ['Germany (DE)', '3', '0'],
+        ['United States (US)', '1', '0'],
       ]);
       assert.equal((await daily()).length, 30);
       await assertAccessible(page, 'overview with its window picker');
@@ -127,8 +127,8 @@ for (const kind of DATABASES) {
       assert.equal(await totals(`Today (${dayOf(0)})`), '2 scans 1 genuine 1 not genuine 0 flagged scans');
       assert.deepEqual(await current(), ['Today']);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
-        ['DE', '1'],
-        ['FR', '1'],
+        ['Germany (DE)', '1', '0'],
+        ['France (FR)', '1', '0'],
       ]);
       assert.equal((await daily()).length, 1);
 
@@ -136,9 +136,9 @@ for (const kind of DATABASES) {
       await page.waitForURL(/\/console\/\?days=7$/);
       assert.equal(await totals(`Last 7 days (${dayOf(6)} to ${dayOf(0)})`), '5 scans 3 genuine 2 not genuine 0 flagged scans');
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
-        ['DE', '3'],
-        ['FR', '1'],
-        ['US', '1'],
+        ['Germany (DE)', '3', '0'],
+        ['France (FR)', '1', '0'],
+        ['United States (US)', '1', '0'],
       ]);
       const week = await daily();
       assert.deepEqual(
@@ -167,8 +167,8 @@ for (const kind of DATABASES) {
       assert.equal(await totals(`${dayOf(200)} to ${dayOf(60)}`), '6 scans 6 genuine 0 not genuine 0 flagged scans');
       assert.deepEqual(await current(), []);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
-        ['DE', '5'],
-        ['JP', '1'],
+        ['Germany (DE)', '5', '0'],
+        ['Japan (JP)', '1', '0'],
       ]);
       assert.equal((await daily()).length, 141);
       await assertAccessible(page, 'overview over chosen dates');

@@ -20,6 +20,15 @@ export function pageErrors(page: Page): Error[] {
   return errors;
 }
 
+/** Collects the page's console errors (a Content-Security-Policy violation is one), so a test can assert there were none. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AxeViolation {

@@ -157,7 +157,7 @@ for (const kind of DATABASES) {
           flagged: 0,
           by_reason: { ok: 5, replayed: 1, bad_cmac: 1, bad_picc_data: 0, uid_mismatch: 0 },
           by_signal: { counter_gap: 0, country_jump: 0, replay_burst: 0, tamper_opened: 0, tamper_open: 0 },
-          by_country: [{ country: null, count: 7 }],
+          by_country: [{ country: null, count: 7, flagged: 0 }],
         });
         assert.equal(
           stats.days.reduce((sum, day) => sum + day.count, 0),

@@ -247,6 +247,13 @@ for (const kind of DATABASES) {
       assert.deepEqual({ flagged: totals.flagged, by_signal: totals.by_signal }, expected);
       assert.deepEqual({ flagged: days[0].flagged, by_signal: days[0].by_signal }, expected);
       assert.equal(totals.count, made.length);
+      // Per country, of its scans the flagged ones: the jump and a gap, the replays' burst of no known address.
+      assert.deepEqual(totals.by_country, [
+        { country: null, count: 3, flagged: 1 },
+        { country: 'DE', count: 3, flagged: 1 },
+        { country: 'US', count: 3, flagged: 1 },
+      ]);
+      assert.deepEqual(days[0].by_country, totals.by_country);
     });
 
     test('bad filters are 400 naming the parameter', async () => {

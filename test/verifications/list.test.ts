@@ -10,6 +10,7 @@ import { isoMicros } from '../../src/time.js';
 import { buildApp } from '../../src/app.js';
 import { createContext } from '../../src/context.js';
 import { newestFirst, scanRow, storeScans } from './stored-scans.js';
+import { backfill as backfillFlaggedCounts } from '../../src/db/migrations/0033_flagged_counts.js';
 import { DATABASES, call, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { assertBadParameter, walk } from '../http/query.js';
 
@@ -257,9 +258,9 @@ for (const kind of DATABASES) {
             ...unflagged,
             by_reason: { ...zeros, ok: 4, replayed: 2, bad_cmac: 1 },
             by_country: [
-              { country: 'DE', count: 4 },
-              { country: 'FR', count: 2 },
-              { country: null, count: 1 },
+              { country: 'DE', count: 4, flagged: 0 },
+              { country: 'FR', count: 2, flagged: 0 },
+              { country: null, count: 1, flagged: 0 },
             ],
           },
           days: [
@@ -269,8 +270,8 @@ for (const kind of DATABASES) {
               ...unflagged,
               by_reason: { ...zeros, ok: 3, bad_cmac: 1 },
               by_country: [
-                { country: 'DE', count: 3 },
-                { country: null, count: 1 },
+                { country: 'DE', count: 3, flagged: 0 },
+                { country: null, count: 1, flagged: 0 },
               ],
             },
             { day: '2026-01-02', count: 0, by_reason: zeros, by_country: [], ...unflagged },
@@ -280,8 +281,8 @@ for (const kind of DATABASES) {
               ...unflagged,
               by_reason: { ...zeros, ok: 1, replayed: 2 },
               by_country: [
-                { country: 'FR', count: 2 },
-                { country: 'DE', count: 1 },
+                { country: 'FR', count: 2, flagged: 0 },
+                { country: 'DE', count: 1, flagged: 0 },
               ],
             },
             { day: '2026-01-04', count: 0, by_reason: zeros, by_country: [], ...unflagged },
@@ -291,6 +292,77 @@ for (const kind of DATABASES) {
       const oneDay = await stats('since=2026-01-03&until=2026-01-03');
       assert.equal(oneDay.body.meta.totals.count, 3);
       assert.equal(oneDay.body.meta.days.length, 1);
+    });
+
+    test('flagged scans per country: of each country’s scans, those with a signal, per day and over the window', async () => {
+      const flagged = await server.seedTeam();
+      const stats = (query: string) => call(server, 'GET', `/verifications/stats?${query}`, { key: flagged.sandbox.key });
+      const tag = newId('tag');
+      const at = (day: number, second: number) => START + day * DAY + second * 1_000_000;
+      // Day 1 in two batches (the second adds to the first's counts): DE 3 (2 flagged), FR 1 replay flagged,
+      // an unknown country's flagged scan; day 2: US 2 (1 flagged), DE 1 unflagged; production's flagged DE apart.
+      await storeScans(server, [
+        scanRow(flagged, 'sandbox', tag, at(0, 1), 'ok', 'DE', 'counter_gap'),
+        scanRow(flagged, 'sandbox', tag, at(0, 2), 'ok', 'DE'),
+        scanRow(flagged, 'sandbox', tag, at(0, 3), 'replayed', 'FR', 'replay_burst'),
+      ]);
+      await storeScans(server, [
+        scanRow(flagged, 'sandbox', tag, at(0, 4), 'ok', 'DE', 'counter_gap,country_jump'),
+        scanRow(flagged, 'sandbox', tag, at(0, 5), 'ok', null, 'counter_gap'),
+      ]);
+      await storeScans(server, [
+        scanRow(flagged, 'sandbox', tag, at(1, 1), 'ok', 'US', 'country_jump'),
+        scanRow(flagged, 'sandbox', tag, at(1, 2), 'ok', 'US'),
+        scanRow(flagged, 'sandbox', tag, at(1, 3), 'ok', 'DE'),
+      ]);
+      await storeScans(server, [scanRow(flagged, 'production', tag, at(0, 1), 'ok', 'DE', 'counter_gap')]);
+
+      const window = await stats('since=2026-01-01&until=2026-01-02');
+      assert.equal(window.status, 200, window.text);
+      const { totals, days } = window.body.meta;
+      assert.equal(totals.flagged, 5);
+      assert.deepEqual(totals.by_country, [
+        { country: 'DE', count: 4, flagged: 2 },
+        { country: 'US', count: 2, flagged: 1 },
+        { country: null, count: 1, flagged: 1 },
+        { country: 'FR', count: 1, flagged: 1 },
+      ]);
+      assert.deepEqual(
+        days.map((d: { day: string; by_country: unknown }) => [d.day, d.by_country]),
+        [
+          [
+            '2026-01-01',
+            [
+              { country: 'DE', count: 3, flagged: 2 },
+              { country: null, count: 1, flagged: 1 },
+              { country: 'FR', count: 1, flagged: 1 },
+            ],
+          ],
+          [
+            '2026-01-02',
+            [
+              { country: 'US', count: 2, flagged: 1 },
+              { country: 'DE', count: 1, flagged: 0 },
+            ],
+          ],
+        ],
+      );
+      // One day of the window; the other mode; a window with none.
+      assert.deepEqual((await stats('since=2026-01-02&until=2026-01-02')).body.meta.totals.by_country, days[1].by_country);
+      const production = await call(server, 'GET', '/verifications/stats?since=2026-01-01&until=2026-01-02', { key: flagged.production.key });
+      assert.deepEqual(production.body.meta.totals.by_country, [{ country: 'DE', count: 1, flagged: 1 }]);
+      assert.deepEqual((await stats('since=2026-01-03&until=2026-01-03')).body.meta.totals.by_country, []);
+
+      // The migration's count of flagged scans stored before it gives the same numbers, every world's.
+      const before = await stats('since=2026-01-01&until=2026-01-02');
+      const { db } = server.ctx;
+      await db.kysely.deleteFrom('flagged_counts').execute();
+      await backfillFlaggedCounts(db.kysely, db.dialect);
+      assert.deepEqual((await stats('since=2026-01-01&until=2026-01-02')).body, before.body);
+      assert.deepEqual(
+        (await call(server, 'GET', '/verifications/stats?since=2026-01-01&until=2026-01-02', { key: flagged.production.key })).body,
+        production.body,
+      );
     });
 
     test('the default window is the 30 days up to today (the server clock)', async () => {

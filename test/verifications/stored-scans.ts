@@ -1,9 +1,9 @@
 // Scans written straight into the database as the verify path stores them (rows and their per-day counts
-// in one transaction), for the list and filter tests that need many of them at chosen times.
+// in one transaction, by the verify path's own outcome write), for the list, filter and statistics tests
+// that need many of them at chosen times.
 import { newId } from '../../src/ids.js';
 import type { Mode } from '../../src/db/schema.js';
-import { insertVerifications, type VerificationRow } from '../../src/verifications/repository.js';
-import { addScanCounts, foldScanCounts } from '../../src/verifications/scan-counts.js';
+import { writeOutcomes, type VerificationRow } from '../../src/verifications/repository.js';
 import type { TestServer } from '../kit/harness.js';
 
 export function scanRow(
@@ -35,12 +35,9 @@ export function scanRow(
   };
 }
 
-/** Stores rows as the verify path does: the verifications and their counts in one transaction. */
+/** Stores rows as the verify path does: the verifications and their counts (per reason, signal and country) in one transaction. */
 export async function storeScans(server: TestServer, rows: VerificationRow[]): Promise<void> {
-  await server.ctx.db.kysely.transaction().execute(async (trx) => {
-    await insertVerifications(trx, rows);
-    await addScanCounts(trx, foldScanCounts(rows));
-  });
+  await server.ctx.db.kysely.transaction().execute((trx) => writeOutcomes(trx, [], [], rows));
 }
 
 /** The ids in the lists' order: newest first, then by id, descending. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
-import { text } from './helpers.js';
+import { scannedDay, text } from './helpers.js';
 
 // Scan statistics are read from counts kept per world, UTC day, reason and country, added to
 // in the transaction that stores the scans (docs/read-api.md), so that a window of a busy
@@ -22,10 +22,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
 /** Scans stored before the table existed, counted once. */
 export async function backfill(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const day =
-    dialect === 'postgres'
-      ? sql`to_char(to_timestamp(scanned_at / 1000000) at time zone 'UTC', 'YYYY-MM-DD')`
-      : sql`strftime('%Y-%m-%d', scanned_at / 1000000, 'unixepoch')`;
+  const day = scannedDay(dialect);
   await sql`insert into scan_counts (team_id, mode, day, reason, country, count)
     select team_id, mode, ${day}, reason, coalesce(country, ''), count(*) from verifications
     group by team_id, mode, ${day}, reason, coalesce(country, '')`.execute(db);

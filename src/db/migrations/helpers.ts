@@ -8,3 +8,9 @@ export const text = (dialect: Dialect) => (dialect === 'postgres' ? sql`text col
 // SQLite orders NULL first ascending and last descending; PostgreSQL indexes
 // must be declared that way to serve the same ORDER BY without a sort.
 export const nullsFirst = (dialect: Dialect, column: string) => (dialect === 'postgres' ? sql.raw(`${column} asc nulls first`) : sql.raw(column));
+
+// The UTC day (YYYY-MM-DD) of a scan's scanned_at (microseconds), as the per-day count tables key it.
+export const scannedDay = (dialect: Dialect) =>
+  dialect === 'postgres'
+    ? sql`to_char(to_timestamp(scanned_at / 1000000) at time zone 'UTC', 'YYYY-MM-DD')`
+    : sql`strftime('%Y-%m-%d', scanned_at / 1000000, 'unixepoch')`;

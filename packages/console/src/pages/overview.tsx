@@ -1,18 +1,31 @@
 // Overview: over a window kept in the URL (today, 7, 30 or 90 days, or chosen dates; 30 days unless
-// chosen), scans per day by outcome (chart and table), by country, by signal, totals (the flagged ones
-// linking to Alerts); and the last scans, polled, whatever the window.
+// chosen), scans per day by outcome (chart and table), by signal, by country (a map of scans and flagged
+// scans, with its table), totals (the flagged ones linking to Alerts); and the last scans, polled,
+// whatever the window.
 import { useMemo } from 'preact/hooks';
-import { must } from '../api.ts';
+import { must, type Stats } from '../api.ts';
 import { DailyChart } from '../components/chart.tsx';
 import { ScanTable } from '../components/scan-table.tsx';
 import { ErrorLine, Head, Link, Loading, TableRegion } from '../components/ui.tsx';
 import { WindowPicker } from '../components/window-picker.tsx';
+import { WorldMap, type CountryCount } from '../components/world-map.tsx';
 import { useLoad } from '../hooks.ts';
 import { REASONS, REASON_COLORS, REASON_LABELS } from '../reasons.ts';
 import { useSession } from '../session.ts';
 import { SIGNALS, SIGNAL_LABELS } from '../signals.ts';
 import { statsQuery, windowOf, windowTitle } from '../stats-window.ts';
 import { commentsOf } from '../tag-comments.ts';
+
+/** The statistics' countries as the map takes them: by code, and the scans of no known country apart. */
+function countsOf(byCountry: Stats['totals']['by_country']) {
+  const counts: Record<string, CountryCount> = {};
+  let unknown: CountryCount | undefined;
+  for (const c of byCountry) {
+    if (c.country === null) unknown = { scans: c.count, flagged: c.flagged };
+    else counts[c.country] = { scans: c.count, flagged: c.flagged };
+  }
+  return { counts, unknown, rows: byCountry.length };
+}
 
 /** How often the last scans are read again. */
 export const LIVE_POLL_MS = 5000;
@@ -38,6 +51,7 @@ export function Overview(props: { query: URLSearchParams }) {
   );
   const days = useMemo(() => meta?.days.map((d) => d.day) ?? [], [meta]);
   const genuine = meta?.totals.by_reason.ok ?? 0;
+  const countries = useMemo(() => countsOf(meta?.totals.by_country ?? []), [meta]);
   return (
     <>
       <h1>Overview</h1>
@@ -126,27 +140,15 @@ export function Overview(props: { query: URLSearchParams }) {
                 </table>
               </TableRegion>
             </section>
-            <section aria-labelledby="country-heading">
-              <h2 id="country-heading">By country</h2>
-              {meta.totals.by_country.length === 0 ? (
-                <p class="muted">No scans in this window.</p>
-              ) : (
-                <TableRegion label="Scans by country">
-                  <table>
-                    <Head columns={['Country', 'Scans']} />
-                    <tbody>
-                      {meta.totals.by_country.map((c) => (
-                        <tr key={c.country ?? '-'}>
-                          <th scope="row">{c.country ?? 'Unknown'}</th>
-                          <td>{c.count}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableRegion>
-              )}
-            </section>
           </div>
+          <section aria-labelledby="country-heading">
+            <h2 id="country-heading">By country</h2>
+            {countries.rows === 0 ? (
+              <p class="muted">No scans in this window.</p>
+            ) : (
+              <WorldMap label="Scans by country" counts={countries.counts} unknown={countries.unknown} />
+            )}
+          </section>
         </>
       )}
       <section aria-labelledby="live-heading">

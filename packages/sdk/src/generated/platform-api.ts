@@ -5907,11 +5907,13 @@ export interface operations {
                                     tamper_opened: number;
                                     tamper_open: number;
                                 };
-                                /** @description Most scans first */
+                                /** @description Most scans first, then by country */
                                 by_country: {
-                                    /** @description null: unknown */
+                                    /** @description ISO 3166-1 alpha-2 (DE); null: unknown */
                                     country: string | null;
                                     count: number;
+                                    /** @description Of these, the scans carrying at least one signal */
+                                    flagged: number;
                                 }[];
                             };
                             /** @description Every UTC day of the window, oldest first, zeros included */
@@ -5937,11 +5939,13 @@ export interface operations {
                                     tamper_opened: number;
                                     tamper_open: number;
                                 };
-                                /** @description Most scans first */
+                                /** @description Most scans first, then by country */
                                 by_country: {
-                                    /** @description null: unknown */
+                                    /** @description ISO 3166-1 alpha-2 (DE); null: unknown */
                                     country: string | null;
                                     count: number;
+                                    /** @description Of these, the scans carrying at least one signal */
+                                    flagged: number;
                                 }[];
                             })[];
                         };
