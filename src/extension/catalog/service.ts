@@ -44,41 +44,41 @@ export function tokenRow(world: World, token: TokenInput, at: number): TokenRow 
 /** What the catalog's operations need: the database and the clock that stamps rows. */
 export type CatalogServices = Pick<Kernel, 'db' | 'clock'>;
 
-export async function createProduct(services: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
-  return { id: (await insertProduct(services, world, raw, 'line')).id };
+export async function createProduct(services: CatalogServices, caller: Caller, raw: unknown): Promise<{ id: string }> {
+  return { id: (await insertProduct(services, caller, raw, 'line')).id };
 }
 
-export async function createToken(services: CatalogServices, world: Caller, raw: unknown): Promise<{ id: string }> {
-  return { id: (await insertToken(services, world, raw, 'line')).id };
+export async function createToken(services: CatalogServices, caller: Caller, raw: unknown): Promise<{ id: string }> {
+  return { id: (await insertToken(services, caller, raw, 'line')).id };
 }
 
 /** `POST /products`: the created row. */
 export async function insertProduct(
   { db: { kysely: db }, clock }: CatalogServices,
-  world: Caller,
+  caller: Caller,
   raw: unknown,
   located: Located = 'field',
 ): Promise<ProductRow> {
   const { problems, product } = checkProduct(raw);
   if (!product) throw refuse('product not created', problems, located);
-  await requireTeam(db, world);
-  const row = productRow(world, product, clock.nowMicros());
+  await requireTeam(db, caller);
+  const row = productRow(caller, product, clock.nowMicros());
   await db.transaction().execute(async (trx) => {
     await catalogRepo.insertProducts(trx, [row]);
-    await recordAudit(trx, world, row.created_at, [{ operation: 'product.create', resourceId: row.id, changes: product }]);
+    await recordAudit(trx, caller, row.created_at, [{ operation: 'product.create', resourceId: row.id, changes: product }]);
   });
   return row;
 }
 
 /** `POST /tokens`: the created row. */
-export async function insertToken({ db: { kysely: db }, clock }: CatalogServices, world: Caller, raw: unknown, located: Located = 'field'): Promise<TokenRow> {
+export async function insertToken({ db: { kysely: db }, clock }: CatalogServices, caller: Caller, raw: unknown, located: Located = 'field'): Promise<TokenRow> {
   const { problems, token } = checkToken(raw);
   if (!token) throw refuse('token not created', problems, located);
-  await requireTeam(db, world);
-  const row = tokenRow(world, token, clock.nowMicros());
+  await requireTeam(db, caller);
+  const row = tokenRow(caller, token, clock.nowMicros());
   await db.transaction().execute(async (trx) => {
     await catalogRepo.insertTokens(trx, [row]);
-    await recordAudit(trx, world, row.created_at, [{ operation: 'token.create', resourceId: row.id, changes: token }]);
+    await recordAudit(trx, caller, row.created_at, [{ operation: 'token.create', resourceId: row.id, changes: token }]);
   });
   return row;
 }
@@ -154,12 +154,12 @@ export async function linkTag(
  */
 export async function updateTagLinks(
   { db: { kysely: db }, clock }: CatalogServices,
-  world: Caller,
+  caller: Caller,
   tagId: string,
   attributes: Record<string, unknown>,
 ): Promise<void> {
   const tag = isId('tag', tagId) ? await catalogRepo.findTagWorld(db, tagId) : undefined;
-  if (!tag || tag.teamId !== world.teamId || tag.mode !== world.mode) throw new DomainError('NotFound');
+  if (!tag || tag.teamId !== caller.teamId || tag.mode !== caller.mode) throw new DomainError('NotFound');
   const fields: FieldProblem[] = [];
   for (const name of Object.keys(attributes))
     if (name !== 'product_id' && name !== 'token_id') fields.push(problem(name, `${name} is not an attribute (expected product_id, token_id)`));
@@ -174,7 +174,7 @@ export async function updateTagLinks(
       fields.push(problem(name, `${name} must be a string (${name === 'product_id' ? 'prd_…' : 'tok_…'}) or null`));
       continue;
     }
-    const found = name === 'product_id' ? await catalogProblems(db, world, value, undefined) : await catalogProblems(db, world, undefined, value);
+    const found = name === 'product_id' ? await catalogProblems(db, caller, value, undefined) : await catalogProblems(db, caller, undefined, value);
     if (found.length > 0) fields.push(...found.map((p) => problem(name, p)));
     else links[name] = value;
   }
@@ -183,6 +183,6 @@ export async function updateTagLinks(
   await db.transaction().execute(async (trx) => {
     await catalogRepo.upsertTagLinks(trx, [{ tag_id: tagId, ...links, updated_at: at }]);
     const linked = (await catalogRepo.findTagLink(trx, tagId))!;
-    await recordAudit(trx, world, at, [{ operation: 'tag.link', resourceId: tagId, changes: { product_id: linked.product_id, token_id: linked.token_id } }]);
+    await recordAudit(trx, caller, at, [{ operation: 'tag.link', resourceId: tagId, changes: { product_id: linked.product_id, token_id: linked.token_id } }]);
   });
 }
