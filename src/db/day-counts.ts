@@ -7,6 +7,7 @@ import type { Database } from './schema.js';
 import { inChunks } from './chunked.js';
 import { executeShaped } from './precompiled.js';
 import type { World } from '../world.js';
+import { inWorld } from './in-world.js';
 
 type CountTable = 'scan_counts' | 'signal_counts' | 'flagged_counts';
 
@@ -39,8 +40,7 @@ export async function findDayCounts<T extends CountTable>(db: Executor, table: T
   const rows = await db
     .selectFrom(table as CountTable)
     .selectAll()
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
+    .$call(inWorld(world))
     .where('day', '>=', since)
     .where('day', '<=', until)
     .execute();

@@ -1,6 +1,7 @@
 import type { FeedAddress } from '../db/change-feed.js';
 import type { Db, Executor } from '../db/database.js';
 import type { ApiKeysTable, Mode } from '../db/schema.js';
+import { inWorld } from '../db/in-world.js';
 
 /** PostgreSQL channel on which a revocation reaches every process's key cache. */
 export const KEYS_CHANNEL = 'tapproof_keys';
@@ -55,7 +56,7 @@ export async function replaceKey(db: Executor, id: string, replacement: string, 
 export const keysFeed = (db: Db): FeedAddress => ({ channel: KEYS_CHANNEL, file: db.revocationsFile });
 
 export async function findKeyInWorld(db: Executor, id: string, teamId: string, mode: Mode): Promise<KeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('team_id', '=', teamId).where('mode', '=', mode).executeTakeFirst();
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).$call(inWorld({ teamId, mode })).executeTakeFirst();
 }
 
 /** A team's keys of one mode (or both), oldest first; never the hash. */

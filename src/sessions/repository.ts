@@ -6,6 +6,7 @@ import { executeShaped } from '../db/precompiled.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
+import { inWorld } from '../db/in-world.js';
 
 export type SessionRow = SessionsTable;
 
@@ -15,7 +16,7 @@ export async function insertSessions(db: Executor, rows: SessionRow[]): Promise<
 
 export async function findSession(db: Executor, world: World, id: string): Promise<SessionRow | undefined> {
   if (!isId('ses', id)) return undefined;
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
 /** A session's verifications: genuine scans of its tag inside its window (the per-tag index of migration 0015). */

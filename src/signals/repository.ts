@@ -2,13 +2,14 @@
 import type { Executor } from '../db/database.js';
 import type { SignalThresholdsTable } from '../db/schema.js';
 import type { World } from '../world.js';
+import { inWorld } from '../db/in-world.js';
 
 type ThresholdColumns = Omit<SignalThresholdsTable, 'team_id' | 'mode' | 'updated_at'>;
 type ThresholdName = keyof ThresholdColumns;
 
 /** A world's stored thresholds (`names` of them), or undefined when it keeps the defaults. */
 export function findThresholdRow<N extends ThresholdName>(db: Executor, world: World, names: readonly N[]): Promise<Pick<ThresholdColumns, N> | undefined> {
-  return db.selectFrom('signal_thresholds').select(names).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst() as never;
+  return db.selectFrom('signal_thresholds').select(names).$call(inWorld(world)).executeTakeFirst() as never;
 }
 
 /** Writes only the thresholds `changes` names: two changes of different thresholds at once both stay. */

@@ -6,6 +6,7 @@ import type { ChipsTable, EmulatedChipsTable, TagsTable } from '../db/schema.js'
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
 import type { ChipLayout } from '../chips/url-layout.js';
+import { inWorld } from '../db/in-world.js';
 
 export type ChipRow = ChipsTable;
 /** What the group commit reads of a chip under its lock, and writes back (the counter and session pointer). */
@@ -141,8 +142,7 @@ export async function findTagsByUrls(db: Executor, world: World, urls: string[])
     .leftJoin('chips', 'chips.tag_id', 'tags.id')
     .selectAll('chips')
     .select(['tags.id as tag_row_id', 'tags.url', 'tags.status', 'tags.session_duration', 'tags.protocol as tag_protocol'])
-    .where('tags.team_id', '=', world.teamId)
-    .where('tags.mode', '=', world.mode)
+    .$call(inWorld(world, 'tags'))
     .where('tags.url', 'in', urls)
     .execute();
   return rows.map(({ tag_row_id, url, status, session_duration, tag_protocol, ...chip }) => ({
@@ -267,8 +267,7 @@ export async function findTagChip(db: Executor, world: World, tagId: string): Pr
     .selectAll('chips')
     .select('tags.url')
     .where('chips.tag_id', '=', tagId)
-    .where('tags.team_id', '=', world.teamId)
-    .where('tags.mode', '=', world.mode)
+    .$call(inWorld(world, 'tags'))
     .executeTakeFirst();
   if (!row) return undefined;
   const { url, ...chip } = row;

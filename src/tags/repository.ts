@@ -7,6 +7,7 @@ import type { World } from '../world.js';
 import { foldComment, foldForSearch } from './search-fold.js';
 import type { TagRow } from './serializer.js';
 import { inChunks } from '../db/chunked.js';
+import { inWorld } from '../db/in-world.js';
 
 export const ORDER_FIELDS = ['id', 'protocol', 'inserted_at', 'updated_at', 'configured_at', 'comment', 'url', 'status'] as const;
 export type OrderField = (typeof ORDER_FIELDS)[number];
@@ -56,8 +57,7 @@ function worldTags(db: Executor, world: World, ids: string[]) {
   return db
     .selectFrom('tags')
     .select(TAG_COLUMNS)
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
+    .$call(inWorld(world))
     .where(
       'id',
       'in',
@@ -85,13 +85,7 @@ export async function findTagsForUpdate(db: Executor, world: World, ids: string[
 /** The tags of the world holding any of `urls` (url → tag id). */
 export async function findUrlOwners(db: Executor, world: World, urls: string[]): Promise<Map<string, string>> {
   if (urls.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('tags')
-    .select(['id', 'url'])
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .where('url', 'in', urls)
-    .execute();
+  const rows = await db.selectFrom('tags').select(['id', 'url']).$call(inWorld(world)).where('url', 'in', urls).execute();
   return new Map(rows.map((r) => [r.url, r.id]));
 }
 
@@ -118,8 +112,7 @@ export async function configureCreatedTag(db: Executor, world: World, id: string
     .updateTable('tags')
     .set({ status: 'configured', configured_at: at, updated_at: at })
     .where('id', '=', id)
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
+    .$call(inWorld(world))
     .where('status', '=', 'created')
     .returning(TAG_COLUMNS)
     .executeTakeFirst();
@@ -142,7 +135,7 @@ export async function adjustTagCount(db: Executor, world: World, delta: number):
 }
 
 export async function countTags(db: Executor, world: World): Promise<number> {
-  const row = await db.selectFrom('tag_counts').select('tag_count').where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  const row = await db.selectFrom('tag_counts').select('tag_count').$call(inWorld(world)).executeTakeFirst();
   return row?.tag_count ?? 0;
 }
 
@@ -169,7 +162,7 @@ export const unfiltered = (filter: TagFilter): boolean => filter.q === null && f
 
 function filtered(db: Executor, world: World, filter: TagFilter) {
   const { q, status, url, among } = filter;
-  let query = db.selectFrom('tags').where('team_id', '=', world.teamId).where('mode', '=', world.mode);
+  let query = db.selectFrom('tags').$call(inWorld(world));
   if (status !== null) query = query.where('status', '=', status);
   if (q !== null) query = query.where((eb) => eb.or([eb('id', '=', q), commentContains(db, foldForSearch(q))]));
   if (url && 'exact' in url) query = query.where('url', '=', url.exact);

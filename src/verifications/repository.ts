@@ -19,6 +19,7 @@ import { executeCompiledOnce, executeShaped } from '../db/precompiled.js';
 import type { Database, VerificationsTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
+import { inWorld } from '../db/in-world.js';
 
 export type VerificationRow = VerificationsTable;
 
@@ -28,7 +29,7 @@ export async function insertVerifications(db: Executor, rows: VerificationRow[])
 
 export async function findVerification(db: Executor, world: World, id: string): Promise<VerificationRow | undefined> {
   if (!isId('vrf', id)) return undefined;
-  return db.selectFrom('verifications').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  return db.selectFrom('verifications').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
 /**

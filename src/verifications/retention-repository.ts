@@ -3,6 +3,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, Mode, SessionsTable, VerificationsTable } from '../db/schema.js';
+import { inWorld } from '../db/in-world.js';
 
 /** The tables whose rows name a scan, which keeps it. */
 const REFERRERS = ['claims', 'challenges', 'ownerships', 'ownership_proofs'] as const;
@@ -24,8 +25,7 @@ const referenced = (eb: ExpressionBuilder<any, any>, scan: 'v.id' | 'w.id') =>
 function prunable(db: Executor, teamId: string, mode: Mode, cutoff: number) {
   return db
     .selectFrom('verifications as v')
-    .where('v.team_id', '=', teamId)
-    .where('v.mode', '=', mode)
+    .$call(inWorld({ teamId, mode }, 'v'))
     .where('v.scanned_at', '<', cutoff)
     .where((eb) => eb.not(referenced(eb, 'v.id')));
 }

@@ -6,6 +6,7 @@ import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryAttemptsTable, EventsTable, Mode, WebhooksTable } from '../db/schema.js';
 import type { World } from '../world.js';
 import { inChunks } from '../db/chunked.js';
+import { inWorld } from '../db/in-world.js';
 
 export type WebhookRow = WebhooksTable;
 export type WebhookChanges = Partial<Omit<WebhookRow, 'id' | 'team_id' | 'mode' | 'created_at'>>;
@@ -17,7 +18,7 @@ export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void
 export async function findWebhook(db: Executor, world: World, id: string): Promise<WebhookRow | undefined> {
   // Not an id: matches nothing, and never reaches the engine (PostgreSQL refuses NUL in text).
   if (!isId('whk', id)) return undefined;
-  return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
 export async function findWebhookById(db: Executor, id: string): Promise<WebhookRow | undefined> {
@@ -39,13 +40,7 @@ export async function cancelPending(db: Executor, webhookId: string): Promise<vo
 
 /** The enabled webhooks of a world with their event filters (a world has a handful). */
 export async function enabledWebhooks(db: Executor, world: World): Promise<{ id: string; events: string }[]> {
-  return db
-    .selectFrom('webhooks')
-    .select(['id', 'events'])
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .where('enabled', '=', 1)
-    .execute();
+  return db.selectFrom('webhooks').select(['id', 'events']).$call(inWorld(world)).where('enabled', '=', 1).execute();
 }
 
 export async function insertEvents(db: Executor, rows: Omit<Selectable<EventsTable>, 'seq'>[]): Promise<void> {
@@ -230,14 +225,7 @@ export async function requeue(db: Executor, filter: RequeueFilter, now: number):
 
 /** A world's webhooks, newest first (a world has a handful: no paging). */
 export async function listWebhooks(db: Executor, world: World): Promise<WebhookRow[]> {
-  return db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  return db.selectFrom('webhooks').selectAll().$call(inWorld(world)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
 /** A delivery with the event it carries (type and tag; null once the event is gone). */

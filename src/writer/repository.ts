@@ -4,6 +4,7 @@
 import type { Executor } from '../db/database.js';
 import type { WriterSessionsTable } from '../db/schema.js';
 import type { World } from '../world.js';
+import { inWorld } from '../db/in-world.js';
 
 export type WriteRow = WriterSessionsTable;
 
@@ -11,12 +12,7 @@ export type WriteRow = WriterSessionsTable;
 export type WriteWithTag = WriteRow & { tag: { protocol: string; url: string } | null };
 
 function worldWrite(db: Executor, world: World, id: string) {
-  return db
-    .selectFrom('writer_sessions')
-    .selectAll('writer_sessions')
-    .where('writer_sessions.id', '=', id)
-    .where('writer_sessions.team_id', '=', world.teamId)
-    .where('writer_sessions.mode', '=', world.mode);
+  return db.selectFrom('writer_sessions').selectAll('writer_sessions').where('writer_sessions.id', '=', id).$call(inWorld(world, 'writer_sessions'));
 }
 
 export async function findWrite(db: Executor, world: World, id: string): Promise<WriteRow | undefined> {
@@ -29,8 +25,7 @@ export async function listTagWrites(db: Executor, world: World, tagId: string, l
     .selectFrom('writer_sessions')
     .selectAll()
     .where('tag_id', '=', tagId)
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
+    .$call(inWorld(world))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -69,8 +64,7 @@ export async function findTagWithStaleWrite(db: Executor, world: World, tagId: s
       'writer_sessions.operation as stale_operation',
     ])
     .where('tags.id', '=', tagId)
-    .where('tags.team_id', '=', world.teamId)
-    .where('tags.mode', '=', world.mode)
+    .$call(inWorld(world, 'tags'))
     .executeTakeFirst();
 }
 

@@ -2,6 +2,7 @@
 import type { Executor } from '../../db/database.js';
 import type { ProductsTable, TagLinksTable, TokensTable } from '../../db/schema.js';
 import type { World } from '../../world.js';
+import { inWorld } from '../../db/in-world.js';
 
 export type ProductRow = ProductsTable;
 export type TokenRow = TokensTable;
@@ -16,34 +17,20 @@ export async function insertTokens(db: Executor, rows: TokenRow[]): Promise<void
 }
 
 export async function findProductIn(db: Executor, world: World, id: string): Promise<ProductRow | undefined> {
-  return db.selectFrom('products').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  return db.selectFrom('products').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
 export async function findTokenIn(db: Executor, world: World, id: string): Promise<TokenRow | undefined> {
-  return db.selectFrom('tokens').selectAll().where('id', '=', id).where('team_id', '=', world.teamId).where('mode', '=', world.mode).executeTakeFirst();
+  return db.selectFrom('tokens').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
 /** The world's products (or tokens), newest first. */
 export async function listProducts(db: Executor, world: World): Promise<ProductRow[]> {
-  return db
-    .selectFrom('products')
-    .selectAll()
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  return db.selectFrom('products').selectAll().$call(inWorld(world)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
 export async function listTokens(db: Executor, world: World): Promise<TokenRow[]> {
-  return db
-    .selectFrom('tokens')
-    .selectAll()
-    .where('team_id', '=', world.teamId)
-    .where('mode', '=', world.mode)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  return db.selectFrom('tokens').selectAll().$call(inWorld(world)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
