@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createKey } from '../../src/keys/service.js';
-import { launchBrowser } from '../kit/browser.js';
-import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
+import { DATABASES, call, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { createTags, updateDocument } from '../tags/helpers.js';
-import { assertAccessible, consoleTab, go, signIn, tableRows, type ConsoleTab } from './console-page.js';
+import { assertAccessible, consoleTab, go, signIn, tableRows, type ConsoleTab, signedInConsole, type SignedInConsole } from './console-page.js';
 
 for (const kind of DATABASES) {
   describe(`console audit page (${kind})`, () => {
+    let signedIn: SignedInConsole;
     let server: TestServer;
     let browser: Browser;
     let world: SeededTeam;
@@ -19,25 +19,19 @@ for (const kind of DATABASES) {
     let tags: { id: string }[];
 
     before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam({ name: 'Acme' });
-      tags = await createTags(server, world.sandbox.key, 2);
-      const patched = await call(server, 'PATCH', `/tags/${tags[1]!.id}`, {
-        key: world.sandbox.key,
-        body: updateDocument(tags[1]!.id, { comment: 'shelf 3' }),
+      signedIn = await signedInConsole(kind, {
+        seed: async (server, world) => {
+          tags = await createTags(server, world.sandbox.key, 2);
+          const patched = await call(server, 'PATCH', `/tags/${tags[1]!.id}`, {
+            key: world.sandbox.key,
+            body: updateDocument(tags[1]!.id, { comment: 'shelf 3' }),
+          });
+          assert.equal(patched.status, 200, patched.text);
+        },
       });
-      assert.equal(patched.status, 200, patched.text);
-      browser = await launchBrowser();
-      tab = await consoleTab(browser, server);
-      await tab.open('/');
-      await signIn(tab.page, world.sandbox.key);
-      await tab.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      ({ server, browser, world, tab } = signedIn);
     });
-    after(async () => {
-      await tab.close();
-      await browser.close();
-      await server.close();
-    });
+    after(() => signedIn.close());
 
     test('newest first with who, what and the fields; filtered by operation and by resource, in the URL', async () => {
       const { page } = tab;

@@ -6,10 +6,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createKey } from '../../src/keys/service.js';
-import { launchBrowser } from '../kit/browser.js';
-import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
+import { DATABASES, call, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { createdTag } from '../writer/helpers.js';
-import { assertAccessible, assertFitsWidth, consoleTab, go, message, signIn, tableRows, type ConsoleTab } from './console-page.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  consoleTab,
+  go,
+  message,
+  signIn,
+  tableRows,
+  type ConsoleTab,
+  signedInConsole,
+  type SignedInConsole,
+} from './console-page.js';
 
 const CONTRACT = '0x52908400098527886e0f7030069857d2e4169ee7';
 const HOLDER = '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359';
@@ -17,25 +27,17 @@ const HOLDER_EIP55 = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
 for (const kind of DATABASES) {
   describe(`console catalog (${kind})`, () => {
+    let signedIn: SignedInConsole;
     let server: TestServer;
     let browser: Browser;
     let world: SeededTeam;
     let tab: ConsoleTab;
 
     before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam({ name: 'Acme' });
-      browser = await launchBrowser();
-      tab = await consoleTab(browser, server);
-      await tab.open('/');
-      await signIn(tab.page, world.sandbox.key);
-      await tab.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      signedIn = await signedInConsole(kind);
+      ({ server, browser, world, tab } = signedIn);
     });
-    after(async () => {
-      await tab.close();
-      await browser.close();
-      await server.close();
-    });
+    after(() => signedIn.close());
 
     test('create a product and a token, link a tag, set and unset a holding', async () => {
       const { page } = tab;

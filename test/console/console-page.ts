@@ -2,8 +2,8 @@
 // page must pass (axe-core: no serious or critical violation; no horizontal scroll at 375 px).
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { pageErrors, seriousViolations } from '../kit/browser.js';
-import type { TestServer } from '../kit/harness.js';
+import { launchBrowser, pageErrors, seriousViolations } from '../kit/browser.js';
+import { startServer, type DatabaseKind, type SeededTeam, type TestServer } from '../kit/harness.js';
 
 export interface ConsoleTab {
   page: Page;
@@ -31,6 +31,45 @@ export async function consoleTab(browser: Browser, server: TestServer, viewport 
       await page.goto(`${server.origin}/console${path}`);
     },
     close: () => context.close(),
+  };
+}
+
+/** A server, its team Acme, a browser and a tab signed in with one of the team's keys, on the Overview. */
+export interface SignedInConsole {
+  server: TestServer;
+  world: SeededTeam;
+  browser: Browser;
+  tab: ConsoleTab;
+  /** Closes the tab, the browser and the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * What most console suites start from. `seed` runs before the browser starts, for what the pages
+ * must show on first load; `mode` picks the key (the extension's claims and proofs are production's).
+ */
+export async function signedInConsole(
+  kind: DatabaseKind,
+  options: { env?: Record<string, string>; mode?: 'sandbox' | 'production'; seed?: (server: TestServer, world: SeededTeam) => Promise<void> } = {},
+): Promise<SignedInConsole> {
+  const server = await startServer(kind, options.env);
+  const world = await server.seedTeam({ name: 'Acme' });
+  await options.seed?.(server, world);
+  const browser = await launchBrowser();
+  const tab = await consoleTab(browser, server);
+  await tab.open('/');
+  await signIn(tab.page, world[options.mode ?? 'sandbox'].key);
+  await tab.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return {
+    server,
+    world,
+    browser,
+    tab,
+    close: async () => {
+      await tab.close();
+      await browser.close();
+      await server.close();
+    },
   };
 }
 

@@ -3,38 +3,27 @@
 // the page passes axe and fits a phone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { launchBrowser } from '../kit/browser.js';
-import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
+import { DATABASES, call, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { FUNGIBLE_TOKEN, catalog, ext, genuineScan, holdings } from '../extension/helpers.js';
-import { assertAccessible, assertFitsWidth, consoleTab, signIn, tableRows, type ConsoleTab } from './console-page.js';
+import { assertAccessible, assertFitsWidth, tableRows, type ConsoleTab, signedInConsole, type SignedInConsole } from './console-page.js';
 
 /** The console's time: to the second, UTC. */
 const shown = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
 for (const kind of DATABASES) {
   describe(`console scan claims and ownership proofs (${kind})`, () => {
+    let signedIn: SignedInConsole;
     let server: TestServer;
-    let browser: Browser;
     let world: SeededTeam;
     let tab: ConsoleTab;
 
     before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam({ name: 'Acme' });
-      browser = await launchBrowser();
-      tab = await consoleTab(browser, server);
       // Claims and proofs go through the production extension base: a production key sees them.
-      await tab.open('/');
-      await signIn(tab.page, world.production.key);
-      await tab.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      signedIn = await signedInConsole(kind, { mode: 'production' });
+      ({ server, world, tab } = signedIn);
     });
-    after(async () => {
-      await tab.close();
-      await browser.close();
-      await server.close();
-    });
+    after(() => signedIn.close());
 
     test('a claimed and proven scan shows its claim as a link and its proof as current', async () => {
       const { page } = tab;

@@ -7,13 +7,23 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../kit/browser.js';
-import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
+import { DATABASES, call, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { emulated } from '../verifications/helpers.js';
 import { createdTag, newCard, writeTag } from '../writer/helpers.js';
 import { FAST_WEBHOOKS } from '../webhooks/receiver.js';
 import { configure, createTags } from '../tags/helpers.js';
-import { assertAccessible, assertFitsWidth, consoleTab, go, message, signIn, tableRows, type ConsoleTab } from './console-page.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  consoleTab,
+  go,
+  message,
+  signIn,
+  tableRows,
+  type ConsoleTab,
+  signedInConsole,
+  type SignedInConsole,
+} from './console-page.js';
 
 const UNOPENABLE = /not an http\(s\) URL a phone can open/;
 /** The form's events: the four tag events the API subscribes a webhook to by default, then the opt-in ones. */
@@ -22,6 +32,7 @@ const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'];
 
 for (const kind of DATABASES) {
   describe(`console tags and webhooks (${kind})`, () => {
+    let signedIn: SignedInConsole;
     let server: TestServer;
     let browser: Browser;
     let world: SeededTeam;
@@ -29,19 +40,10 @@ for (const kind of DATABASES) {
 
     before(async () => {
       // No delivery worker: the webhooks are only created, never called.
-      server = await startServer(kind, FAST_WEBHOOKS);
-      world = await server.seedTeam({ name: 'Acme' });
-      browser = await launchBrowser();
-      tab = await consoleTab(browser, server);
-      await tab.open('/');
-      await signIn(tab.page, world.sandbox.key);
-      await tab.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      signedIn = await signedInConsole(kind, { env: FAST_WEBHOOKS });
+      ({ server, browser, world, tab } = signedIn);
     });
-    after(async () => {
-      await tab.close();
-      await browser.close();
-      await server.close();
-    });
+    after(() => signedIn.close());
 
     test('each new webhook form starts with the default events and subscribes to exactly the ticked ones', async () => {
       const { page } = tab;

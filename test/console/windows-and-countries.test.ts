@@ -5,13 +5,22 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { newId } from '../../src/ids.js';
 import { insertVerifications, type VerificationRow } from '../../src/verifications/repository.js';
 import { addScanCounts, foldScanCounts } from '../../src/verifications/scan-counts.js';
-import { launchBrowser } from '../kit/browser.js';
-import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
-import { assertAccessible, assertFitsWidth, consoleTab, go, message, rowsOnceSettled, scanRows, signIn, tableRows, type ConsoleTab } from './console-page.js';
+import { DATABASES, call, type SeededTeam, type TestServer } from '../kit/harness.js';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  go,
+  message,
+  rowsOnceSettled,
+  scanRows,
+  tableRows,
+  type ConsoleTab,
+  signedInConsole,
+  type SignedInConsole,
+} from './console-page.js';
 
 const DAY_MS = 86_400_000;
 /** Midnight UTC of the day the test runs: the console's presets count UTC days up to today. */
@@ -20,8 +29,8 @@ const dayOf = (daysAgo: number) => new Date(TODAY - daysAgo * DAY_MS).toISOStrin
 
 for (const kind of DATABASES) {
   describe(`console windows and countries (${kind})`, () => {
+    let signedIn: SignedInConsole;
     let server: TestServer;
-    let browser: Browser;
     let world: SeededTeam;
     let tab: ConsoleTab;
     let scans: VerificationRow[] = [];
@@ -50,49 +59,45 @@ for (const kind of DATABASES) {
     const newestFirst = (rows: VerificationRow[]) => [...rows].sort((a, b) => b.scanned_at - a.scanned_at || (a.id < b.id ? 1 : -1)).map((r) => r.id);
 
     before(async () => {
-      server = await startServer(kind);
-      world = await server.seedTeam({ name: 'Acme' });
-      const created = await call(server, 'POST', '/tags', {
-        key: world.sandbox.key,
-        body: {
-          data: [
-            { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/a', comment: 'Bottle A' } },
-            { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/b', comment: 'Cask B' } },
-            { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/c' } },
-          ],
+      signedIn = await signedInConsole(kind, {
+        // `scan` reads the outer world, so it is set before the seed runs.
+        seed: async (seeded, acme) => {
+          [server, world] = [seeded, acme];
+          const created = await call(server, 'POST', '/tags', {
+            key: world.sandbox.key,
+            body: {
+              data: [
+                { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/a', comment: 'Bottle A' } },
+                { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/b', comment: 'Cask B' } },
+                { type: 'tags', attributes: { protocol: 'ntag_424_dna', url: 'https://brand.example/p/c' } },
+              ],
+            },
+          });
+          assert.equal(created.status, 201, created.text);
+          [tags.bottle, tags.cask, tags.crate] = created.body.data.map((t: { id: string }) => t.id);
+          Object.assign(comments, { [tags.bottle]: 'Bottle A', [tags.cask]: 'Cask B', [tags.crate]: '—' });
+          // 42 scans: today 2 (DE genuine, FR bad CMAC), 3 days ago 3 (DE twice, a US replay), 10 days ago 27 from NL,
+          // 20 days ago 4 from FR, 60 days ago 5 from DE, 200 days ago 1 from JP; all genuine but the two.
+          scans = [
+            scan(tags.bottle, 0, 'DE', 'ok', 0),
+            scan(tags.cask, 0, 'FR', 'bad_cmac', 1),
+            scan(tags.bottle, 3, 'DE', 'ok', 0),
+            scan(tags.cask, 3, 'DE', 'ok', 1),
+            scan(tags.bottle, 3, 'US', 'replayed', 2),
+            ...Array.from({ length: 27 }, (_, i) => scan(tags.crate, 10, 'NL', 'ok', i)),
+            ...Array.from({ length: 4 }, (_, i) => scan(tags.cask, 20, 'FR', 'ok', i)),
+            ...Array.from({ length: 5 }, (_, i) => scan(tags.bottle, 60, 'DE', 'ok', i)),
+            scan(tags.crate, 200, 'JP'),
+          ];
+          await server.ctx.db.kysely.transaction().execute(async (trx) => {
+            await insertVerifications(trx, scans);
+            await addScanCounts(trx, foldScanCounts(scans));
+          });
         },
       });
-      assert.equal(created.status, 201, created.text);
-      [tags.bottle, tags.cask, tags.crate] = created.body.data.map((t: { id: string }) => t.id);
-      Object.assign(comments, { [tags.bottle]: 'Bottle A', [tags.cask]: 'Cask B', [tags.crate]: '—' });
-      // 42 scans: today 2 (DE genuine, FR bad CMAC), 3 days ago 3 (DE twice, a US replay), 10 days ago 27 from NL,
-      // 20 days ago 4 from FR, 60 days ago 5 from DE, 200 days ago 1 from JP; all genuine but the two.
-      scans = [
-        scan(tags.bottle, 0, 'DE', 'ok', 0),
-        scan(tags.cask, 0, 'FR', 'bad_cmac', 1),
-        scan(tags.bottle, 3, 'DE', 'ok', 0),
-        scan(tags.cask, 3, 'DE', 'ok', 1),
-        scan(tags.bottle, 3, 'US', 'replayed', 2),
-        ...Array.from({ length: 27 }, (_, i) => scan(tags.crate, 10, 'NL', 'ok', i)),
-        ...Array.from({ length: 4 }, (_, i) => scan(tags.cask, 20, 'FR', 'ok', i)),
-        ...Array.from({ length: 5 }, (_, i) => scan(tags.bottle, 60, 'DE', 'ok', i)),
-        scan(tags.crate, 200, 'JP'),
-      ];
-      await server.ctx.db.kysely.transaction().execute(async (trx) => {
-        await insertVerifications(trx, scans);
-        await addScanCounts(trx, foldScanCounts(scans));
-      });
-      browser = await launchBrowser();
-      tab = await consoleTab(browser, server);
-      await tab.open('/');
-      await signIn(tab.page, world.sandbox.key);
-      await tab.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      ({ tab } = signedIn);
     });
-    after(async () => {
-      await tab.close();
-      await browser.close();
-      await server.close();
-    });
+    after(() => signedIn.close());
 
     test('the Overview counts over today, 7, 30 or 90 days or chosen dates, kept in the URL', async () => {
       const { page } = tab;
