@@ -10,6 +10,19 @@ import { ROUTES, ownerKey, seedOwned, type Owned } from '../http/routes.js';
 import { authCall, invited, redeemed } from '../users/helpers.js';
 import { createdTag } from '../writer/helpers.js';
 
+/**
+ * The success the OpenAPI document gives the route: each changing route documents one, but for a
+ * holding's set, which is 201 here because the owner's request names an address that held none.
+ */
+async function documentedSuccess(server: TestServer, route: { method: string; pattern: string }): Promise<number> {
+  const document = await (await fetch(`${server.base}/openapi.json`)).json();
+  const operation = document.paths[route.pattern.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
+  const statuses = Object.keys(operation.responses).filter((s) => s.startsWith('2'));
+  if (route.method === 'POST' && route.pattern === '/tokens/:id/holdings') return 201;
+  assert.equal(statuses.length, 1, `${route.method} ${route.pattern} documents ${statuses.join(', ')}`);
+  return Number(statuses[0]);
+}
+
 const auditRows = (server: TestServer, teamId: string): Promise<AuditRow[]> =>
   server.ctx.db.kysely.selectFrom('audit_events').selectAll().where('team_id', '=', teamId).orderBy('id').execute();
 
@@ -48,7 +61,7 @@ for (const kind of DATABASES) {
         const response = session
           ? await authCall(server, route.method, request.path, { as: session, api: true, body: request.body })
           : await call(server, route.method, request.path, { key, body: request.body });
-        assert.ok(response.status >= 200 && response.status < 300, `${response.status} ${response.text}`);
+        assert.equal(response.status, await documentedSuccess(server, route), response.text);
         const added = (await auditRows(server, world.teamId)).filter((r) => !before.has(r.id));
         if (typeof route.audit !== 'string') {
           assert.deepEqual(added, []);

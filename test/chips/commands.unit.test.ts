@@ -207,21 +207,21 @@ describe('file settings rules (NT4H2421Tx Tables 69 and 71)', () => {
     assert.deepEqual(decodeFileConfig(encodeFileConfig(config(limited))), config(limited));
   });
 
-  const bad: [string, Partial<SdmConfig>][] = [
-    ['SDMFileRead free', { fileRead: FREE }],
-    ['meta read without mirroring', { uidMirror: false, ctrMirror: false, encFileData: false }],
-    ['encrypted file data without the counter', { ctrMirror: false }],
-    ['ENC length not a multiple of 32', { encLength: 48 }],
-    ['ENC outside the MAC window', { macOffset: 100 }],
-    ['MAC input after the MAC', { macInputOffset: 140, encOffset: 140 }],
-    ['TTStatus in the ciphertext half', { ttStatusOffset: 110 }],
-    ['MAC past the end of the file', { macOffset: 241 }],
-    ['a 25-bit offset', { piccDataOffset: 0x1000000 }],
-    ['counter return without counter mirroring', { ctrMirror: false, encFileData: false, ctrRet: 1 }],
+  const bad: [string, Partial<SdmConfig>, string][] = [
+    ['SDMFileRead free', { fileRead: FREE }, 'SDMFileRead must be a key or F'],
+    ['meta read without mirroring', { uidMirror: false, ctrMirror: false, encFileData: false }, 'SDMMetaRead set without UID or counter mirroring'],
+    ['encrypted file data without the counter', { ctrMirror: false }, 'SDMENCFileData needs SDMFileRead and UID and counter mirroring'],
+    ['ENC length not a multiple of 32', { encLength: 48 }, 'SDMENCLength must be a non-zero multiple of 32'],
+    ['ENC outside the MAC window', { macOffset: 100 }, 'SDMENCFileData must lie between SDMMACInputOffset and SDMMACOffset'],
+    ['MAC input after the MAC', { macInputOffset: 140, encOffset: 140 }, 'SDMMACInputOffset is after SDMMACOffset'],
+    ['TTStatus in the ciphertext half', { ttStatusOffset: 110 }, 'TTStatus must lie in the plaintext half of SDMENCFileData'],
+    ['MAC past the end of the file', { macOffset: 241 }, 'SDMMAC does not fit in the file'],
+    ['a 25-bit offset', { piccDataOffset: 0x1000000 }, 'piccDataOffset is missing or not a 24-bit offset'],
+    ['counter return without counter mirroring', { ctrMirror: false, encFileData: false, ctrRet: 1 }, 'SDMCtrRet needs counter mirroring'],
   ];
-  for (const [name, patch] of bad) {
-    test(`refused: ${name}`, () => {
-      assert.notEqual(sdmConfigProblem({ ...ok, ...patch }, 256), null);
+  for (const [name, patch, problem] of bad) {
+    test(`refused: ${name}, naming the rule`, () => {
+      assert.equal(sdmConfigProblem({ ...ok, ...patch }, 256), problem);
     });
   }
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createKey } from '../../src/keys/service.js';
+import { isoMicros } from '../../src/time.js';
 import { DATABASES, call, sharedServer, type TestServer } from '../kit/harness.js';
 import { PASSWORD, authCall, invited, redeemed, signedIn, tokenOf, type Browserish } from './helpers.js';
 
@@ -120,9 +121,13 @@ for (const kind of DATABASES) {
       const { server } = suite;
       const fay = await invited(server, suite.world.teamId, `fay-${kind}@example.com`, 'read');
       const session = await redeemed(server, fay.token);
+      const since = server.clock.nowMicros();
       const off = await call(server, 'PATCH', `/users/${fay.id}`, { key: admin, body: { data: { type: 'users', attributes: { disabled: true } } } });
       assert.equal(off.status, 200, off.text);
-      assert.notEqual(off.body.data.attributes.disabled_at, null);
+      // The instant of the change, as stored.
+      const { disabled_at } = await server.ctx.db.kysely.selectFrom('users').select('disabled_at').where('id', '=', fay.id).executeTakeFirstOrThrow();
+      assert.ok(disabled_at !== null && disabled_at >= since && disabled_at <= server.clock.nowMicros(), String(disabled_at));
+      assert.equal(off.body.data.attributes.disabled_at, isoMicros(disabled_at));
       assert.equal((await authCall(server, 'GET', '/auth/session', { as: session })).status, 204);
       assert.equal((await authCall(server, 'POST', '/auth/sign-in', { body: { email: `fay-${kind}@example.com`, password: PASSWORD } })).status, 401);
       const on = await call(server, 'PATCH', `/users/${fay.id}`, { key: admin, body: patchDoc(fay.id, { disabled: false }) });
