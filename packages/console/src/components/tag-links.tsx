@@ -1,10 +1,10 @@
 // The product a tag's verifications show and the token their owner can prove, and (for a write role)
 // linking the tag to another product or token of its world, or unlinking them.
 import { useState } from 'preact/hooks';
-import { describeProblems, must, problemOf } from '../api.ts';
-import { useLoad } from '../hooks.ts';
+import { describeProblems, must } from '../api.ts';
+import { useLoad, useWrite } from '../hooks.ts';
 import { useSession } from '../session.ts';
-import { ErrorLine, Facts, MessageLine, When, type Message } from './ui.tsx';
+import { ErrorLine, Facts, MessageLine, When } from './ui.tsx';
 
 export function TagLinks(props: { tagId: string }) {
   const { api, can } = useSession();
@@ -40,17 +40,19 @@ function LinkForm(props: { tagId: string; product: string; token: string; onLink
   }, [api]);
   const [product, setProduct] = useState(props.product);
   const [token, setToken] = useState(props.token);
-  const [message, setMessage] = useState<Message>(null);
+  const writes = useWrite(describeProblems);
 
-  const save = async () => {
-    const { data, error, response } = await api.PATCH('/tags/{id}/links', {
-      params: { path: { id: props.tagId } },
-      body: { data: { type: 'tag-links', attributes: { product_id: product || null, token_id: token || null } } },
-    });
-    if (!data) return setMessage({ error: true, text: describeProblems(problemOf(error, response)) });
-    setMessage({ error: false, text: 'Links saved.' });
-    props.onLinked();
-  };
+  const save = () =>
+    writes.send(
+      api.PATCH('/tags/{id}/links', {
+        params: { path: { id: props.tagId } },
+        body: { data: { type: 'tag-links', attributes: { product_id: product || null, token_id: token || null } } },
+      }),
+      () => {
+        props.onLinked();
+        return 'Links saved.';
+      },
+    );
 
   return (
     <form
@@ -84,7 +86,7 @@ function LinkForm(props: { tagId: string; product: string; token: string; onLink
       <div class="actions">
         <button type="submit">Save links</button>
       </div>
-      <MessageLine message={message} />
+      <MessageLine message={writes.message} />
     </form>
   );
 }

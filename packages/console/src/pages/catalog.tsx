@@ -1,9 +1,10 @@
 // The catalog: the world's products and tokens (what a tag's verifications show, and what its owner
 // proves holding), creating them, and who holds a token in the embedded holdings table.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { describeProblems, must, problemOf, type Api, type Token } from '../api.ts';
+import { describeProblems, must, type Api, type Token } from '../api.ts';
 import { ErrorLine, Head, Loading, MessageLine, TableRegion, When, type Message } from '../components/ui.tsx';
-import { useLoad } from '../hooks.ts';
+import { useLoad, useWrite, type Loaded } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
 /** An optional text field: left empty, it is not sent. */
@@ -17,93 +18,92 @@ export function CatalogPage() {
   // it outlives the form it was made with.
   const [made, setMade] = useState(0);
   const [created, setCreated] = useState<{ what: 'product' | 'token'; message: Message } | null>(null);
+  const onCreated = (what: 'product' | 'token', reload: () => void) => (id: string) => {
+    setMade((n) => n + 1);
+    setCreated({ what, message: { error: false, text: `Created ${what} ${id}.` } });
+    reload();
+  };
 
   return (
     <>
       <h1>Catalog</h1>
-      <section aria-labelledby="products-heading">
-        <h2 id="products-heading">Products</h2>
-        <ErrorLine error={products.error} />
-        <Loading loading={products.loading} />
-        {products.data && products.data.data.length === 0 && <p class="muted">No products yet.</p>}
-        {products.data && products.data.data.length > 0 && (
-          <TableRegion label="Products">
-            <table>
-              <Head columns={['Product', 'Name', 'Description', 'Created']} />
-              <tbody>
-                {products.data.data.map((p) => (
-                  <tr key={p.id}>
-                    <td>
-                      <code>{p.id}</code>
-                    </td>
-                    <td>{p.attributes.name}</td>
-                    <td>{p.attributes.description ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <When iso={p.attributes.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+      <CatalogSection
+        title="Products"
+        list={products}
+        columns={['Product', 'Name', 'Description', 'Created']}
+        row={(p) => (
+          <>
+            <td>{p.attributes.name}</td>
+            <td>{p.attributes.description ?? <span class="muted">—</span>}</td>
+            <td>
+              <When iso={p.attributes.created_at} />
+            </td>
+          </>
         )}
-        {can.write && (
-          <ProductForm
-            key={`p${made}`}
-            api={api}
-            onCreated={(id) => {
-              setMade((n) => n + 1);
-              setCreated({ what: 'product', message: { error: false, text: `Created product ${id}.` } });
-              products.reload();
-            }}
-          />
+        form={can.write && <ProductForm key={`p${made}`} api={api} onCreated={onCreated('product', products.reload)} />}
+        message={created?.what === 'product' ? created.message : null}
+      />
+      <CatalogSection
+        title="Tokens"
+        list={tokens}
+        columns={['Token', 'Name', 'Symbol', 'Chain', 'Supply', 'On chain', 'Created']}
+        row={(t) => (
+          <>
+            <td>{t.attributes.name}</td>
+            <td>{t.attributes.symbol}</td>
+            <td>{t.attributes.chain}</td>
+            <td>{t.attributes.supply}</td>
+            <td class="url">{onChain(t)}</td>
+            <td>
+              <When iso={t.attributes.created_at} />
+            </td>
+          </>
         )}
-        {created?.what === 'product' && <MessageLine message={created.message} />}
-      </section>
-      <section aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">Tokens</h2>
-        <ErrorLine error={tokens.error} />
-        <Loading loading={tokens.loading} />
-        {tokens.data && tokens.data.data.length === 0 && <p class="muted">No tokens yet.</p>}
-        {tokens.data && tokens.data.data.length > 0 && (
-          <TableRegion label="Tokens">
-            <table>
-              <Head columns={['Token', 'Name', 'Symbol', 'Chain', 'Supply', 'On chain', 'Created']} />
-              <tbody>
-                {tokens.data.data.map((t) => (
-                  <tr key={t.id}>
-                    <td>
-                      <code>{t.id}</code>
-                    </td>
-                    <td>{t.attributes.name}</td>
-                    <td>{t.attributes.symbol}</td>
-                    <td>{t.attributes.chain}</td>
-                    <td>{t.attributes.supply}</td>
-                    <td class="url">{onChain(t)}</td>
-                    <td>
-                      <When iso={t.attributes.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
-        )}
-        {can.write && (
-          <TokenForm
-            key={`t${made}`}
-            api={api}
-            onCreated={(id) => {
-              setMade((n) => n + 1);
-              setCreated({ what: 'token', message: { error: false, text: `Created token ${id}.` } });
-              tokens.reload();
-            }}
-          />
-        )}
-        {created?.what === 'token' && <MessageLine message={created.message} />}
-      </section>
+        form={can.write && <TokenForm key={`t${made}`} api={api} onCreated={onCreated('token', tokens.reload)} />}
+        message={created?.what === 'token' ? created.message : null}
+      />
       {tokens.data && tokens.data.data.length > 0 && <Holdings tokens={tokens.data.data} />}
     </>
+  );
+}
+
+/** One kind of the catalog: its table (the id, then `row`'s cells), the form that creates one, and that form's outcome. */
+function CatalogSection<T extends { id: string }>(props: {
+  title: 'Products' | 'Tokens';
+  list: Loaded<{ data: T[] }>;
+  columns: string[];
+  row: (item: T) => ComponentChildren;
+  form: ComponentChildren;
+  message: Message;
+}) {
+  const { title, list } = props;
+  const heading = `${title.toLowerCase()}-heading`;
+  return (
+    <section aria-labelledby={heading}>
+      <h2 id={heading}>{title}</h2>
+      <ErrorLine error={list.error} />
+      <Loading loading={list.loading} />
+      {list.data && list.data.data.length === 0 && <p class="muted">No {title.toLowerCase()} yet.</p>}
+      {list.data && list.data.data.length > 0 && (
+        <TableRegion label={title}>
+          <table>
+            <Head columns={props.columns} />
+            <tbody>
+              {list.data.data.map((item) => (
+                <tr key={item.id}>
+                  <td>
+                    <code>{item.id}</code>
+                  </td>
+                  {props.row(item)}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      {props.form}
+      <MessageLine message={props.message} />
+    </section>
   );
 }
 
@@ -118,12 +118,10 @@ function ProductForm(props: { api: Api; onCreated: (id: string) => void }) {
   const [name, setName] = useState('');
   const [imageUrl, setImageUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [message, setMessage] = useState<Message>(null);
+  const writes = useWrite(describeProblems);
   const create = async () => {
     const attributes = { name, image_url: given(imageUrl), description: given(description) };
-    const { data, error, response } = await props.api.POST('/products', { body: { data: { type: 'products', attributes } } });
-    if (!data) return setMessage({ error: true, text: describeProblems(problemOf(error, response)) });
-    props.onCreated(data.data.id);
+    await writes.send(props.api.POST('/products', { body: { data: { type: 'products', attributes } } }), (data) => props.onCreated(data.data.id));
   };
   return (
     <form
@@ -144,7 +142,7 @@ function ProductForm(props: { api: Api; onCreated: (id: string) => void }) {
       <div class="actions">
         <button type="submit">Create product</button>
       </div>
-      <MessageLine message={message} />
+      <MessageLine message={writes.message} />
     </form>
   );
 }
@@ -152,7 +150,7 @@ function ProductForm(props: { api: Api; onCreated: (id: string) => void }) {
 function TokenForm(props: { api: Api; onCreated: (id: string) => void }) {
   const [chain, setChain] = useState<'cardano' | 'ethereum'>('ethereum');
   const [fields, setFields] = useState<Record<string, string>>({ standard: 'erc721' });
-  const [message, setMessage] = useState<Message>(null);
+  const writes = useWrite(describeProblems);
   const field = (name: string) => fields[name] ?? '';
   const input = (name: string, label: string, extra: Record<string, unknown> = {}) => (
     <>
@@ -173,9 +171,7 @@ function TokenForm(props: { api: Api; onCreated: (id: string) => void }) {
       },
     };
     // The form sends what was typed; the API names each value it refuses.
-    const { data, error, response } = await props.api.POST('/tokens', { body: body as never });
-    if (!data) return setMessage({ error: true, text: describeProblems(problemOf(error, response)) });
-    props.onCreated(data.data.id);
+    await writes.send(props.api.POST('/tokens', { body: body as never }), (data) => props.onCreated(data.data.id));
   };
   return (
     <form
@@ -215,7 +211,7 @@ function TokenForm(props: { api: Api; onCreated: (id: string) => void }) {
       <div class="actions">
         <button type="submit">Create token</button>
       </div>
-      <MessageLine message={message} />
+      <MessageLine message={writes.message} />
     </form>
   );
 }
@@ -228,24 +224,25 @@ function Holdings(props: { tokens: Token[] }) {
   const holdings = useLoad(() => must(api.GET('/tokens/{id}/holdings', { params: { path: { id: token.id } } })), [api, token.id]);
   const [address, setAddress] = useState('');
   const [quantity, setQuantity] = useState('1');
-  const [message, setMessage] = useState<Message>(null);
+  const writes = useWrite(describeProblems);
 
-  const set = async () => {
-    const { data, error, response } = await api.POST('/tokens/{id}/holdings', {
-      params: { path: { id: token.id } },
-      body: { data: { type: 'holdings', attributes: { address: address.trim(), quantity: quantity.trim() } } },
+  const set = () =>
+    writes.send(
+      api.POST('/tokens/{id}/holdings', {
+        params: { path: { id: token.id } },
+        body: { data: { type: 'holdings', attributes: { address: address.trim(), quantity: quantity.trim() } } },
+      }),
+      (data) => {
+        setAddress('');
+        holdings.reload();
+        return `${data.data.id} holds ${data.data.attributes.quantity} of ${token.attributes.name}.`;
+      },
+    );
+  const unset = (holder: string) =>
+    writes.send(api.DELETE('/tokens/{id}/holdings/{address}', { params: { path: { id: token.id, address: holder } } }), () => {
+      holdings.reload();
+      return `Removed ${holder}'s holding of ${token.attributes.name}.`;
     });
-    if (!data) return setMessage({ error: true, text: describeProblems(problemOf(error, response)) });
-    setMessage({ error: false, text: `${data.data.id} holds ${data.data.attributes.quantity} of ${token.attributes.name}.` });
-    setAddress('');
-    holdings.reload();
-  };
-  const unset = async (holder: string) => {
-    const { error, response } = await api.DELETE('/tokens/{id}/holdings/{address}', { params: { path: { id: token.id, address: holder } } });
-    if (!response.ok) return setMessage({ error: true, text: describeProblems(problemOf(error, response)) });
-    setMessage({ error: false, text: `Removed ${holder}'s holding of ${token.attributes.name}.` });
-    holdings.reload();
-  };
 
   return (
     <section aria-labelledby="holdings-heading">
@@ -256,7 +253,7 @@ function Holdings(props: { tokens: Token[] }) {
         value={token.id}
         onChange={(e) => {
           setTokenId(e.currentTarget.value);
-          setMessage(null);
+          writes.setMessage(null);
         }}
       >
         {props.tokens.map((t) => (
@@ -311,7 +308,7 @@ function Holdings(props: { tokens: Token[] }) {
           </div>
         </form>
       )}
-      <MessageLine message={message} />
+      <MessageLine message={writes.message} />
     </section>
   );
 }
