@@ -1,28 +1,21 @@
 // Audit: who changed what in this world, newest first — each change with its actor (a key, a person, the
 // CLI, the platform's own jobs), the resource it touched and the fields it set. Narrowed to one operation,
 // one actor or one resource, all kept in the URL; keyset pages like Scans. Admins only, as the API is.
-import { useEffect, useState } from 'preact/hooks';
 import { must } from '../api.ts';
-import { Pager, useTrail } from '../components/pager.tsx';
-import { ErrorLine, FilterActions, Head, Link, Loading, TableRegion, When } from '../components/ui.tsx';
+import { FilterForm, useListFilters, type FilterField } from '../components/filter-form.tsx';
+import { Pager } from '../components/pager.tsx';
+import { ErrorLine, Head, Link, Loading, TableRegion, When } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
-import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
 import { OPERATIONS, isOperation } from '../audit-operations.ts';
 
 const PAGE_SIZE = 50;
 
-interface Filters {
-  operation: string;
-  actor: string;
-  resource: string;
-}
-
-const filtersOf = (query: URLSearchParams): Filters => ({
-  operation: query.get('operation') ?? '',
-  actor: query.get('actor') ?? '',
-  resource: query.get('resource') ?? '',
-});
+const FIELDS: readonly FilterField<'operation' | 'actor' | 'resource'>[] = [
+  { name: 'operation', label: 'Operation', any: 'Any operation', choices: OPERATIONS.map((operation) => ({ value: operation, label: operation })) },
+  { name: 'actor', label: 'Actor', placeholder: 'key_… or user@host' },
+  { name: 'resource', label: 'Resource', placeholder: 'tag_…, whk_…, key_…' },
+];
 
 /** A resource the console has a page for links to it (tags and webhooks); the others are named. */
 function Resource(props: { type: string; id: string | null }) {
@@ -80,13 +73,8 @@ export function AuditPage(props: { query: URLSearchParams }) {
 
 function AuditLog(props: { query: URLSearchParams }) {
   const { api } = useSession();
-  const applied = filtersOf(props.query);
-  const cursor = props.query.get('cursor') ?? undefined;
-  const key = props.query.toString();
-  const [draft, setDraft] = useState<Filters>(applied);
-  useEffect(() => setDraft(filtersOf(props.query)), [key]);
-  const trail = useTrail();
-  const [, setPrevious] = trail;
+  const filters = useListFilters('/audit', FIELDS, props.query);
+  const { applied, cursor, key } = filters;
   const page = useLoad(
     () =>
       must(
@@ -104,61 +92,12 @@ function AuditLog(props: { query: URLSearchParams }) {
       ),
     [api, key],
   );
-  const apply = (filters: Filters) => {
-    setPrevious([]);
-    navigate(`/audit${queryOf({ ...filters })}`);
-  };
   const events = page.data?.data;
   return (
     <>
       <h1>Audit</h1>
       <p class="muted">Every change to this team and mode — through the API, the console or the CLI — newest first, with who made it and from where.</p>
-      <form
-        class="filters"
-        aria-label="Filter audit events"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply(draft);
-        }}
-      >
-        <label>
-          Operation
-          <select name="operation" value={draft.operation} onChange={(e) => setDraft({ ...draft, operation: e.currentTarget.value })}>
-            <option value="">Any operation</option>
-            {OPERATIONS.map((operation) => (
-              <option key={operation} value={operation}>
-                {operation}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Actor
-          <input
-            name="actor"
-            value={draft.actor}
-            onInput={(e) => setDraft({ ...draft, actor: e.currentTarget.value })}
-            placeholder="key_… or user@host"
-            spellcheck={false}
-          />
-        </label>
-        <label>
-          Resource
-          <input
-            name="resource"
-            value={draft.resource}
-            onInput={(e) => setDraft({ ...draft, resource: e.currentTarget.value })}
-            placeholder="tag_…, whk_…, key_…"
-            spellcheck={false}
-          />
-        </label>
-        <FilterActions
-          onClear={() => {
-            setDraft(filtersOf(new URLSearchParams()));
-            apply(filtersOf(new URLSearchParams()));
-          }}
-        />
-      </form>
+      <FilterForm label="Filter audit events" fields={FIELDS} filters={filters} />
       <ErrorLine error={page.error} />
       <Loading loading={page.loading} />
       {events && events.length === 0 && <p>No changes recorded{key ? ' that match these filters' : ''}.</p>}
@@ -191,13 +130,7 @@ function AuditLog(props: { query: URLSearchParams }) {
           </table>
         </TableRegion>
       )}
-      <Pager
-        label="Audit pages"
-        cursor={cursor}
-        next={page.data?.links.next}
-        trail={trail}
-        open={(at) => navigate(`/audit${queryOf({ ...applied, cursor: at })}`)}
-      />
+      <Pager label="Audit pages" cursor={cursor} next={page.data?.links.next} trail={filters.trail} open={filters.open} />
     </>
   );
 }
