@@ -1,10 +1,10 @@
 // Keys: the team's keys of this mode, never their text (the API keeps only hashes). An admin key
 // creates keys of a role, rolls them with an overlap and revokes them; a new key's text is shown once.
 import { useState } from 'preact/hooks';
-import { describeProblem, must, problemOf, problemsAt, type Key, type Role } from '../api.ts';
-import { ErrorLine, Head, Loading, TableRegion, When, MessageLine, type Message } from '../components/ui.tsx';
+import { must, problemsAt, type Api, type Key, type Role } from '../api.ts';
+import { ErrorLine, Head, Loading, TableRegion, When, MessageLine } from '../components/ui.tsx';
 import { ShownOnce } from '../components/secret.tsx';
-import { useLoad } from '../hooks.ts';
+import { useLoad, useWrite, type Writes } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
 const ROLES: { role: Role; what: string }[] = [
@@ -45,55 +45,30 @@ export function KeysPage() {
   return <ManageKeys api={api} mode={mode} />;
 }
 
-function ManageKeys(props: { api: ReturnType<typeof useSession>['api']; mode: string }) {
+function ManageKeys(props: { api: Api; mode: string }) {
   const { api, mode } = props;
   const keys = useLoad(() => must(api.GET('/keys')), [api]);
   const [made, setMade] = useState<{ id: string; text: string } | null>(null);
-  const [message, setMessage] = useState<Message>(null);
-  const [role, setRole] = useState<Role>('read');
-  const [name, setName] = useState('');
-  const [expires, setExpires] = useState('');
-  const [problems, setProblems] = useState<Record<string, string[]>>({});
-  const [overlap, setOverlap] = useState<Record<string, number>>({});
+  const writes = useWrite();
 
-  const create = async () => {
-    setMessage(null);
-    const attributes = { role, ...(name ? { name } : {}), ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) };
-    const { data, error, response } = await api.POST('/keys', { body: { data: { type: 'keys', attributes } } });
-    if (data) {
-      setProblems({});
-      setMade({ id: data.data.id, text: data.data.attributes.key! });
-      setName('');
-      setExpires('');
-      keys.reload();
-    } else {
-      const problem = problemOf(error, response);
-      setProblems(problemsAt(problem, '/data/attributes'));
-      setMessage({ error: true, text: describeProblem(problem) });
-    }
-  };
-
-  const roll = async (k: Key) => {
-    const seconds = overlap[k.id] ?? 0;
+  const roll = async (k: Key, seconds: number) => {
     if (!confirm(`Roll ${k.id}? A new key replaces it; the old one ${OVERLAPS.find((o) => o.seconds === seconds)!.label}.`)) return;
-    const { data, error, response } = await api.POST('/keys/{id}/roll', {
-      params: { path: { id: k.id } },
-      body: { data: { type: 'keys', attributes: { expires_in: seconds } } },
-    });
-    if (data) {
-      setMade({ id: data.data.id, text: data.data.attributes.key! });
-      setMessage({ error: false, text: `Rolled ${k.id} to ${data.data.id}.` });
-      keys.reload();
-    } else setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+    await writes.send(
+      api.POST('/keys/{id}/roll', { params: { path: { id: k.id } }, body: { data: { type: 'keys', attributes: { expires_in: seconds } } } }),
+      (data) => {
+        setMade({ id: data.data.id, text: data.data.attributes.key! });
+        keys.reload();
+        return `Rolled ${k.id} to ${data.data.id}.`;
+      },
+    );
   };
 
   const revoke = async (k: Key) => {
     if (!confirm(`Revoke ${k.id}? Every request with it is refused from now on.`)) return;
-    const { error, response } = await api.DELETE('/keys/{id}', { params: { path: { id: k.id } } });
-    if (response.status === 204) {
-      setMessage({ error: false, text: `Revoked ${k.id}.` });
+    await writes.send(api.DELETE('/keys/{id}', { params: { path: { id: k.id } } }), () => {
       keys.reload();
-    } else setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+      return `Revoked ${k.id}.`;
+    });
   };
 
   return (
@@ -112,109 +87,145 @@ function ManageKeys(props: { api: ReturnType<typeof useSession>['api']; mode: st
           what="the key"
         />
       )}
-      <MessageLine message={message} />
+      <MessageLine message={writes.message} />
       {keys.data && (
         <TableRegion label="Keys">
           <table>
             <Head columns={['Key', 'Name', 'Role', 'Created', 'Expires', 'Last used', 'State', { hidden: 'Actions' }]} />
             <tbody>
-              {keys.data.data.map((k) => {
-                const live = state(k) === 'active';
-                // A rolled key still works until its overlap ends; it can be cut short, not rolled again.
-                const overlapping = state(k).startsWith('rolled to') && state(k).endsWith('ends soon');
-                return (
-                  <tr key={k.id}>
-                    <td>{k.id}</td>
-                    <td>{k.attributes.name ?? ''}</td>
-                    <td>{k.attributes.role}</td>
-                    <td>
-                      <When iso={k.attributes.created_at} />
-                    </td>
-                    <td>{k.attributes.expires_at ? <When iso={k.attributes.expires_at} /> : 'never'}</td>
-                    <td>{k.attributes.last_used_at ? <When iso={k.attributes.last_used_at} /> : 'never'}</td>
-                    <td>
-                      {k.attributes.revoked_at ? (
-                        <>
-                          revoked <When iso={k.attributes.revoked_at} />
-                        </>
-                      ) : (
-                        state(k)
-                      )}
-                    </td>
-                    <td>
-                      {live && (
-                        <div class="row-actions">
-                          <label class="visually-hidden" for={`overlap-${k.id}`}>
-                            After rolling {k.id}, the old key
-                          </label>
-                          <select
-                            id={`overlap-${k.id}`}
-                            value={overlap[k.id] ?? 0}
-                            onChange={(e) => setOverlap({ ...overlap, [k.id]: Number(e.currentTarget.value) })}
-                          >
-                            {OVERLAPS.map((o) => (
-                              <option key={o.seconds} value={o.seconds}>
-                                {o.label}
-                              </option>
-                            ))}
-                          </select>
-                          <button type="button" class="secondary" aria-label={`Roll ${k.id}`} onClick={() => void roll(k)}>
-                            Roll
-                          </button>
-                          <button type="button" class="danger" aria-label={`Revoke ${k.id}`} onClick={() => void revoke(k)}>
-                            Revoke
-                          </button>
-                        </div>
-                      )}
-                      {overlapping && (
-                        <div class="row-actions">
-                          <button type="button" class="danger" aria-label={`Revoke ${k.id}`} onClick={() => void revoke(k)}>
-                            Revoke
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
+              {keys.data.data.map((k) => (
+                <KeyRow key={k.id} k={k} roll={roll} revoke={revoke} />
+              ))}
             </tbody>
           </table>
         </TableRegion>
       )}
-      <section aria-labelledby="new-key-heading" class="panel">
-        <h2 id="new-key-heading">Create a key</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create();
-          }}
-        >
-          <fieldset>
-            <legend>Role</legend>
-            {ROLES.map((r) => (
-              <label key={r.role} class="check">
-                <input type="radio" name="role" value={r.role} checked={role === r.role} onChange={() => setRole(r.role)} />
-                {r.role}: {r.what}
-              </label>
-            ))}
-          </fieldset>
-          <label for="key-name">Name (optional)</label>
-          <input id="key-name" value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} aria-invalid={problems.name ? 'true' : undefined} />
-          {problems.name && <p class="error">{problems.name.join(' ')}</p>}
-          <label for="key-expires">Expires (optional, your local time)</label>
-          <input
-            id="key-expires"
-            type="datetime-local"
-            value={expires}
-            onInput={(e) => setExpires(e.currentTarget.value)}
-            aria-invalid={problems.expires_at ? 'true' : undefined}
-          />
-          {problems.expires_at && <p class="error">{problems.expires_at.join(' ')}</p>}
-          <div class="actions">
-            <button type="submit">Create key</button>
-          </div>
-        </form>
-      </section>
+      <NewKeyForm
+        api={api}
+        writes={writes}
+        onMade={(key) => {
+          setMade(key);
+          keys.reload();
+        }}
+      />
     </>
+  );
+}
+
+/** A key and what can be done to it: a live one rolled (the old one kept for a chosen overlap) or revoked, a rolled one cut short. */
+function KeyRow(props: { k: Key; roll: (k: Key, seconds: number) => Promise<void>; revoke: (k: Key) => Promise<void> }) {
+  const { k, roll, revoke } = props;
+  const [overlap, setOverlap] = useState(0);
+  const live = state(k) === 'active';
+  // A rolled key still works until its overlap ends; it can be cut short, not rolled again.
+  const overlapping = state(k).startsWith('rolled to') && state(k).endsWith('ends soon');
+  return (
+    <tr>
+      <td>{k.id}</td>
+      <td>{k.attributes.name ?? ''}</td>
+      <td>{k.attributes.role}</td>
+      <td>
+        <When iso={k.attributes.created_at} />
+      </td>
+      <td>{k.attributes.expires_at ? <When iso={k.attributes.expires_at} /> : 'never'}</td>
+      <td>{k.attributes.last_used_at ? <When iso={k.attributes.last_used_at} /> : 'never'}</td>
+      <td>
+        {k.attributes.revoked_at ? (
+          <>
+            revoked <When iso={k.attributes.revoked_at} />
+          </>
+        ) : (
+          state(k)
+        )}
+      </td>
+      <td>
+        {live && (
+          <div class="row-actions">
+            <label class="visually-hidden" for={`overlap-${k.id}`}>
+              After rolling {k.id}, the old key
+            </label>
+            <select id={`overlap-${k.id}`} value={overlap} onChange={(e) => setOverlap(Number(e.currentTarget.value))}>
+              {OVERLAPS.map((o) => (
+                <option key={o.seconds} value={o.seconds}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            <button type="button" class="secondary" aria-label={`Roll ${k.id}`} onClick={() => void roll(k, overlap)}>
+              Roll
+            </button>
+            <button type="button" class="danger" aria-label={`Revoke ${k.id}`} onClick={() => void revoke(k)}>
+              Revoke
+            </button>
+          </div>
+        )}
+        {overlapping && (
+          <div class="row-actions">
+            <button type="button" class="danger" aria-label={`Revoke ${k.id}`} onClick={() => void revoke(k)}>
+              Revoke
+            </button>
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** Creates a key of a role, with an optional name and expiry; a refusal marks the fields it names, and shows on the page's line. */
+function NewKeyForm(props: { api: Api; writes: Writes; onMade: (key: { id: string; text: string }) => void }) {
+  const [role, setRole] = useState<Role>('read');
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const [problems, setProblems] = useState<Record<string, string[]>>({});
+
+  const create = async () => {
+    const attributes = { role, ...(name ? { name } : {}), ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) };
+    await props.writes.send(
+      props.api.POST('/keys', { body: { data: { type: 'keys', attributes } } }),
+      (data) => {
+        setProblems({});
+        setName('');
+        setExpires('');
+        props.onMade({ id: data.data.id, text: data.data.attributes.key! });
+      },
+      (problem) => setProblems(problemsAt(problem, '/data/attributes')),
+    );
+  };
+
+  return (
+    <section aria-labelledby="new-key-heading" class="panel">
+      <h2 id="new-key-heading">Create a key</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create();
+        }}
+      >
+        <fieldset>
+          <legend>Role</legend>
+          {ROLES.map((r) => (
+            <label key={r.role} class="check">
+              <input type="radio" name="role" value={r.role} checked={role === r.role} onChange={() => setRole(r.role)} />
+              {r.role}: {r.what}
+            </label>
+          ))}
+        </fieldset>
+        <label for="key-name">Name (optional)</label>
+        <input id="key-name" value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} aria-invalid={problems.name ? 'true' : undefined} />
+        {problems.name && <p class="error">{problems.name.join(' ')}</p>}
+        <label for="key-expires">Expires (optional, your local time)</label>
+        <input
+          id="key-expires"
+          type="datetime-local"
+          value={expires}
+          onInput={(e) => setExpires(e.currentTarget.value)}
+          aria-invalid={problems.expires_at ? 'true' : undefined}
+        />
+        {problems.expires_at && <p class="error">{problems.expires_at.join(' ')}</p>}
+        <div class="actions">
+          <button type="submit">Create key</button>
+        </div>
+      </form>
+    </section>
   );
 }

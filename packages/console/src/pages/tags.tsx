@@ -1,12 +1,12 @@
 // Tags: search (comment or exact id), sort, status filter and numbered pages, all kept in the URL;
 // every tag the search and filter leave as CSV; create from CSV; delete the selected tags in one request.
 import { useState } from 'preact/hooks';
-import { must, problemOf, describeProblem } from '../api.ts';
+import { must } from '../api.ts';
 import { CsvExport } from '../components/csv-export.tsx';
 import { TagImport } from '../components/tag-import.tsx';
 import { TagList } from '../components/tag-list.tsx';
-import { ErrorLine, Loading } from '../components/ui.tsx';
-import { useLoad } from '../hooks.ts';
+import { ErrorLine, Loading, MessageLine } from '../components/ui.tsx';
+import { useLoad, useWrite } from '../hooks.ts';
 import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
 
@@ -29,9 +29,8 @@ export function TagsPage(props: { query: URLSearchParams }) {
   const status = props.query.get('status') ?? '';
   const sort = (props.query.get('sort') ?? 'updated_at:desc') as Sort;
   const page = Math.max(1, Number(props.query.get('page') ?? '1') || 1);
-  const [search, setSearch] = useState(q);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [deleteMessage, setDeleteMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const deletes = useWrite();
   const [field, direction] = (sort in SORTS ? sort : 'updated_at:desc').split(':') as [OrderField, 'asc' | 'desc'];
   // What the list and its export share; the export takes no order or page: it is every tag they leave, by id.
   const filters = { q: q || undefined, status: (status || undefined) as 'created' | 'configured' | undefined };
@@ -63,59 +62,21 @@ export function TagsPage(props: { query: URLSearchParams }) {
   const deleteSelected = async () => {
     const ids = [...selected];
     if (!confirm(`Delete ${ids.length} tag${ids.length === 1 ? '' : 's'}? This cannot be undone.`)) return;
-    const { data, error, response } = await api.DELETE('/tags', { body: { data: ids.map((id) => ({ type: 'tags' as const, id })) } as never });
-    if (response.ok) {
+    await deletes.send(api.DELETE('/tags', { body: { data: ids.map((id) => ({ type: 'tags' as const, id })) } as never }), (data) => {
+      setSelected(new Set());
+      list.reload();
       // The API keeps configured tags: the message says what it did, not what was asked.
       const deleted = data?.meta.deleted.length ?? 0;
       const kept = data?.meta.kept.length ?? 0;
       const tags = (n: number) => `${n} tag${n === 1 ? '' : 's'}`;
-      setDeleteMessage({
-        error: false,
-        text: `Deleted ${tags(deleted)}.${kept > 0 ? ` Kept ${tags(kept)}: a configured tag is never deleted.` : ''}`,
-      });
-      setSelected(new Set());
-      list.reload();
-    } else setDeleteMessage({ error: true, text: describeProblem(problemOf(error, response)) });
+      return `Deleted ${tags(deleted)}.${kept > 0 ? ` Kept ${tags(kept)}: a configured tag is never deleted.` : ''}`;
+    });
   };
 
   return (
     <>
       <h1>Tags</h1>
-      <form
-        class="filters"
-        role="search"
-        aria-label="Find tags"
-        onSubmit={(event) => {
-          event.preventDefault();
-          go({ q: search });
-        }}
-      >
-        <label>
-          Search
-          <input type="search" name="q" value={search} onInput={(e) => setSearch(e.currentTarget.value)} placeholder="comment or tag id" />
-        </label>
-        <label>
-          Status
-          <select name="status" value={status} onChange={(e) => go({ status: e.currentTarget.value })}>
-            <option value="">Any</option>
-            <option value="created">Created (not written)</option>
-            <option value="configured">Configured (written)</option>
-          </select>
-        </label>
-        <label>
-          Sort
-          <select name="sort" value={sort} onChange={(e) => go({ sort: e.currentTarget.value })}>
-            {Object.entries(SORTS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div class="actions">
-          <button type="submit">Search</button>
-        </div>
-      </form>
+      <TagSearch q={q} status={status} sort={sort} go={go} />
       <ErrorLine error={list.error} />
       <Loading loading={list.loading} />
       {list.data && (
@@ -137,11 +98,7 @@ export function TagsPage(props: { query: URLSearchParams }) {
               </button>
             </div>
           )}
-          {deleteMessage && (
-            <p class={deleteMessage.error ? 'error' : 'success'} role={deleteMessage.error ? 'alert' : 'status'}>
-              {deleteMessage.text}
-            </p>
-          )}
+          <MessageLine message={deletes.message} />
           <nav class="pager" aria-label="Tag pages">
             <button type="button" class="secondary" disabled={page <= 1} onClick={() => go({ page: String(page - 1) })}>
               Previous page
@@ -154,5 +111,48 @@ export function TagsPage(props: { query: URLSearchParams }) {
       )}
       {can.write && <TagImport api={api} onCreated={list.reload} />}
     </>
+  );
+}
+
+/** The search over comments and ids (applied on submit), and the status filter and order (applied at once). */
+function TagSearch(props: { q: string; status: string; sort: Sort; go: (changes: Record<string, string | undefined>) => void }) {
+  const { status, sort, go } = props;
+  const [search, setSearch] = useState(props.q);
+  return (
+    <form
+      class="filters"
+      role="search"
+      aria-label="Find tags"
+      onSubmit={(event) => {
+        event.preventDefault();
+        go({ q: search });
+      }}
+    >
+      <label>
+        Search
+        <input type="search" name="q" value={search} onInput={(e) => setSearch(e.currentTarget.value)} placeholder="comment or tag id" />
+      </label>
+      <label>
+        Status
+        <select name="status" value={status} onChange={(e) => go({ status: e.currentTarget.value })}>
+          <option value="">Any</option>
+          <option value="created">Created (not written)</option>
+          <option value="configured">Configured (written)</option>
+        </select>
+      </label>
+      <label>
+        Sort
+        <select name="sort" value={sort} onChange={(e) => go({ sort: e.currentTarget.value })}>
+          {Object.entries(SORTS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div class="actions">
+        <button type="submit">Search</button>
+      </div>
+    </form>
   );
 }

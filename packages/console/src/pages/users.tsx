@@ -1,10 +1,10 @@
 // Users: the people of the team who sign in to the console. An admin invites one (a one-time link to
 // hand over), changes a role, disables or enables, and resets a lost password or passkey (a new link).
 import { useState } from 'preact/hooks';
-import { describeProblem, must, problemOf, problemsAt, type Api, type User } from '../api.ts';
+import { must, problemsAt, type Api, type User } from '../api.ts';
 import { ErrorLine, Head, Loading, TableRegion, When, MessageLine, type Message } from '../components/ui.tsx';
 import { ShownOnce } from '../components/secret.tsx';
-import { useLoad } from '../hooks.ts';
+import { useLoad, useWrite, type Writes } from '../hooks.ts';
 import { useSession } from '../session.ts';
 
 type UserRole = 'admin' | 'write' | 'read';
@@ -39,49 +39,24 @@ function ManageUsers(props: { api: Api }) {
   const { user: me } = useSession();
   const users = useLoad(() => must(api.GET('/users')), [api]);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
-  const [message, setMessage] = useState<Message>(null);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<UserRole>('read');
-  const [problems, setProblems] = useState<Record<string, string[]>>({});
+  const writes = useWrite();
   // Disabling ends the person's sessions at once, so it takes a second, explicit click.
   const [disabling, setDisabling] = useState<string | null>(null);
 
-  const refused = (error: unknown, response: Response) => setMessage({ error: true, text: describeProblem(problemOf(error, response)) });
-
-  const invite = async () => {
-    setMessage(null);
-    const { data, error, response } = await api.POST('/users', { body: { data: { type: 'users', attributes: { email, role } } } });
-    if (data) {
-      setProblems({});
-      setLink({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
-      setEmail('');
-      users.reload();
-    } else {
-      const problem = problemOf(error, response);
-      setProblems(problemsAt(problem, '/data/attributes'));
-      setMessage({ error: true, text: describeProblem(problem) });
-    }
-  };
-
   const update = async (u: User, attributes: { role?: UserRole; disabled?: boolean }, done: string) => {
-    const { data, error, response } = await api.PATCH('/users/{id}', {
-      params: { path: { id: u.id } },
-      body: { data: { type: 'users', id: u.id, attributes } },
-    });
-    if (data) {
-      setMessage({ error: false, text: done });
+    await writes.send(api.PATCH('/users/{id}', { params: { path: { id: u.id } }, body: { data: { type: 'users', id: u.id, attributes } } }), () => {
       users.reload();
-    } else refused(error, response);
+      return done;
+    });
   };
 
   const reset = async (u: User) => {
     if (!confirm(`Reset ${u.attributes.email}? Their password and passkeys are removed and their sessions end; a new link lets them set new ones.`)) return;
-    const { data, error, response } = await api.POST('/users/{id}/reset', { params: { path: { id: u.id } } });
-    if (data) {
+    await writes.send(api.POST('/users/{id}/reset', { params: { path: { id: u.id } } }), (data) => {
       setLink({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
-      setMessage({ error: false, text: `Reset ${u.attributes.email}.` });
       users.reload();
-    } else refused(error, response);
+      return `Reset ${u.attributes.email}.`;
+    });
   };
 
   return (
@@ -100,125 +75,172 @@ function ManageUsers(props: { api: Api }) {
           what="the link"
         />
       )}
-      <MessageLine message={message} />
+      <MessageLine message={writes.message} />
       {users.data && (
         <TableRegion label="Users">
           <table>
             <Head columns={['Email', 'Role', 'Signs in with', 'Last sign-in', 'State', { hidden: 'Actions' }]} />
             <tbody>
-              {users.data.data.map((u) => {
-                const a = u.attributes;
-                const self = me?.id === u.id;
-                return (
-                  <tr key={u.id}>
-                    <td>
-                      {a.email}
-                      {self && ' (you)'}
-                    </td>
-                    <td>
-                      <label class="visually-hidden" for={`role-${u.id}`}>
-                        Role of {a.email}
-                      </label>
-                      <select
-                        id={`role-${u.id}`}
-                        value={a.role}
-                        onChange={(e) => void update(u, { role: e.currentTarget.value as UserRole }, `${a.email} is now ${e.currentTarget.value}.`)}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r.role} value={r.role}>
-                            {r.role}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>{sign(u)}</td>
-                    <td>{a.last_sign_in_at ? <When iso={a.last_sign_in_at} /> : 'never'}</td>
-                    <td>{a.disabled_at ? 'disabled' : 'enabled'}</td>
-                    <td>
-                      <div class="row-actions">
-                        {a.disabled_at ? (
-                          <button
-                            type="button"
-                            class="secondary"
-                            aria-label={`Enable ${a.email}`}
-                            onClick={() => void update(u, { disabled: false }, `Enabled ${a.email}.`)}
-                          >
-                            Enable
-                          </button>
-                        ) : disabling === u.id ? (
-                          <>
-                            <button
-                              type="button"
-                              class="danger"
-                              aria-label={`Confirm disable ${a.email}`}
-                              onClick={() => {
-                                setDisabling(null);
-                                void update(u, { disabled: true }, `Disabled ${a.email}.`);
-                              }}
-                            >
-                              Confirm disable
-                            </button>
-                            <button type="button" class="secondary" aria-label={`Keep ${a.email} enabled`} onClick={() => setDisabling(null)}>
-                              Cancel
-                            </button>
-                          </>
-                        ) : (
-                          <button
-                            type="button"
-                            class="danger"
-                            aria-label={`Disable ${a.email}`}
-                            onClick={() => {
-                              setDisabling(u.id);
-                              setMessage({ error: false, text: `Disabling ${a.email} ends their sessions at once: confirm or cancel.` });
-                            }}
-                          >
-                            Disable
-                          </button>
-                        )}
-                        <button type="button" class="secondary" aria-label={`Reset ${a.email}`} onClick={() => void reset(u)}>
-                          Reset
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
+              {users.data.data.map((u) => (
+                <UserRow
+                  key={u.id}
+                  u={u}
+                  self={me?.id === u.id}
+                  update={update}
+                  reset={reset}
+                  disabling={disabling === u.id}
+                  setDisabling={(on) => setDisabling(on ? u.id : null)}
+                  say={writes.setMessage}
+                />
+              ))}
             </tbody>
           </table>
         </TableRegion>
       )}
-      <section aria-labelledby="invite-heading" class="panel">
-        <h2 id="invite-heading">Invite someone</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void invite();
-          }}
-        >
-          <label for="invite-email">Email</label>
-          <input
-            id="invite-email"
-            type="email"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-            aria-invalid={problems.email ? 'true' : undefined}
-          />
-          {problems.email && <p class="error">{problems.email.join(' ')}</p>}
-          <fieldset>
-            <legend>Role</legend>
-            {ROLES.map((r) => (
-              <label key={r.role} class="check">
-                <input type="radio" name="invite-role" value={r.role} checked={role === r.role} onChange={() => setRole(r.role)} />
-                {r.role}: {r.what}
-              </label>
-            ))}
-          </fieldset>
-          <div class="actions">
-            <button type="submit">Invite</button>
-          </div>
-        </form>
-      </section>
+      <InviteForm
+        api={api}
+        writes={writes}
+        onInvited={(invited) => {
+          setLink(invited);
+          users.reload();
+        }}
+      />
     </>
+  );
+}
+
+/** A person of the team: their role changed in place, their account disabled (after a second click) or enabled, or reset. */
+function UserRow(props: {
+  u: User;
+  self: boolean;
+  update: (u: User, attributes: { role?: UserRole; disabled?: boolean }, done: string) => Promise<void>;
+  reset: (u: User) => Promise<void>;
+  disabling: boolean;
+  setDisabling: (on: boolean) => void;
+  say: (message: Message) => void;
+}) {
+  const { u, self, update, reset } = props;
+  const a = u.attributes;
+  return (
+    <tr>
+      <td>
+        {a.email}
+        {self && ' (you)'}
+      </td>
+      <td>
+        <label class="visually-hidden" for={`role-${u.id}`}>
+          Role of {a.email}
+        </label>
+        <select
+          id={`role-${u.id}`}
+          value={a.role}
+          onChange={(e) => void update(u, { role: e.currentTarget.value as UserRole }, `${a.email} is now ${e.currentTarget.value}.`)}
+        >
+          {ROLES.map((r) => (
+            <option key={r.role} value={r.role}>
+              {r.role}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>{sign(u)}</td>
+      <td>{a.last_sign_in_at ? <When iso={a.last_sign_in_at} /> : 'never'}</td>
+      <td>{a.disabled_at ? 'disabled' : 'enabled'}</td>
+      <td>
+        <div class="row-actions">
+          {a.disabled_at ? (
+            <button type="button" class="secondary" aria-label={`Enable ${a.email}`} onClick={() => void update(u, { disabled: false }, `Enabled ${a.email}.`)}>
+              Enable
+            </button>
+          ) : props.disabling ? (
+            <>
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Confirm disable ${a.email}`}
+                onClick={() => {
+                  props.setDisabling(false);
+                  void update(u, { disabled: true }, `Disabled ${a.email}.`);
+                }}
+              >
+                Confirm disable
+              </button>
+              <button type="button" class="secondary" aria-label={`Keep ${a.email} enabled`} onClick={() => props.setDisabling(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              class="danger"
+              aria-label={`Disable ${a.email}`}
+              onClick={() => {
+                props.setDisabling(true);
+                props.say({ error: false, text: `Disabling ${a.email} ends their sessions at once: confirm or cancel.` });
+              }}
+            >
+              Disable
+            </button>
+          )}
+          <button type="button" class="secondary" aria-label={`Reset ${a.email}`} onClick={() => void reset(u)}>
+            Reset
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** Invites a person by email with a role; their one-time link is the page's to show. */
+function InviteForm(props: { api: Api; writes: Writes; onInvited: (link: { email: string; url: string }) => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<UserRole>('read');
+  const [problems, setProblems] = useState<Record<string, string[]>>({});
+
+  const invite = async () => {
+    await props.writes.send(
+      props.api.POST('/users', { body: { data: { type: 'users', attributes: { email, role } } } }),
+      (data) => {
+        setProblems({});
+        setEmail('');
+        props.onInvited({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
+      },
+      (problem) => setProblems(problemsAt(problem, '/data/attributes')),
+    );
+  };
+
+  return (
+    <section aria-labelledby="invite-heading" class="panel">
+      <h2 id="invite-heading">Invite someone</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void invite();
+        }}
+      >
+        <label for="invite-email">Email</label>
+        <input
+          id="invite-email"
+          type="email"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+          aria-invalid={problems.email ? 'true' : undefined}
+        />
+        {problems.email && <p class="error">{problems.email.join(' ')}</p>}
+        <fieldset>
+          <legend>Role</legend>
+          {ROLES.map((r) => (
+            <label key={r.role} class="check">
+              <input type="radio" name="invite-role" value={r.role} checked={role === r.role} onChange={() => setRole(r.role)} />
+              {r.role}: {r.what}
+            </label>
+          ))}
+        </fieldset>
+        <div class="actions">
+          <button type="submit">Invite</button>
+        </div>
+      </form>
+    </section>
   );
 }
