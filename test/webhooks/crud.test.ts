@@ -43,32 +43,44 @@ for (const kind of DATABASES) {
       assert.deepEqual(created.body.data.attributes.events, ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted']);
     });
 
-    test('values that are wrong give 422 with one pointer each', async () => {
-      const cases: [Record<string, unknown>, string[]][] = [
-        [{ url: 'http://hooks.example.com/' }, ['/data/attributes/url']],
-        [{ url: 'ftp://hooks.example.com/' }, ['/data/attributes/url']],
-        [{ url: 'not a url' }, ['/data/attributes/url']],
-        [{ url: 42 }, ['/data/attributes/url']],
-        [{ url: 'https://user:pw@hooks.example.com/' }, ['/data/attributes/url']],
-        [{ url: 'https://127.0.0.1/' }, ['/data/attributes/url']],
-        [{ url: 'https://[::1]/' }, ['/data/attributes/url']],
-        [{ url: 'https://localhost/' }, ['/data/attributes/url']],
-        [{ url: 'https://hooks.example.com/', events: ['tag.created', 'tag.exploded'] }, ['/data/attributes/events/1']],
-        [{ url: 'https://hooks.example.com/', events: [] }, ['/data/attributes/events']],
-        [{ url: 'https://hooks.example.com/', events: 'tag.created' }, ['/data/attributes/events']],
-        [{ url: 'https://hooks.example.com/', events: ['tag.created', 'tag.created'] }, ['/data/attributes/events/1']],
-        [{ url: 'https://hooks.example.com/', enabled: false }, ['/data/attributes/enabled']],
-        [{ url: 'http://x', secret: 'whsec_x' }, ['/data/attributes/url', '/data/attributes/secret']],
+    test('values that are wrong give 422 with one pointer and sentence each', async () => {
+      const HTTPS = 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)';
+      const LOOPBACK = 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)';
+      const KINDS = 'tag.created, tag.configured, tag.configuration_failed, tag.deleted, verification.flagged, tag.rekeyed';
+      const EVENTS = `events must be a non-empty list of: ${KINDS}`;
+      const cases: [Record<string, unknown>, [string, string][]][] = [
+        [{ url: 'http://hooks.example.com/' }, [['/data/attributes/url', HTTPS]]],
+        [{ url: 'ftp://hooks.example.com/' }, [['/data/attributes/url', HTTPS]]],
+        [{ url: 'not a url' }, [['/data/attributes/url', 'url must be an absolute URL']]],
+        [{ url: 42 }, [['/data/attributes/url', 'url must be a non-empty string']]],
+        [{ url: 'https://user:pw@hooks.example.com/' }, [['/data/attributes/url', 'url must not contain credentials']]],
+        [{ url: 'https://127.0.0.1/' }, [['/data/attributes/url', LOOPBACK]]],
+        [{ url: 'https://[::1]/' }, [['/data/attributes/url', LOOPBACK]]],
+        [{ url: 'https://localhost/' }, [['/data/attributes/url', LOOPBACK]]],
+        [
+          { url: 'https://hooks.example.com/', events: ['tag.created', 'tag.exploded'] },
+          [['/data/attributes/events/1', `unknown event kind; one of ${KINDS}`]],
+        ],
+        [{ url: 'https://hooks.example.com/', events: [] }, [['/data/attributes/events', EVENTS]]],
+        [{ url: 'https://hooks.example.com/', events: 'tag.created' }, [['/data/attributes/events', EVENTS]]],
+        [{ url: 'https://hooks.example.com/', events: ['tag.created', 'tag.created'] }, [['/data/attributes/events/1', 'tag.created is listed twice']]],
+        [{ url: 'https://hooks.example.com/', enabled: false }, [['/data/attributes/enabled', 'enabled cannot be set by this operation']]],
+        [
+          { url: 'http://x', secret: 'whsec_x' },
+          [
+            ['/data/attributes/url', HTTPS],
+            ['/data/attributes/secret', 'secret cannot be set by this operation'],
+          ],
+        ],
       ];
       for (const [attributes, pointers] of cases) {
         const response = await create(attributes);
         assert.equal(response.status, 422, JSON.stringify(attributes));
         assert.deepEqual(
-          response.body.errors.map((e: any) => e.source.pointer),
-          pointers,
+          response.body.errors.map((e: any) => [e.status, e.source.pointer, e.detail]),
+          pointers.map(([pointer, detail]) => ['422', pointer, detail]),
           JSON.stringify(attributes),
         );
-        assert.ok(response.body.errors.every((e: any) => e.status === '422' && e.detail));
       }
       const count = await suite.server.ctx.db.kysely
         .selectFrom('webhooks')
@@ -78,7 +90,7 @@ for (const kind of DATABASES) {
       assert.equal(Number(count.n), 0);
     });
 
-    test('shape problems give 400, other media types 415', async () => {
+    test('shape problems give 400 as a malformed body, other media types 415', async () => {
       for (const bad of [
         {},
         { data: [] },
@@ -88,6 +100,10 @@ for (const kind of DATABASES) {
       ]) {
         const response = await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: bad });
         assert.equal(response.status, 400, JSON.stringify(bad));
+        assert.deepEqual(
+          response.body.errors.map((e: any) => e.title),
+          ['Request body is malformed'],
+        );
       }
       assert.equal((await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: body({ events: ['tag.created'] }) })).status, 400);
       assert.equal((await call(suite.server, 'POST', '/webhooks', { key: suite.world.sandbox.key, body: '{nope' })).status, 400);
