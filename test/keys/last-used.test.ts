@@ -41,9 +41,10 @@ for (const kind of DATABASES) {
     test('a use is written at most once a minute: a second use 30 s later keeps the first time, one after a minute moves it', async () => {
       const { server } = suite;
       const world = await server.seedTeam();
-      await use(world.sandbox.key);
+      const since = await use(world.sandbox.key);
       const first = (await keysOf(world.sandbox.key))[world.sandbox.id];
-      assert.notEqual(first, null);
+      const firstAt = parseIsoMicros(first)!;
+      assert.ok(since <= firstAt && firstAt <= server.clock.nowMicros(), `${first} after ${isoMicros(since)}`);
       server.clock.advance(30_000);
       await use(world.sandbox.key);
       assert.equal((await keysOf(world.sandbox.key))[world.sandbox.id], first);

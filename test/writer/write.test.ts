@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { deriveChipKeys } from '../../src/master-keys/derive.js';
 import { modeMaster } from '../../src/master-keys/masters.js';
 import { sealer } from '../../src/secrets/index.js';
+import { isoMicros } from '../../src/time.js';
 import { DATABASES, call, onlyError, sharedServer } from '../kit/harness.js';
 import { createdTag, eventsOf, newCard, tamperTapsVerify, verify, writeTag } from './helpers.js';
 
@@ -31,7 +32,8 @@ for (const kind of DATABASES) {
       );
       const tag = await call(server, 'GET', `/tags/${id}`, { key: world.sandbox.key });
       assert.equal(tag.body.data.attributes.status, 'configured');
-      assert.notEqual(tag.body.data.attributes.configured_at, null);
+      const stored = await server.ctx.db.kysely.selectFrom('tags').select('configured_at').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(tag.body.data.attributes.configured_at, isoMicros(stored.configured_at!));
       assert.equal(tag.body.data.attributes.updated_at, tag.body.data.attributes.configured_at);
       const chip = await server.ctx.db.kysely.selectFrom('chips').selectAll().where('tag_id', '=', id).executeTakeFirstOrThrow();
       assert.equal(chip.uid, card.uid.toString('hex').toUpperCase());
