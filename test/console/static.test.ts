@@ -60,7 +60,9 @@ for (const kind of DATABASES) {
       }
       const missing = await get('/console/assets/index-00000000.js');
       assert.equal(missing.status, 404);
-      assert.notEqual(missing.headers.get('content-type'), 'text/html; charset=utf-8');
+      // The API's 404, not the console's page: a stale bundle name must not load HTML as a script.
+      assert.equal(missing.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual(await missing.json(), { errors: [{ status: '404', title: 'Not Found' }] });
     });
 
     test('the console signs in and draws its chart in Chromium under its CSP without a violation or a page error', async () => {
