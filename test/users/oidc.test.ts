@@ -102,10 +102,11 @@ for (const kind of DATABASES) {
       assert.equal(ana!.role, 'write');
       assert.equal(ana!.oidc_subject, `${provider.issuer} ana-sub`);
       assert.equal(ana!.password_hash, null);
-      assert.notEqual(ana!.last_sign_in_at, null);
       const sessions = await sessionsOf(ana!.id);
       assert.equal(sessions.length, 1);
       assert.equal(sessions[0]!.method, 'oidc');
+      // The sign-in is the session's opening.
+      assert.equal(ana!.last_sign_in_at, sessions[0]!.created_at);
       assert.deepEqual(await counts(), { users: before.users + 1, sessions: before.sessions + 1 });
       const joined = await auditOf(ana!.id, 'user.join');
       assert.equal(joined.length, 1);
