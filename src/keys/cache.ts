@@ -15,14 +15,9 @@
 // request looks the key up again in the background, so that under steady
 // traffic no request waits on the database for its key (such a wait holds later
 // scans back behind it in arrival order, docs/throughput.md).
-//
-// Each entry also remembers its key's text, so that a hit costs a Map lookup by
-// text instead of a SHA-256 of it; the entry itself stays keyed by the hash the
-// feed names, so a revoke drops the text with it.
 import { ChangeFeed } from '../db/change-feed.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Principal } from '../world.js';
-import { hashKeyText } from './key-text.js';
 import * as keysRepo from './repository.js';
 
 const MAX_ENTRIES = 10_000;
@@ -32,7 +27,6 @@ const REFRESH_MS = 45_000;
 
 interface Entry {
   principal: Principal;
-  keyText: string;
   refreshAt: number;
   expiresAt: number;
   refreshing: boolean;
@@ -46,8 +40,6 @@ export interface CacheHit {
 
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
-  /** The hash of each cached key's text (entries and this map always hold the same keys). */
-  private readonly hashes = new Map<string, string>();
   /** Bumped on every eviction: a lookup that started before one must not be cached. */
   private epoch = 0;
   /** Revokes by other processes (src/db/change-feed.ts): NOTIFY on PostgreSQL, the revocations file on SQLite. */
@@ -73,18 +65,13 @@ export class PrincipalCache {
     return this.epoch;
   }
 
-  /** The SHA-256 of a key's text: remembered while the key is cached, computed otherwise. */
-  hashOf(keyText: string): string {
-    return this.hashes.get(keyText) ?? hashKeyText(keyText);
-  }
-
   get(keyHash: string): CacheHit | undefined {
     if (!this.usable) return undefined;
     const entry = this.entries.get(keyHash);
     if (entry === undefined) return undefined;
     const now = this.clock();
     if (entry.expiresAt <= now) {
-      this.remove(keyHash);
+      this.entries.delete(keyHash);
       return undefined;
     }
     // Eviction takes the entry set longest ago. A key in use is set again by its refresh every
@@ -95,36 +82,27 @@ export class PrincipalCache {
     return { principal: entry.principal, refresh };
   }
 
-  set(keyHash: string, keyText: string, principal: Principal, epoch: number): void {
+  set(keyHash: string, principal: Principal, epoch: number): void {
     if (!this.usable || epoch !== this.epoch) return;
     const now = this.clock();
-    this.remove(keyHash);
-    this.entries.set(keyHash, { principal, keyText, refreshAt: now + this.refreshMs, expiresAt: now + this.ttlMs, refreshing: false });
-    this.hashes.set(keyText, keyHash);
-    if (this.entries.size > MAX_ENTRIES) this.remove(this.entries.keys().next().value!);
+    this.entries.delete(keyHash);
+    this.entries.set(keyHash, { principal, refreshAt: now + this.refreshMs, expiresAt: now + this.ttlMs, refreshing: false });
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** A background refresh found the key gone or revoked, or failed: drop it (the next request looks it up). */
   drop(keyHash: string, epoch: number): void {
-    if (epoch === this.epoch) this.remove(keyHash);
+    if (epoch === this.epoch) this.entries.delete(keyHash);
   }
 
   evict(keyHash: string): void {
     this.epoch++;
-    this.remove(keyHash);
-  }
-
-  private remove(keyHash: string): void {
-    const entry = this.entries.get(keyHash);
-    if (entry === undefined) return;
     this.entries.delete(keyHash);
-    this.hashes.delete(entry.keyText);
   }
 
   private clear(): void {
     this.epoch++;
     this.entries.clear();
-    this.hashes.clear();
   }
 
   /**

@@ -147,17 +147,17 @@ const isLive = (row: Pick<KeyRow, 'revoked_at' | 'expires_at'>, now: number) => 
 export function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals' | 'keyUses'>, keyText: string): Principal | null | Promise<Principal | null> {
   const mode = modeOfKeyText(keyText);
   if (mode === null) return null;
-  const hash = ctx.principals.hashOf(keyText);
+  const hash = hashKeyText(keyText);
   const cached = ctx.principals.get(hash);
   // The hash covers the text, mode prefix included: a cached principal has the mode the text claims.
   if (cached !== undefined) {
-    if (cached.refresh) void refreshPrincipal(ctx, hash, keyText, mode);
+    if (cached.refresh) void refreshPrincipal(ctx, hash, mode);
     // An expiry needs no message between servers: each compares it with its own clock, at every use.
     if (cached.principal.expiresAt !== null && cached.principal.expiresAt <= ctx.clock.nowMicros()) return null;
     ctx.keyUses.note(cached.principal.id);
     return cached.principal;
   }
-  return lookUpPrincipal(ctx, hash, keyText, mode).then((principal) => {
+  return lookUpPrincipal(ctx, hash, mode).then((principal) => {
     if (principal !== null) ctx.keyUses.note(principal.id);
     return principal;
   });
@@ -166,7 +166,6 @@ export function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals
 async function lookUpPrincipal(
   { db, clock, principals: cache }: Pick<KeysContext, 'db' | 'clock' | 'principals'>,
   hash: string,
-  keyText: string,
   mode: Mode,
 ): Promise<Principal | null> {
   const stamp = cache.stamp();
@@ -176,15 +175,15 @@ async function lookUpPrincipal(
     return null;
   }
   const principal: Principal = { via: 'key', id: row.id, teamId: row.team_id, mode: row.mode, role: row.role, expiresAt: row.expires_at };
-  cache.set(hash, keyText, principal, stamp);
+  cache.set(hash, principal, stamp);
   return principal;
 }
 
 /** Re-reads a cached key off the request path; a failure only drops the entry. */
-async function refreshPrincipal(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals'>, hash: string, keyText: string, mode: Mode): Promise<void> {
+async function refreshPrincipal(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals'>, hash: string, mode: Mode): Promise<void> {
   const stamp = ctx.principals.stamp();
   try {
-    await lookUpPrincipal(ctx, hash, keyText, mode);
+    await lookUpPrincipal(ctx, hash, mode);
   } catch {
     ctx.principals.drop(hash, stamp);
   }

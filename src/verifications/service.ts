@@ -3,7 +3,7 @@
 // compare-and-set so that one scan is genuine exactly once. Every attempt is
 // stored, failed ones too; the same URL again within the tag's session_duration
 // is a page reload and answers the original verification.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SunVerdict, Tamper } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import type { VerifyContext } from './context.js';
@@ -202,7 +202,7 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
   const { tag, chip, verdict } = checked instanceof Promise ? await checked : checked;
   const at = ctx.clock.nowMicros();
   const address = clientIp ?? request.forwardedFor ?? null;
-  const urlHash = createHash('sha256').update(scanned).digest('hex');
+  const urlHash = hash('sha256', scanned, 'hex');
   // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
   const country = address === null ? null : await ctx.countries.lookup(address);
   const limits = ctx.signalThresholds.cached(world) ?? (await ctx.signalThresholds.read(world));
