@@ -21,7 +21,7 @@ import type { AppContext } from '../src/context.js';
 import { arg, databaseKinds, flag } from './lib/args.js';
 import { machineLines } from './lib/machine.js';
 import { busiestThreads, cpuSeconds, processTree, threadSeconds } from './lib/cpu.js';
-import { drive } from './lib/drive.js';
+import { drive, type WarmUp } from './lib/drive.js';
 import { rssMiB } from './lib/rss.js';
 import { startPeer, type Peer } from './lib/peer.js';
 import { startServer } from './lib/server.js';
@@ -55,12 +55,13 @@ const NO_THREAD = flag('no-thread');
 /** --client-ip: every scan carries a public client_ip, so that each one looks its country up in the GeoIP database. */
 const CLIENT_IP = flag('client-ip');
 
-const fire = (origin: string, key: string, bodies: string[]) =>
+const fire = (origin: string, key: string, bodies: string[], warmUp?: WarmUp) =>
   drive(
     `${origin}/api/v1/verifications`,
     CONNECTIONS,
     { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': JSON_API } },
     bodies.map((body) => ({ body })),
+    warmUp,
   );
 
 /** Fresh taps for the peer: its default configuration makes both SDM keys zero. */
@@ -88,18 +89,24 @@ interface PeerRow {
 async function peerRound(peer: Peer): Promise<PeerRow> {
   const warm = peerTaps(WARMUP_REQUESTS);
   const measured = peerTaps(REQUESTS);
-  await drive(`${peer.origin}/api/tag`, CONNECTIONS, { method: 'GET' }, warm);
   const pids = processTree(peer.pid);
-  const peerLoad = load();
-  const cpuBefore = cpuSeconds(pids);
-  const r = await drive(`${peer.origin}/api/tag`, CONNECTIONS, { method: 'GET' }, measured);
+  let peerLoad = '';
+  let cpuBefore = 0;
+  // Warmed up on the measuring connections, as tapproof is.
+  const r = await drive(`${peer.origin}/api/tag`, CONNECTIONS, { method: 'GET' }, [...warm, ...measured], {
+    requests: warm.length,
+    onWarm: () => {
+      peerLoad = load();
+      cpuBefore = cpuSeconds(pids);
+    },
+  });
   const row = {
-    perSecond: r.requests.total / r.seconds,
+    perSecond: r.measured / r.seconds,
     load: peerLoad,
     p99: r.latency.p99,
     refused: r.non2xx + r.errors + r.timeouts,
-    perCore: r.requests.total / (cpuSeconds(pids) - cpuBefore),
-    cpuMicros: ((cpuSeconds(pids) - cpuBefore) / r.requests.total) * 1e6,
+    perCore: r.measured / (cpuSeconds(pids) - cpuBefore),
+    cpuMicros: ((cpuSeconds(pids) - cpuBefore) / r.measured) * 1e6,
   };
   console.log(
     `  stateless peer ${row.perSecond.toFixed(0)}/s (load ${row.load}), p99 ${row.p99} ms, ${row.perCore.toFixed(0)}/CPU-s, ${row.cpuMicros.toFixed(0)} µs CPU each${row.refused ? `, REFUSED ${row.refused}` : ''}`,
@@ -186,17 +193,32 @@ async function run(kind: Kind): Promise<Row> {
     const pids = processTree(server.child.pid!);
     const ceilingLoad = load();
     const ceiling = await loadChecked({ url: `${server.origin}/healthz`, connections: CONNECTIONS, duration: CEILING_SECONDS }, 'GET /healthz');
-    await fire(server.origin, key, warm);
     const before = await countReasons(ctx);
     let rss = 0;
     const sampler = setInterval(() => (rss = Math.max(rss, ...pids.map(rssMiB))), 100);
-    const verifyLoad = load();
-    const backendsBefore = kind === 'postgres' ? await backendSeconds(applicationName) : null;
-    const cpuBefore = cpuSeconds(pids);
-    const threadsBefore = threadSeconds(pids);
-    const clientBefore = process.cpuUsage();
-    const commitsBefore = await commitStats(server.origin);
-    const r = await fire(server.origin, key, measured);
+    // The warm-up runs on the measuring connections, in the same load: the measured window opens on the answer
+    // to the last warm-up tap, with the server's code already optimised for this traffic.
+    let verifyLoad = '';
+    const reads: { backends: Promise<Map<number, number>> | null; commits: Promise<Awaited<ReturnType<typeof commitStats>>> | null } = {
+      backends: null,
+      commits: null,
+    };
+    let cpuBefore = 0;
+    let threadsBefore = new Map<string, number>();
+    let clientBefore = process.cpuUsage();
+    const r = await fire(server.origin, key, [...warm, ...measured], {
+      requests: warm.length,
+      onWarm: () => {
+        cpuBefore = cpuSeconds(pids);
+        threadsBefore = threadSeconds(pids);
+        clientBefore = process.cpuUsage();
+        verifyLoad = load();
+        reads.backends = kind === 'postgres' ? backendSeconds(applicationName) : null;
+        reads.commits = commitStats(server.origin);
+      },
+    });
+    const backendsBefore = reads.backends === null ? null : await reads.backends;
+    const commitsBefore = await reads.commits!;
     const seconds = r.seconds;
     const cpu = cpuSeconds(pids) - cpuBefore;
     const databaseCpu = backendsBefore === null ? null : backendDelta(backendsBefore, await backendSeconds(applicationName));
@@ -221,7 +243,7 @@ async function run(kind: Kind): Promise<Row> {
     // A fixed number of requests over the time to the last response: the per-second average would count the last
     // partial second as a whole one, and autocannon ends (and reports its duration) only at its next 1 s tick
     // (20,000 requests answered in 3.4 s would read 6,667/s).
-    const perSecond = r.requests.total / seconds;
+    const perSecond = r.measured / seconds;
     const row: Row = {
       db: kind,
       processes: `${PROCESSES}${NO_THREAD && kind === 'sqlite' ? ' (no commit thread)' : ''}`,
@@ -233,9 +255,9 @@ async function run(kind: Kind): Promise<Row> {
       p99: r.latency.p99,
       errors: r.errors + r.timeouts + r.non2xx,
       genuine: `${ok}/${all}`,
-      perCore: r.requests.total / cpu,
-      serverMicros: (cpu / r.requests.total) * 1e6,
-      databaseMicros: databaseCpu === null ? null : (databaseCpu / r.requests.total) * 1e6,
+      perCore: r.measured / cpu,
+      serverMicros: (cpu / r.measured) * 1e6,
+      databaseMicros: databaseCpu === null ? null : (databaseCpu / r.measured) * 1e6,
       cores: cpu / seconds,
       threads,
       batches,
@@ -327,7 +349,7 @@ const lines = [
   '',
   ...machineLines(),
   `- Server: \`${describeLaunch(LAUNCH)} serve${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ''}\` on 127.0.0.1, LOG_LEVEL=warn, TAPPROOF_RATE_LIMIT raised, no embedded worker; autocannon in the bench process (shares the cores)`,
-  `- ${CONNECTIONS} connections; ${REQUESTS} measured requests after ${WARMUP_REQUESTS} warm-up ones; ${CHIPS} imported NTAG 424 DNA (AES) chips;`,
+  `- ${CONNECTIONS} connections; ${REQUESTS} measured requests after ${WARMUP_REQUESTS} warm-up ones on the same connections, in the same load (the window opens on the last warm-up answer); ${CHIPS} imported NTAG 424 DNA (AES) chips;`,
   '  every request is a fresh tap (round-robin over the chips, counters rising); "genuine" counts the stored verifications with reason ok.',
   '  /healthz is measured first on the same server (the ceiling); the ratio is verifications/s ÷ /healthz/s. "Per CPU-s" divides the',
   '  verifications by the CPU time the server processes used meanwhile (user + system, all threads); "CPU µs" is its inverse, plus on',

@@ -2,7 +2,7 @@
 // inside the platform API scope (JSON:API negotiation + bearer auth).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { requestIdOf } from './http/request-id.js';
-import { requestLogSerializers } from './http/request-log.js';
+import { requestLogger, requestLogSerializers } from './http/request-log.js';
 import type { AppContext } from './context.js';
 import { installAuth } from './http/auth.js';
 import { keyAuthentication } from './keys/feature.js';
@@ -55,6 +55,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // The client's X-Request-Id only when short printable ASCII (src/http/request-id.ts); it goes into every log line.
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // A request's pino child is made when it first writes a line (src/http/request-log.ts).
+    childLoggerFactory: requestLogger,
     // A body that trickles in (or never completes) releases its connection within the timeout (docs/hardening.md).
     requestTimeout: requestTimeouts(config.requestTimeoutMs).requestTimeout,
     // Node's 16 kB request head, plus the longest claim list query the contract allows (docs/extension.md).

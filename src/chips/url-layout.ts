@@ -50,6 +50,22 @@ function decode(text: string): string | null {
   }
 }
 
+// A chip's layout is one object for all its taps (the verifier keeps it with the chip), so the parameter
+// names are indexed once per layout rather than on every tap.
+const roleIndexes = new WeakMap<ChipLayout, Map<string, Role>>();
+function rolesByName(layout: ChipLayout): Map<string, Role> {
+  let byName = roleIndexes.get(layout);
+  if (byName === undefined) {
+    byName = new Map<string, Role>();
+    for (const [role, name] of Object.entries(layout.params) as [Role, string][]) byName.set(name, role);
+    roleIndexes.set(layout, byName);
+  }
+  return byName;
+}
+
+/** Whether a parameter name needs decoding at all (most do not). */
+const ENCODED = /[%+]/;
+
 /**
  * Reads the SDM part of a scanned URL (the text after the tag's url and its
  * `?`/`&` separator). It must consist of exactly the layout's parameters, each
@@ -59,14 +75,14 @@ function decode(text: string): string | null {
  */
 export function readSdmPart(layout: ChipLayout, scanned: string, sdmStart: number): SdmValues | null {
   const part = scanned.slice(sdmStart);
-  const byName = new Map<string, Role>();
-  for (const [role, name] of Object.entries(layout.params) as [Role, string][]) byName.set(name, role);
+  const byName = rolesByName(layout);
   const values: Params = {};
   const valueStart: Partial<Record<Role, number>> = {};
   let offset = sdmStart;
   for (const pair of part.split('&')) {
     const eq = pair.indexOf('=');
-    const name = eq < 0 ? null : decode(pair.slice(0, eq));
+    const raw = eq < 0 ? null : pair.slice(0, eq);
+    const name = raw === null || !ENCODED.test(raw) ? raw : decode(raw);
     const role = name === null ? undefined : byName.get(name);
     if (role === undefined || role in values) return null;
     values[role] = pair.slice(eq + 1);

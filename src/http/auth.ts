@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.js';
 import type { Caller, Principal } from '../world.js';
 import { allows, forbiddenDetail, reachRefusal } from './access.js';
@@ -11,8 +11,8 @@ declare module 'fastify' {
 
 /** How a scope's bearer keys are checked: the keys feature provides it (src/keys/feature.ts). */
 export interface Authentication {
-  /** The key's principal; null when the key is unknown, revoked or expired. */
-  authenticate(keyText: string): Promise<Principal | null>;
+  /** The key's principal; null when the key is unknown, revoked or expired. Synchronous when the key is cached. */
+  authenticate(keyText: string): Principal | null | Promise<Principal | null>;
   /** Starts following revokes while the app runs; returns the function that stops it. */
   follow(): () => Promise<void>;
   /**
@@ -35,10 +35,7 @@ export function installAuth(app: FastifyInstance, auth: Authentication): void {
       throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
   });
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
-    const principal = match ? await auth.authenticate(match[1]) : header === undefined && auth.session ? await auth.session(request) : null;
+  const admit = (request: FastifyRequest, principal: Principal | null): void => {
     if (!principal) throw new DomainError('Unauthorized');
     const access = request.routeOptions.config.access!;
     if (!allows(principal.role, access))
@@ -46,6 +43,31 @@ export function installAuth(app: FastifyInstance, auth: Authentication): void {
     const refused = reachRefusal(principal, request.routeOptions.config.reach ?? 'world');
     if (refused) throw new DomainError(refused.code, [], undefined, refused.detail);
     request.principal = principal;
+  };
+  // A callback hook: a cached key is admitted in the same turn, with no promise (docs/throughput.md).
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    let found: Principal | null | Promise<Principal | null>;
+    let refused: Error | undefined;
+    try {
+      const header = request.headers.authorization;
+      const match = header === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(header);
+      found = match ? auth.authenticate(match[1]!) : header === undefined && auth.session ? auth.session(request) : null;
+      if (!(found instanceof Promise)) admit(request, found);
+    } catch (error) {
+      refused = error as Error;
+    }
+    if (refused !== undefined || !(found! instanceof Promise)) return done(refused);
+    found.then(
+      (principal) => {
+        try {
+          admit(request, principal);
+        } catch (error) {
+          refused = error as Error;
+        }
+        done(refused);
+      },
+      (error: unknown) => done(error as Error),
+    );
   });
 }
 

@@ -1,6 +1,7 @@
 // JSON:API machinery shared by every platform route: media type negotiation,
 // body parsing, and the document shapes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BoundedCache } from '../bounded-cache.js';
 import { DomainError } from '../errors.js';
 
 export const JSON_API = 'application/vnd.api+json';
@@ -76,17 +77,31 @@ export function installJsonApi(app: FastifyInstance): void {
   // any other media type was already refused by the hook below.
   app.addContentTypeParser('*', { parseAs: 'string' }, parse);
 
+  // Clients send a handful of distinct Accept and Content-Type headers, so each decision is kept by its
+  // header text instead of parsing the header on every request (bounded: any header may come).
+  const acceptable = new BoundedCache<string, boolean>(256);
+  const acceptableCsv = new BoundedCache<string, boolean>(256);
+  const bodyTypes = new BoundedCache<string, boolean>(256);
+  const decide = (cache: BoundedCache<string, boolean>, text: string, judge: (text: string) => boolean): boolean => {
+    let yes = cache.get(text);
+    if (yes === undefined) {
+      yes = judge(text);
+      cache.set(text, yes);
+    }
+    return yes;
+  };
   // Callback-style hooks: these run on every request and need no promise.
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const accept = request.headers.accept;
-    const produces = request.routeOptions.config?.produces;
-    const acceptable = produces === undefined ? acceptsJsonApi(accept ?? '') : accepts(accept ?? '', produces);
-    if (accept !== undefined && accept !== '' && !acceptable)
-      return done(
-        produces === undefined ? new DomainError('NotAcceptable') : new DomainError('NotAcceptable', [], undefined, `this request answers ${produces}`),
-      );
+    if (accept !== undefined && accept !== '') {
+      const produces = request.routeOptions.config?.produces;
+      if (produces === undefined ? !decide(acceptable, accept, acceptsJsonApi) : !decide(acceptableCsv, accept, (a) => accepts(a, produces)))
+        return done(
+          produces === undefined ? new DomainError('NotAcceptable') : new DomainError('NotAcceptable', [], undefined, `this request answers ${produces}`),
+        );
+    }
     const type = request.headers['content-type'];
-    if (type !== undefined && hasBody(request) && !acceptedBodyType(type)) return done(new DomainError('UnsupportedMediaType'));
+    if (type !== undefined && hasBody(request) && !decide(bodyTypes, type, acceptedBodyType)) return done(new DomainError('UnsupportedMediaType'));
     done();
   });
 }

@@ -8,7 +8,7 @@
 // goes down and one when it is back (docs/operations.md, "Redis").
 import { createRequire } from 'node:module';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { DomainError } from '../errors.js';
 
@@ -156,6 +156,12 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     'x-ratelimit-reset': false,
     'retry-after': false,
   } as const;
+  const exempt = new Set(options.exempt);
+  const isExempt = (request: FastifyRequest): boolean => {
+    const url = request.url;
+    const query = url.indexOf('?');
+    return exempt.has(query < 0 ? url : url.slice(0, query));
+  };
   await app.register(rateLimit, {
     // Not per route: a route-level hook would run after the scopes' own onRequest
     // hooks (auth, negotiation), so 401/406/415 answers would never be counted.
@@ -165,7 +171,7 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     timeWindow: 60_000,
     hook: 'onRequest',
     keyGenerator: (request) => request.ip,
-    allowList: (request) => options.exempt.includes(request.url.split('?')[0]),
+    allowList: isExempt,
     store: SharedOrLocalStore as never,
     // The store never fails (it falls back to local counts); this is only a last guard.
     skipOnError: true,
@@ -176,6 +182,11 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
       return new DomainError('RateLimited');
     },
   });
-  app.addHook('onRequest', app.rateLimit());
+  // An exempt path is let through in the same turn: the plugin's own check of it costs a chain of promises.
+  const limit = app.rateLimit();
+  app.addHook('onRequest', function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
+    if (isExempt(request)) return done();
+    (limit.call(this, request, reply) as Promise<void>).then(() => done(), done);
+  });
   return { redis: () => (watched ? watched.state() : null) };
 }

@@ -15,7 +15,7 @@ export function createKeys({ db, clock }: Pick<Kernel, 'db' | 'clock'>): KeysSta
 export function keyAuthentication(ctx: Pick<Kernel, 'db' | 'config' | 'clock'> & KeysState) {
   const { config } = ctx;
   return {
-    authenticate: (keyText: string): Promise<Principal | null> => authenticate(ctx, keyText),
+    authenticate: (keyText: string): Principal | null | Promise<Principal | null> => authenticate(ctx, keyText),
     // PostgreSQL: listen for revokes while the app runs (the principal cache is bypassed until then).
     follow: () => ctx.principals.attach(config.database.kind === 'postgres' ? config.database.url : null),
   };

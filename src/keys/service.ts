@@ -142,8 +142,9 @@ const isLive = (row: Pick<KeyRow, 'revoked_at' | 'expires_at'>, now: number) => 
 /**
  * Resolves a bearer key to its principal, or null. The lookup is by hash, so
  * the comparison never touches the secret itself (no timing oracle on it).
+ * A cached key is answered synchronously (no promise on the request path).
  */
-export async function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals' | 'keyUses'>, keyText: string): Promise<Principal | null> {
+export function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'principals' | 'keyUses'>, keyText: string): Principal | null | Promise<Principal | null> {
   const mode = modeOfKeyText(keyText);
   if (mode === null) return null;
   const hash = hashKeyText(keyText);
@@ -156,9 +157,10 @@ export async function authenticate(ctx: Pick<KeysContext, 'db' | 'clock' | 'prin
     ctx.keyUses.note(cached.principal.id);
     return cached.principal;
   }
-  const principal = await lookUpPrincipal(ctx, hash, mode);
-  if (principal !== null) ctx.keyUses.note(principal.id);
-  return principal;
+  return lookUpPrincipal(ctx, hash, mode).then((principal) => {
+    if (principal !== null) ctx.keyUses.note(principal.id);
+    return principal;
+  });
 }
 
 async function lookUpPrincipal(

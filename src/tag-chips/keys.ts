@@ -29,10 +29,13 @@ export async function chipSealer(ctx: Kernel & MastersState, mode: Mode): Promis
 // the same chips again and again. Bounded, and keyed by everything that changes keys.
 const cache = new BoundedCache<string, SdmKeys>(100_000);
 
-export async function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): Promise<SdmKeys> {
+export function sdmKeysOf(ctx: Kernel & MastersState, chip: ChipRow): SdmKeys | Promise<SdmKeys> {
   const cacheKey = `${chip.tag_id}/${chip.write_generation}/${chip.key_version}/${chip.key_source}/${chip.master_generation}`;
-  const hit = cache.get(cacheKey);
-  if (hit) return hit;
+  // A chip's keys, once known, are answered in the same turn (no promise on the scan path).
+  return cache.get(cacheKey) ?? openSdmKeys(ctx, chip, cacheKey);
+}
+
+async function openSdmKeys(ctx: Kernel & MastersState, chip: ChipRow, cacheKey: string): Promise<SdmKeys> {
   let keys: SdmKeys;
   if (chip.key_source === 'derived') {
     // The generation the chip was written under, whichever is current now.

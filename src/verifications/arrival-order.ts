@@ -98,17 +98,28 @@ export function installArrivalOrder(app: FastifyInstance, order: ArrivalOrder): 
 
 /**
  * Runs `enqueue` (which must hand the scan to the group commit synchronously)
- * once every earlier arrival is through, then lets the next one go.
+ * once every earlier arrival is through, then lets the next one go. In the usual
+ * case, nothing earlier pending, it runs at once and its own result is returned,
+ * with no promise of this function's around it; a throw is a rejection either way.
  */
-export async function inArrivalOrder<T>(order: ArrivalOrder, request: FastifyRequest, enqueue: () => T): Promise<T> {
+export function inArrivalOrder<T>(order: ArrivalOrder, request: FastifyRequest, enqueue: () => T): T | Promise<T> {
   // A body that was not complete in the turn its headers came: received now.
   if (request.arrival === null) request.arrival = order.take();
-  const wait = order.turn(request.arrival);
-  if (wait) await wait;
+  const ticket = request.arrival;
+  const wait = order.turn(ticket);
+  if (wait) return wait.then(() => enqueueThenPass(order, ticket, enqueue));
+  try {
+    return enqueueThenPass(order, ticket, enqueue);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+function enqueueThenPass<T>(order: ArrivalOrder, ticket: number, enqueue: () => T): T {
   try {
     return enqueue();
   } finally {
-    order.pass(request.arrival);
+    order.pass(ticket);
   }
 }
 

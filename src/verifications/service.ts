@@ -3,7 +3,7 @@
 // compare-and-set so that one scan is genuine exactly once. Every attempt is
 // stored, failed ones too; the same URL again within the tag's session_duration
 // is a page reload and answers the original verification.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SunVerdict, Tamper } from '../chips/index.js';
 import type { Kernel } from '../kernel.js';
 import type { VerifyContext } from './context.js';
@@ -62,23 +62,30 @@ function accept(tag: TagWithChip, scanned: string, sdmStart: number): { tag: Tag
   return { tag, chip: tag.chip!, sdm };
 }
 
-/** The tag the scan belongs to and its SDM values; 404 / 422 (docs/api.md, verifications). */
-async function locate(
-  ctx: VerifyContext,
-  world: World,
-  scanned: string,
-  fromCache = true,
-): Promise<{ tag: TagWithChip; chip: ChipRow; sdm: SdmValues; cached?: true }> {
+type Located = { tag: TagWithChip; chip: ChipRow; sdm: SdmValues; cached?: true };
+type Checked = { tag: TagWithChip; chip: ChipRow; verdict: SunVerdict };
+
+/**
+ * The tag the scan belongs to and its SDM values; 404 / 422 (docs/api.md, verifications). A tag in the
+ * process's cache is answered in the same turn; a throw is the caller's rejection (it awaits it).
+ */
+function locate(ctx: VerifyContext, world: World, scanned: string, fromCache = true): Located | Promise<Located> {
   const candidates = candidateTagUrls(scanned);
   if (candidates.length === 0) throw badUrl('url carries no SDM parameters');
   // The longest matching url is the most specific tag; a tag url may itself have a query.
-  const longestFirst = [...candidates].reverse();
-  const lookups = ctx.scanLookups;
-  for (const candidate of fromCache ? longestFirst : []) {
-    const cached = lookups.get(lookupKey(world, candidate.url));
-    const found = cached && accept(cached, scanned, candidate.sdmStart);
-    if (found) return { ...found, cached: true };
+  if (fromCache) {
+    for (let i = candidates.length - 1; i >= 0; i--) {
+      const candidate = candidates[i]!;
+      const cached = ctx.scanLookups.get(lookupKey(world, candidate.url));
+      const found = cached && accept(cached, scanned, candidate.sdmStart);
+      if (found) return { tag: found.tag, chip: found.chip, sdm: found.sdm, cached: true };
+    }
   }
+  return locateStored(ctx, world, scanned, candidates);
+}
+
+async function locateStored(ctx: VerifyContext, world: World, scanned: string, candidates: { url: string; sdmStart: number }[]): Promise<Located> {
+  const longestFirst = [...candidates].reverse();
   const tags = await chipsRepo.findTagsByUrls(ctx.db.kysely, world, [scanned, ...candidates.map((c) => c.url)]);
   if (tags.some((t) => t.url === scanned)) throw badUrl('url carries no SDM parameters');
   if (tags.length === 0) throw noConfiguredTag();
@@ -88,7 +95,7 @@ async function locate(
     const tag = byUrl.get(candidate.url);
     if (!tag || tag.status !== 'configured' || tag.chip === null) continue;
     configuredMatch = true;
-    lookups.set(lookupKey(world, tag.url), tag);
+    ctx.scanLookups.set(lookupKey(world, tag.url), tag);
     const found = accept(tag, scanned, candidate.sdmStart);
     if (found) return found;
   }
@@ -101,11 +108,21 @@ async function locate(
  * The SUN message checked with the chip's committed keys; for a chip whose rekey is under way, when those
  * do not verify it, with the pending keys too, and with the pending meta read key beside the committed file
  * read key (and the reverse): a rekey cut between its ChangeKeys leaves the chip holding such a pair.
+ * With the chip's keys cached and its message verified, answered in the same turn.
  */
-async function check(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmValues): Promise<SunVerdict> {
-  const keys = await sdmKeysOf(ctx, chip);
+function check(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmValues): SunVerdict | Promise<SunVerdict> {
+  const keys = sdmKeysOf(ctx, chip);
+  if (keys instanceof Promise) return keys.then((known) => checkWith(ctx, chip, tt, sdm, known));
+  return checkWith(ctx, chip, tt, sdm, keys);
+}
+
+function checkWith(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmValues, keys: SdmKeys): SunVerdict | Promise<SunVerdict> {
   const verdict = sunVerdict(chip, keys, tt, sdm);
-  const pending = isChipsMessage(verdict, chip) ? null : await pendingSdmKeysOf(ctx, chip);
+  return isChipsMessage(verdict, chip) ? verdict : checkWithPending(ctx, chip, tt, sdm, keys, verdict);
+}
+
+async function checkWithPending(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmValues, keys: SdmKeys, verdict: SunVerdict): Promise<SunVerdict> {
+  const pending = await pendingSdmKeysOf(ctx, chip);
   if (pending === null) return verdict;
   const tries: SdmKeys[] = [
     pending,
@@ -119,18 +136,34 @@ async function check(ctx: VerifyContext, chip: ChipRow, tt: boolean, sdm: SdmVal
   return verdict;
 }
 
+const isTagTamper = (tag: TagWithChip) => tag.protocol === 'ntag_424_dna_tag_tamper';
+
 /**
  * The scan's tag and chip and its verdict. A cached chip may predate a rekey another process started or
  * finished: a scan its keys refuse is checked once more against the chip as stored (a refused scan is
- * rare; a genuine one never pays this).
+ * rare; a genuine one never pays this, and with its tag and keys cached is answered in the same turn).
  */
-async function locateAndCheck(ctx: VerifyContext, world: World, scanned: string): Promise<{ tag: TagWithChip; chip: ChipRow; verdict: SunVerdict }> {
-  const found = await locate(ctx, world, scanned);
-  const verdict = await check(ctx, found.chip, found.tag.protocol === 'ntag_424_dna_tag_tamper', found.sdm);
-  if (!found.cached || isChipsMessage(verdict, found.chip)) return { ...found, verdict };
+function locateAndCheck(ctx: VerifyContext, world: World, scanned: string): Checked | Promise<Checked> {
+  const found = locate(ctx, world, scanned);
+  if (found instanceof Promise) return found.then((known) => checkFound(ctx, world, scanned, known));
+  return checkFound(ctx, world, scanned, found);
+}
+
+function checkFound(ctx: VerifyContext, world: World, scanned: string, found: Located): Checked | Promise<Checked> {
+  const verdict = check(ctx, found.chip, isTagTamper(found.tag), found.sdm);
+  if (verdict instanceof Promise) return verdict.then((known) => checkedOrStored(ctx, world, scanned, found, known));
+  return checkedOrStored(ctx, world, scanned, found, verdict);
+}
+
+function checkedOrStored(ctx: VerifyContext, world: World, scanned: string, found: Located, verdict: SunVerdict): Checked | Promise<Checked> {
+  if (!found.cached || isChipsMessage(verdict, found.chip)) return { tag: found.tag, chip: found.chip, verdict };
+  return checkStored(ctx, world, scanned, found, verdict);
+}
+
+async function checkStored(ctx: VerifyContext, world: World, scanned: string, found: Located, verdict: SunVerdict): Promise<Checked> {
   const stored = await locate(ctx, world, scanned, false);
-  if (!keysChanged(found.chip, stored.chip)) return { ...found, verdict };
-  return { ...stored, verdict: await check(ctx, stored.chip, stored.tag.protocol === 'ntag_424_dna_tag_tamper', stored.sdm) };
+  if (!keysChanged(found.chip, stored.chip)) return { tag: found.tag, chip: found.chip, verdict };
+  return { tag: stored.tag, chip: stored.chip, verdict: await check(ctx, stored.chip, isTagTamper(stored.tag), stored.sdm) };
 }
 
 /** What decides which keys a chip's scans are checked with. */
@@ -151,8 +184,8 @@ function check422(name: keyof typeof ATTRIBUTES, value: unknown): void {
  * Hands a scan to the group commit; the route passes one that keeps arrival
  * order (src/verifications/arrival-order.ts). Must call `enqueue` synchronously once it runs.
  */
-export type Sequencer = <T>(enqueue: () => T) => Promise<T>;
-const direct: Sequencer = async (enqueue) => enqueue();
+export type Sequencer = <T>(enqueue: () => T) => T | Promise<T>;
+const direct: Sequencer = (enqueue) => enqueue();
 
 /** A scan's answer: the verification, and whether it is an earlier one answered again (a page reload). */
 export interface ScanAnswer {
@@ -165,10 +198,11 @@ export async function verifyScan(ctx: VerifyContext, world: World, request: Scan
   if (request.client_ip !== undefined) check422('client_ip', request.client_ip);
   const scanned = request.url as string;
   const clientIp = (request.client_ip ?? null) as string | null;
-  const { tag, chip, verdict } = await locateAndCheck(ctx, world, scanned);
+  const checked = locateAndCheck(ctx, world, scanned);
+  const { tag, chip, verdict } = checked instanceof Promise ? await checked : checked;
   const at = ctx.clock.nowMicros();
   const address = clientIp ?? request.forwardedFor ?? null;
-  const urlHash = createHash('sha256').update(scanned).digest('hex');
+  const urlHash = hash('sha256', scanned, 'hex');
   // From the scan's client address; null for private, reserved and unknown ones (docs/operations.md, GeoIP).
   const country = address === null ? null : await ctx.countries.lookup(address);
   const limits = ctx.signalThresholds.cached(world) ?? (await ctx.signalThresholds.read(world));

@@ -106,11 +106,14 @@ describe('inArrivalOrder and passArrival', () => {
     const order = new ArrivalOrder();
     const requests = [0, 1, 2, 3].map(() => requestWith(order.take()));
     const log: number[] = [];
+    // A run with nothing earlier pending answers its value itself, the others a promise of it.
     const runs = [3, 2, 1, 0].map((i) =>
-      inArrivalOrder(order, requests[i]!, () => {
-        log.push(i);
-        return i * 10;
-      }),
+      Promise.resolve(
+        inArrivalOrder(order, requests[i]!, () => {
+          log.push(i);
+          return i * 10;
+        }),
+      ),
     );
     assert.deepEqual(await Promise.all(runs), [30, 20, 10, 0]);
     assert.deepEqual(log, [0, 1, 2, 3]);
@@ -147,7 +150,7 @@ describe('inArrivalOrder and passArrival', () => {
     const first = requestWith(order.take());
     const second = requestWith(order.take());
     passArrival(order, requestWith(null));
-    const run = inArrivalOrder(order, second, () => 'second');
+    const run = Promise.resolve(inArrivalOrder(order, second, () => 'second'));
     assert.equal(await settled(run), false, 'the first ticket still holds it');
     passArrival(order, first);
     assert.equal(await run, 'second');
