@@ -22,6 +22,7 @@ import { extensionApi } from './extension/routes/index.js';
 import { CLAIM_QUERY_MAX } from './extension/documents.js';
 import { EXT_ANSWER_HEADERS } from './extension/http.js';
 import { webhookOperations } from './webhooks/openapi.js';
+import { CaseOpenedEvent, CaseUpdatedEvent } from './cases/index.js';
 import { VerificationFlaggedEvent } from './verifications/schemas.js';
 import { TagRekeyedEvent } from './writer/schemas.js';
 import { platformRoutes } from './platform-routes.js';
@@ -117,7 +118,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Outside the API prefix and the limiter: a scraper polling every few seconds must never be refused.
   metricsRoute(app, metrics, config.metricsToken);
   await installOpenApi(app, config.apiPrefix, config.extPrefix, {
-    webhooks: webhookOperations({ 'verification.flagged': VerificationFlaggedEvent, 'tag.rekeyed': TagRekeyedEvent }),
+    webhooks: webhookOperations({
+      'verification.flagged': VerificationFlaggedEvent,
+      'tag.rekeyed': TagRekeyedEvent,
+      'case.opened': CaseOpenedEvent,
+      'case.updated': CaseUpdatedEvent,
+    }),
   });
   // The operator console's static files and pages (docs/console.md); it reads the API like any client.
   await installConsole(app);

@@ -4,6 +4,7 @@
 import type { AppContext } from './context.js';
 import type { RouteApp } from './http/route-app.js';
 import { extensionPlatformRoutes } from './extension/platform-routes.js';
+import { caseRoutes } from './cases/routes/index.js';
 import { keyRoutes } from './keys/routes/index.js';
 import { auditRoutes } from './audit/routes/index.js';
 import { userRoutes } from './users/routes/index.js';
@@ -26,6 +27,7 @@ export const platformRoutes: readonly RouteModule[] = [
   ...auditRoutes,
   ...webhookRoutes,
   ...verificationRoutes,
+  ...caseRoutes,
   ...sessionRoutes,
   ...writerRoutes,
   ...extensionPlatformRoutes,

@@ -34,6 +34,8 @@ export const AUDIT_OPERATIONS = [
   'master.rewrap',
   'master.retire',
   'scans.prune',
+  'case.update',
+  'case.add_note',
 ] as const;
 
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];

@@ -34,6 +34,7 @@ import * as countryTimeIndex from './migrations/0030_country_time_index.js';
 import * as users from './migrations/0031_users.js';
 import * as flagWindows from './migrations/0032_flag_windows.js';
 import * as flaggedCounts from './migrations/0033_flagged_counts.js';
+import * as cases from './migrations/0034_cases.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -70,6 +71,7 @@ const steps: Record<string, Step> = {
   '0031_users': users,
   '0032_flag_windows': flagWindows,
   '0033_flagged_counts': flaggedCounts,
+  '0034_cases': cases,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

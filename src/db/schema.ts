@@ -539,3 +539,54 @@ export interface SignalsTables {
   flag_windows: FlagWindowsTable;
 }
 export interface Database extends SignalsTables {}
+
+export type CaseState = 'open' | 'acknowledged' | 'resolved';
+
+/** A tag's flagged scans grouped for triage (docs/cases.md); at most one unresolved case per tag. */
+export interface CasesTable {
+  id: string;
+  team_id: string;
+  mode: Mode;
+  tag_id: string;
+  state: CaseState;
+  opened_at: number;
+  last_seen_at: number;
+  updated_at: number;
+  scans: number;
+  /** The signals of its scans, comma-separated in the signals' order. */
+  signals: string;
+  /** JSON: scans per signal. */
+  signal_counts: string;
+  /** JSON: the countries its scans came from, sorted. */
+  countries: string;
+  assignee_id: string | null;
+  resolution: string | null;
+  resolution_note: string | null;
+  previous_case_id: string | null;
+  acknowledged_at: number | null;
+  resolved_at: number | null;
+}
+
+/** The flagged scans of a case. */
+export interface CaseScansTable {
+  case_id: string;
+  scanned_at: number;
+  verification_id: string;
+}
+
+/** A case's thread: notes are appended, never changed. */
+export interface CaseNotesTable {
+  id: string;
+  case_id: string;
+  author_type: string;
+  author_id: string;
+  body: string;
+  created_at: number;
+}
+
+export interface CasesTables {
+  cases: CasesTable;
+  case_scans: CaseScansTable;
+  case_notes: CaseNotesTable;
+}
+export interface Database extends CasesTables {}

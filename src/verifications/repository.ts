@@ -32,6 +32,29 @@ export async function findVerification(db: Executor, world: World, id: string): 
   return db.selectFrom('verifications').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
+/** The world's verifications among `ids` (a case's scans), in no particular order. */
+export async function findVerifications(db: Executor, world: World, ids: string[]): Promise<VerificationRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('verifications').selectAll().where('id', 'in', ids).where('team_id', '=', world.teamId).where('mode', '=', world.mode).execute();
+}
+
+/**
+ * The tag's genuine scan just before `before` (time, id): the one a country_jump is measured from (docs/signals.md).
+ * Served by the per-tag index (tag_id, scanned_at, id).
+ */
+export function previousGenuine(db: Executor, tagId: string, before: readonly [number, string]): Promise<VerificationRow | undefined> {
+  return db
+    .selectFrom('verifications')
+    .selectAll()
+    .where('tag_id', '=', tagId)
+    .where(sql<boolean>`(scanned_at, id) < (${before[0]}, ${before[1]})`)
+    .where('genuine', '=', sql.lit(1))
+    .orderBy('scanned_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /**
  * The genuine verifications of these tags scanned since `since` with any of these URL hashes (page reloads;
  * the caller filters pairs and times). Served by the per-tag index (tag_id, scanned_at, id) of migration 0015.

@@ -41,8 +41,15 @@ async function markBursts(trx: Executor, stored: { scan: Scan; row: Verification
   }
 }
 
+/**
+ * What a feature above this one does with a batch's flagged verifications in the same commit, under their
+ * tags' chip locks (the cases feature opens and joins cases: src/cases/opening.ts). Given by the composition
+ * root (src/write-kinds.ts), so that this feature need not know it.
+ */
+export type FlaggedScans = (trx: Executor, rows: VerificationRow[]) => Promise<void>;
+
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
-export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips): Promise<VerificationRow[]> {
+export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips, flaggedScans?: FlaggedScans): Promise<VerificationRow[]> {
   const chips = new Map((await chipsRepo.lockForBatch(trx, tagsOf(scans))).map((c) => [c.tag_id, c]));
   const { results, inserts, sessions, advances, acceptedHere, losers } = decide(scans, chips);
 
@@ -79,10 +86,9 @@ export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips)
   const stored = storedAnew(scans, results);
   await markBursts(trx, stored);
   await verificationsRepo.writeOutcomes(trx, advances, sessions, inserts);
-  await announceFlagged(
-    trx,
-    stored.flatMap(({ row }) => (row.signals === null ? [] : [row])),
-  );
+  const flagged = stored.flatMap(({ row }) => (row.signals === null ? [] : [row]));
+  await announceFlagged(trx, flagged);
+  if (flaggedScans && flagged.length > 0) await flaggedScans(trx, flagged);
   // Recorded before COMMIT: should it fail, the next batch's guard finds the chips changed and locks them.
   seen?.record(chips.values());
   return results as VerificationRow[];
@@ -145,12 +151,12 @@ export async function writeBatchAsSeen(db: Executor, scans: Scan[], seen: SeenCh
 }
 
 /** Scans for the group commit of one engine; on PostgreSQL with this process's view of its chips. */
-export function scanWrites(dialect: Dialect): WriteKind<Scan, VerificationRow> {
+export function scanWrites(dialect: Dialect, flaggedScans?: FlaggedScans): WriteKind<Scan, VerificationRow> {
   const seen = dialect === 'postgres' ? new SeenChips() : undefined;
   return {
     kinds: ['authentic', 'failed'],
     lockKey: (scan) => scan.row.tag_id,
-    write: (trx, scans) => writeBatch(trx, scans, seen),
+    write: (trx, scans) => writeBatch(trx, scans, seen, flaggedScans),
     ...(seen ? { writeUnlocked: (db: Executor, scans: Scan[]) => writeBatchAsSeen(db, scans, seen) } : {}),
     // A scan's own verification crosses back as what the batch decided (a failed scan is stored as it came
     // but for its signals); a reload's original crosses whole.

@@ -15,7 +15,7 @@ const Signals = Type.Array(Signal, {
   description: 'What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason.',
 });
 
-const Verification = resourceOf(
+export const Verification = resourceOf(
   'verifications',
   Type.Object({
     genuine: Type.Boolean(),

@@ -3,7 +3,7 @@
 // The four tag lifecycle events are the contract's, and a webhook created without `events` gets
 // them; the others are received only when listed.
 export const TAG_EVENT_TYPES = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
-export const OPT_IN_EVENT_TYPES = ['verification.flagged', 'tag.rekeyed'] as const;
+export const OPT_IN_EVENT_TYPES = ['verification.flagged', 'tag.rekeyed', 'case.opened', 'case.updated'] as const;
 export const EVENT_TYPES = [...TAG_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -14,6 +14,10 @@ const EMITTED: Record<EventType, string> = {
     'A verification carries a counterfeit signal (docs/signals.md); `data` is the verification, `tag` its tag, `signals` its signals. Opt-in: sent only to webhooks that list it.',
   'tag.rekeyed':
     "A configured tag's chip was moved to new keys by the writer (docs/writer.md, Rekey); `data` is the tag, `write_id` the write. Opt-in: sent only to webhooks that list it.",
+  'case.opened':
+    'A flagged scan of a tag with no unresolved case opened one (docs/cases.md); `data` is the case, `tag` its tag. Later flagged scans join it without an event. Opt-in: sent only to webhooks that list it.',
+  'case.updated':
+    'A case was triaged (state, assignee, resolution) or given a note (docs/cases.md); `data` is the case as it is now, `tag` its tag, `changes` what changed. Opt-in: sent only to webhooks that list it.',
 };
 
 const FailureReason = Type.Object({ code: Type.String({ description: 'timeout, aborted, tag_deleted, uid_bound_to_another_tag, …' }), detail: Type.String() });
