@@ -28,7 +28,7 @@ import {
 const UNOPENABLE = /not an http\(s\) URL a phone can open/;
 /** The form's events: the four tag events the API subscribes a webhook to by default, then the opt-in ones. */
 const DEFAULT_EVENTS = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'];
-const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'];
+const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed', 'case.opened', 'case.updated'];
 
 for (const kind of DATABASES) {
   describe(`console tags and webhooks (${kind})`, () => {

@@ -16,6 +16,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DATABASES } from '../kit/harness.js';
+import { caseProperties } from './properties/cases.js';
 import { catalogProperties } from './properties/catalog.js';
 import { keyAndUserProperties } from './properties/keys-and-users.js';
 import { propertySuite } from './properties/kit.js';
@@ -30,7 +31,16 @@ for (const [dbIndex, kind] of DATABASES.entries()) {
   describe(`platform API properties (${kind})`, () => {
     const p = propertySuite(kind, dbIndex);
     // In this order: later groups read the pools (tags, urls) the earlier ones grew.
-    for (const group of [tagProperties, readProperties, verificationProperties, webhookProperties, writerProperties, keyAndUserProperties, catalogProperties])
+    for (const group of [
+      tagProperties,
+      readProperties,
+      verificationProperties,
+      caseProperties,
+      webhookProperties,
+      writerProperties,
+      keyAndUserProperties,
+      catalogProperties,
+    ])
       group(p);
 
     test('every route of the route table was exercised', () => {

@@ -25,6 +25,8 @@ export interface Owned {
   chipTagId: string;
   verificationId: string;
   sessionId: string;
+  /** A case of the chip's tag, opened by a counter gap. */
+  caseId: string;
   /** A fresh scan of the owner's configured tag, not yet verified. */
   scanUrl: string;
   /** A second key of the owner's sandbox, for the routes that revoke or roll a key. */
@@ -80,6 +82,8 @@ export const ownerKey = (route: RouteRow, world: SeededTeam): string | null =>
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
 const responsesDoc = (id: string) => ({ data: { type: 'writes', id, attributes: { responses: [] } } });
+const caseDoc = (id: string) => ({ data: { type: 'cases', id, attributes: { state: 'acknowledged' } } });
+const noteDoc = () => ({ data: { type: 'case-notes', attributes: { body: 'Looked at it.' } } });
 const userDoc = (id: string) => ({ data: { type: 'users', id, attributes: { role: 'write' } } });
 const linksDoc = (productId: string | null) => () => ({ data: { type: 'tag-links', attributes: { product_id: productId } } });
 const holdingDoc = () => ({ data: { type: 'holdings', attributes: { address: OTHER_HOLDER, quantity: 2 } } });
@@ -353,6 +357,26 @@ export const ROUTES: RouteRow[] = [
     outsider: 404,
     access: 'read',
   },
+  { method: 'GET', pattern: '/cases', request: () => ({ path: '/cases' }), outsider: 200, access: 'read' },
+  { method: 'GET', pattern: '/cases/:id', request: (o) => byId('/cases/')(o.caseId), withId: byId('/cases/'), outsider: 404, access: 'read' },
+  {
+    method: 'PATCH',
+    pattern: '/cases/:id',
+    request: (o) => byId('/cases/', '', caseDoc)(o.caseId),
+    withId: byId('/cases/', '', caseDoc),
+    outsider: 404,
+    access: 'write',
+    audit: 'case.update',
+  },
+  {
+    method: 'POST',
+    pattern: '/cases/:id/notes',
+    request: (o) => byId('/cases/', '/notes', noteDoc)(o.caseId),
+    withId: byId('/cases/', '/notes', noteDoc),
+    outsider: 404,
+    access: 'write',
+    audit: 'case.add_note',
+  },
   { method: 'GET', pattern: '/products', request: () => ({ path: '/products' }), outsider: 200, access: 'read' },
   // Acts on the caller's own team and mode only.
   {
@@ -441,11 +465,15 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
   const write = await call(server, 'POST', '/writer/writes', { key, body: { data: { type: 'writes', attributes: { tag_id: tag.id } } } });
   const chip = await emulated(server, world.teamId, 'ntag_424_dna');
   const verified = await verify(server, key, await tapUrl(server, chip.id));
+  // Six reads never verified, then a genuine scan: a counter gap, which opens a case.
+  for (let i = 0; i < 6; i++) await tapUrl(server, chip.id);
+  const gap = await verify(server, key, await tapUrl(server, chip.id));
   const scanUrl = await tapUrl(server, chip.id);
   for (const [what, r, status] of [
     ['webhook', webhook, 201],
     ['write', write, 201],
     ['verification', verified, 201],
+    ['counter gap', gap, 201],
   ] as const) {
     if (r.status !== status) throw new Error(`seeding the ${what}: ${r.status} ${r.text}`);
   }
@@ -464,6 +492,8 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
   }
   const delivery = await server.ctx.db.kysely.selectFrom('deliveries').select('event_id').where('webhook_id', '=', webhook.body.data.id).executeTakeFirst();
   if (!delivery) throw new Error('seeding: no delivery to the webhook');
+  const opened = await server.ctx.db.kysely.selectFrom('cases').select('id').where('tag_id', '=', chip.id).executeTakeFirst();
+  if (!opened) throw new Error(`seeding: the counter gap opened no case (${gap.text})`);
   return {
     world,
     tag,
@@ -473,6 +503,7 @@ export async function seedOwned(server: TestServer, world: SeededTeam): Promise<
     chipTagId: chip.id,
     verificationId: verified.body.data.id,
     sessionId: verified.body.data.attributes.session_id,
+    caseId: opened.id,
     scanUrl,
     spareKeyId: (await createKey(server.ctx.db.kysely, world.teamId, 'sandbox', server.clock)).id,
     userId: (

@@ -178,6 +178,8 @@ for (const kind of DATABASES)
         'tag.deleted',
         'verification.flagged',
         'tag.rekeyed',
+        'case.opened',
+        'case.updated',
         'webhook.test',
       ]);
       for (const [type, item] of Object.entries<any>(document.webhooks)) {
@@ -199,6 +201,14 @@ for (const kind of DATABASES)
           assert.deepEqual(schema.properties.signals.items.enum, ['counter_gap', 'country_jump', 'replay_burst', 'tamper_opened', 'tamper_open']);
           assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'tag', 'signals', 'scans']);
           assert.deepEqual(schema.properties.scans.patternProperties, { '^(.*)$': { type: 'integer', minimum: 1 } });
+          assert.match(item.post.description, /Opt-in/);
+          continue;
+        }
+        if (type === 'case.opened' || type === 'case.updated') {
+          // The case as it is now and its tag; case.updated says what changed. Opt-in.
+          assert.equal(schema.properties.data.properties.type.const, 'cases');
+          assert.deepEqual(schema.properties.tag.anyOf, [{ $ref: '#/components/schemas/Tag' }, { type: 'null' }]);
+          assert.deepEqual(schema.required, ['type', 'timestamp', 'data', 'tag', ...(type === 'case.updated' ? ['changes'] : [])]);
           assert.match(item.post.description, /Opt-in/);
           continue;
         }

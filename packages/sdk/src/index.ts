@@ -1,5 +1,6 @@
 // @tapproof/sdk: the tapproof platform API from any runtime with fetch (Node ≥ 20,
 // Deno, Bun, browsers, edge workers). No runtime dependencies.
+import { Cases } from './cases.js';
 import { Tags } from './tags.js';
 import { Keys, Sessions, Teams } from './resources.js';
 import { Verifications } from './verifications.js';
@@ -9,6 +10,7 @@ import { Transport, type TapproofOptions } from './transport.js';
 export class Tapproof {
   readonly tags: Tags;
   readonly verifications: Verifications;
+  readonly cases: Cases;
   readonly sessions: Sessions;
   readonly webhooks: Webhooks;
   readonly keys: Keys;
@@ -18,6 +20,7 @@ export class Tapproof {
     const transport = new Transport(options);
     this.tags = new Tags(transport);
     this.verifications = new Verifications(transport);
+    this.cases = new Cases(transport);
     this.sessions = new Sessions(transport);
     this.webhooks = new Webhooks(transport);
     this.keys = new Keys(transport);

@@ -69,14 +69,31 @@ export type SignalThresholds = Team['attributes']['signal_thresholds'];
 /** Any of the thresholds to change (`teams.updateThresholds`); the others keep their values. */
 export type SignalThresholdsUpdate = NonNullable<DataOf<Body<'updateCurrentTeam'>>['attributes']['signal_thresholds']>;
 
+/** A tag's flagged scans grouped for triage (docs/cases.md). */
+export type Case = DataOf<Ok<'getCase', 200>>;
+export type CaseState = Case['attributes']['state'];
+/** GET /cases/:id: the case, and in `included` its newest scans (with `meta.in_case`, `meta.jumped_from`) and notes. */
+export type CaseDocument = Ok<'getCase', 200>;
+export type CaseNote = DataOf<Ok<'createCaseNote', 201>>;
+/** Cases per state (`cases.counts`). */
+export type CaseCounts = Ok<'listCases', 200>['meta']['counts'];
+/** The filters of `cases.list`; `since` is inclusive, `until` exclusive (times the case opened). */
+export type CaseListParams = Omit<Query<'listCases'>, 'since' | 'until' | 'cursor'> & { since?: Time; until?: Time };
+/** What `cases.update` sets: state, assignee_id, resolution (to resolve), resolution_note. */
+export type CaseUpdate = DataOf<Body<'updateCase'>>['attributes'];
+
 type DeliveryBody<Op extends keyof operations> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 /** A delivery of the opt-in `verification.flagged`: the verification (`data`), its tag and its signals. */
 export type VerificationFlaggedEvent = DeliveryBody<'verificationFlagged'>;
 /** A delivery of the opt-in `tag.rekeyed`: the tag (`data`) whose chip a write (`write_id`) moved to new keys. */
 export type TagRekeyedEvent = DeliveryBody<'tagRekeyed'>;
+/** A delivery of the opt-in `case.opened`: the case (`data`) and its tag. */
+export type CaseOpenedEvent = DeliveryBody<'caseOpened'>;
+/** A delivery of the opt-in `case.updated`: the case as it is now, its tag, and what changed (`changes`). */
+export type CaseUpdatedEvent = DeliveryBody<'caseUpdated'>;
 /**
- * The body of a webhook delivery, one member per event type: the four tag events, and `verification.flagged`
- * and `tag.rekeyed` for a webhook that lists them in its `events`.
+ * The body of a webhook delivery, one member per event type: the four tag events, and `verification.flagged`,
+ * `tag.rekeyed`, `case.opened` and `case.updated` for a webhook that lists them in its `events`.
  */
 export type WebhookEvent =
   | DeliveryBody<'tagCreated'>
@@ -84,5 +101,7 @@ export type WebhookEvent =
   | DeliveryBody<'tagConfigurationFailed'>
   | DeliveryBody<'tagDeleted'>
   | VerificationFlaggedEvent
-  | TagRekeyedEvent;
+  | TagRekeyedEvent
+  | CaseOpenedEvent
+  | CaseUpdatedEvent;
 export type WebhookEventType = WebhookEvent['type'];

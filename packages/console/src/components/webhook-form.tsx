@@ -7,7 +7,7 @@ import { ErrorLine } from './ui.tsx';
 // The API's events (src/webhooks/event-types.ts): the four tag events it subscribes a webhook to by default,
 // then those received only when asked for.
 const DEFAULT_EVENTS = ['tag.created', 'tag.configured', 'tag.configuration_failed', 'tag.deleted'] as const;
-export const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed'] as const;
+export const EVENT_TYPES = [...DEFAULT_EVENTS, 'verification.flagged', 'tag.rekeyed', 'case.opened', 'case.updated'] as const;
 
 /** The events a webhook takes, as ticks, in the API's order. */
 export function EventChecks(props: { events: Set<string>; onChange: (events: Set<string>) => void }) {

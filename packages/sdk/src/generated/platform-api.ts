@@ -631,6 +631,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the world's cases, newest opened first, with counts per state */
+        get: operations["listCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a case with its newest scans, the scans its country jumps came from, and its notes */
+        get: operations["getCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Triage a case: its state, assignee and resolution */
+        patch: operations["updateCase"];
+        trace?: never;
+    };
+    "/cases/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a note to a case's thread (notes are never changed) */
+        post: operations["createCaseNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{id}": {
         parameters: {
             query?: never;
@@ -1147,6 +1199,46 @@ export interface webhooks {
          * @description A configured tag's chip was moved to new keys by the writer (docs/writer.md, Rekey); `data` is the tag, `write_id` the write. Opt-in: sent only to webhooks that list it. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to tag.rekeyed.
          */
         post: operations["tagRekeyed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * case.opened
+         * @description A flagged scan of a tag with no unresolved case opened one (docs/cases.md); `data` is the case, `tag` its tag. Later flagged scans join it without an event. Opt-in: sent only to webhooks that list it. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to case.opened.
+         */
+        post: operations["caseOpened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * case.updated
+         * @description A case was triaged (state, assignee, resolution) or given a note (docs/cases.md); `data` is the case as it is now, `tag` its tag, `changes` what changed. Opt-in: sent only to webhooks that list it. Sent as application/json to each enabled webhook of the tag's team and mode that subscribes to case.updated.
+         */
+        post: operations["caseUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4563,7 +4655,7 @@ export interface operations {
                 /** @description Only changes to this resource (tag_…, whk_…, key_…, team_…, …) */
                 resource?: string;
                 /** @description What was done, as <resource>.<verb> */
-                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "webhook.test" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                operation?: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "webhook.test" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune" | "case.update" | "case.add_note";
                 /** @description At or after; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
                 since?: string;
                 /** @description Before; ISO 8601 date (2026-01-31) or time with offset (2026-01-31T12:00:00Z) */
@@ -4609,7 +4701,7 @@ export interface operations {
                                  * @description What was done, as <resource>.<verb>
                                  * @enum {string}
                                  */
-                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "webhook.test" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune";
+                                operation: "team.create" | "team.update" | "key.create" | "key.roll" | "key.revoke" | "tag.create" | "tag.update" | "tag.delete" | "tag.import" | "tag.emulate" | "tag.link" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.redeliver" | "webhook.test" | "write.start" | "write.finish" | "product.create" | "token.create" | "holding.set" | "holding.unset" | "user.invite" | "user.update" | "user.reset" | "user.set_password" | "user.add_passkey" | "user.join" | "user.bind" | "master.rotate" | "master.rewrap" | "master.retire" | "scans.prune" | "case.update" | "case.add_note";
                                 /** @description What the change touched */
                                 resource: {
                                     type: string;
@@ -4699,7 +4791,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -4786,7 +4878,7 @@ export interface operations {
                             /** @description https (http only where the operator allows it); private and loopback targets are refused */
                             url: string;
                             /** @description Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed) */
-                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
+                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated")[];
                         };
                     };
                 };
@@ -4808,7 +4900,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -4931,7 +5023,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -5086,7 +5178,7 @@ export interface operations {
                             /** @description https (http only where the operator allows it); private and loopback targets are refused */
                             url?: string;
                             /** @description Event kinds to receive; the four tag events when omitted at creation (verification.flagged only when listed) */
-                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
+                            events?: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated")[];
                             enabled?: boolean;
                             /** @description true: issue a new secret (returned once); the old one keeps signing for 24 hours */
                             rotate_secret?: boolean;
@@ -5111,7 +5203,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 url: string;
-                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed")[];
+                                events: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated")[];
                                 enabled: boolean;
                                 /** @description Why the platform disabled it: 410 from the endpoint, or 5 days of failures */
                                 disabled_reason: "gone" | "failing" | null;
@@ -5247,7 +5339,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | "webhook.test" | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated") | "webhook.test" | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -5366,7 +5458,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | "webhook.test" | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated") | "webhook.test" | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -5489,7 +5581,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 webhook_id: string;
-                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed") | "webhook.test" | null;
+                                event_type: ("tag.created" | "tag.configured" | "tag.configuration_failed" | "tag.deleted" | "verification.flagged" | "tag.rekeyed" | "case.opened" | "case.updated") | "webhook.test" | null;
                                 tag_id: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "delivered" | "failed" | "canceled";
@@ -6166,6 +6258,624 @@ export interface operations {
             };
             /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    listCases: {
+        parameters: {
+            query?: {
+                state?: "open" | "acknowledged" | "resolved";
+                signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
+                /** @description Only this tag's cases */
+                tag_id?: string;
+                /** @description Only the cases of this person (usr_…), or `none` for the unassigned */
+                assignee_id?: string;
+                /** @description Opened at or after; ISO 8601 */
+                since?: string;
+                /** @description Opened before; ISO 8601 */
+                until?: string;
+                page_size?: number;
+                /** @description Opaque: copy it from links.next */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases, newest opened first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "cases";
+                            /** @description Prefix case_ */
+                            id: string;
+                            attributes: {
+                                tag_id: string;
+                                /** @enum {string} */
+                                state: "open" | "acknowledged" | "resolved";
+                                /** @description ISO 8601, microsecond precision, UTC: the scanned_at of its first scan */
+                                opened_at: string;
+                                /** @description The scanned_at of its newest scan */
+                                last_seen_at: string;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                updated_at: string;
+                                /** @description How many flagged scans it holds */
+                                scans: number;
+                                /** @description The signals its scans carry, in the signals’ order */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                                /** @description Scans per signal (a scan with two signals counts for both) */
+                                by_signal: {
+                                    [key: string]: number;
+                                };
+                                /** @description The countries its scans came from (ISO 3166-1 alpha-2), sorted; unknown ones are left out */
+                                countries: string[];
+                                /** @description The person working it (usr_…) */
+                                assignee_id: string | null;
+                                /** @description Set when resolved */
+                                resolution: ("counterfeit_confirmed" | "false_positive" | "expected" | "other") | null;
+                                /** @description Why, when resolved */
+                                resolution_note: string | null;
+                                /** @description The tag's previous case (resolved) when this one opened after it */
+                                previous_case_id: string | null;
+                                /** @description When it was first acknowledged */
+                                acknowledged_at: string | null;
+                                /** @description When it was resolved */
+                                resolved_at: string | null;
+                            };
+                        }[];
+                        links: {
+                            /** @description The next page, or null on the last one */
+                            next: string | null;
+                        };
+                        meta: {
+                            /** @description Cases per state under the other filters (state itself left out): what each tab of states would list */
+                            counts: {
+                                open: number;
+                                acknowledged: number;
+                                resolved: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    getCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /** Case */
+                        data: {
+                            /** @enum {string} */
+                            type: "cases";
+                            /** @description Prefix case_ */
+                            id: string;
+                            attributes: {
+                                tag_id: string;
+                                /** @enum {string} */
+                                state: "open" | "acknowledged" | "resolved";
+                                /** @description ISO 8601, microsecond precision, UTC: the scanned_at of its first scan */
+                                opened_at: string;
+                                /** @description The scanned_at of its newest scan */
+                                last_seen_at: string;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                updated_at: string;
+                                /** @description How many flagged scans it holds */
+                                scans: number;
+                                /** @description The signals its scans carry, in the signals’ order */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                                /** @description Scans per signal (a scan with two signals counts for both) */
+                                by_signal: {
+                                    [key: string]: number;
+                                };
+                                /** @description The countries its scans came from (ISO 3166-1 alpha-2), sorted; unknown ones are left out */
+                                countries: string[];
+                                /** @description The person working it (usr_…) */
+                                assignee_id: string | null;
+                                /** @description Set when resolved */
+                                resolution: ("counterfeit_confirmed" | "false_positive" | "expected" | "other") | null;
+                                /** @description Why, when resolved */
+                                resolution_note: string | null;
+                                /** @description The tag's previous case (resolved) when this one opened after it */
+                                previous_case_id: string | null;
+                                /** @description When it was first acknowledged */
+                                acknowledged_at: string | null;
+                                /** @description When it was resolved */
+                                resolved_at: string | null;
+                            };
+                        };
+                        /** @description The case's newest 100 scans, newest first, and the scans their country jumps came from; then its notes, oldest first */
+                        included: ({
+                            /** @enum {string} */
+                            type: "verifications";
+                            /** @description Prefix vrf_ */
+                            id: string;
+                            attributes: {
+                                genuine: boolean;
+                                /** @enum {string} */
+                                reason: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
+                                /** @description The extension API's id of this verification: VRF_ and the random part of its id (docs/extension.md, Ids) */
+                                verification_id: string;
+                                tag_id: string;
+                                /** @description SDMReadCtr of the scan; null when the message was not authentic */
+                                read_counter: number | null;
+                                /** @description TagTamper status; null for chips without one */
+                                tamper: {
+                                    /** @enum {string} */
+                                    permanent: "closed" | "open" | "not_enabled";
+                                    /** @enum {string} */
+                                    current: "closed" | "open" | "not_enabled";
+                                } | null;
+                                session_id: string | null;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                scanned_at: string;
+                                /** @description ISO 3166-1 alpha-2 country of client_ip (or of the request address behind a trusted proxy); null for private, reserved and unknown addresses */
+                                country: string | null;
+                                /** @description The client_ip the scan was verified with; null when none was given */
+                                client_ip: string | null;
+                                /** @description What looks wrong about this scan (docs/signals.md); empty when nothing does. Never changes genuine or reason. */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                            };
+                            meta: {
+                                /** @description true: a scan of the case; false: the genuine scan a country_jump of the case was measured from */
+                                in_case: boolean;
+                                /** @description For a country_jump: the id of the genuine scan before it, which it jumped from (included too) */
+                                jumped_from: string | null;
+                            };
+                        } | {
+                            /** @enum {string} */
+                            type: "case-notes";
+                            /** @description Prefix note_ */
+                            id: string;
+                            attributes: {
+                                case_id: string;
+                                body: string;
+                                /** @description Who wrote it: a key or a person of the console */
+                                author: {
+                                    /** @enum {string} */
+                                    type: "key" | "user" | "cli" | "system";
+                                    id: string;
+                                };
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        })[];
+                    };
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    updateCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "cases";
+                        id?: string;
+                        attributes: {
+                            /**
+                             * @description open → acknowledged → resolved (acknowledged may return to open); a resolved case stays resolved
+                             * @enum {string}
+                             */
+                            state?: "open" | "acknowledged" | "resolved";
+                            /** @description The person working the case; null: nobody */
+                            assignee_id?: string | null;
+                            /**
+                             * @description Required to resolve: counterfeit_confirmed, false_positive, expected (travel, a reseller abroad) or other (with resolution_note)
+                             * @enum {string}
+                             */
+                            resolution?: "counterfeit_confirmed" | "false_positive" | "expected" | "other";
+                            /** @description Why; required with resolution other. At most 1000 characters */
+                            resolution_note?: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The case as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /** Case */
+                        data: {
+                            /** @enum {string} */
+                            type: "cases";
+                            /** @description Prefix case_ */
+                            id: string;
+                            attributes: {
+                                tag_id: string;
+                                /** @enum {string} */
+                                state: "open" | "acknowledged" | "resolved";
+                                /** @description ISO 8601, microsecond precision, UTC: the scanned_at of its first scan */
+                                opened_at: string;
+                                /** @description The scanned_at of its newest scan */
+                                last_seen_at: string;
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                updated_at: string;
+                                /** @description How many flagged scans it holds */
+                                scans: number;
+                                /** @description The signals its scans carry, in the signals’ order */
+                                signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                                /** @description Scans per signal (a scan with two signals counts for both) */
+                                by_signal: {
+                                    [key: string]: number;
+                                };
+                                /** @description The countries its scans came from (ISO 3166-1 alpha-2), sorted; unknown ones are left out */
+                                countries: string[];
+                                /** @description The person working it (usr_…) */
+                                assignee_id: string | null;
+                                /** @description Set when resolved */
+                                resolution: ("counterfeit_confirmed" | "false_positive" | "expected" | "other") | null;
+                                /** @description Why, when resolved */
+                                resolution_note: string | null;
+                                /** @description The tag's previous case (resolved) when this one opened after it */
+                                previous_case_id: string | null;
+                                /** @description When it was first acknowledged */
+                                acknowledged_at: string | null;
+                                /** @description When it was resolved */
+                                resolved_at: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    createCaseNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "case-notes";
+                        attributes: {
+                            /** @description At most 10000 characters; line breaks allowed */
+                            body: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The note. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "case-notes";
+                            /** @description Prefix note_ */
+                            id: string;
+                            attributes: {
+                                case_id: string;
+                                body: string;
+                                /** @description Who wrote it: a key or a person of the console */
+                                author: {
+                                    /** @enum {string} */
+                                    type: "key" | "user" | "cli" | "system";
+                                    id: string;
+                                };
+                                /**
+                                 * @description ISO 8601, microsecond precision, UTC
+                                 * @example 2026-01-02T03:04:05.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Found: no such resource in the key's team and mode (for a scan: no configured tag). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9522,6 +10232,202 @@ export interface operations {
                     data: components["schemas"]["Tag"];
                     /** @description The write (wrt_…) that rekeyed the chip */
                     write_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the platform disables this webhook (disabled_reason gone). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within TAPPROOF_WEBHOOK_TIMEOUT_MS (15 s by default), is retried with backoff (docs/decisions.md §6); after 5 days of failures the webhook is disabled (disabled_reason failing). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseOpened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every retry of the event; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per live secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "case.opened";
+                    /**
+                     * @description ISO 8601, microsecond precision, UTC
+                     * @example 2026-01-02T03:04:05.123456Z
+                     */
+                    timestamp: string;
+                    /** Case */
+                    data: {
+                        /** @constant */
+                        type: "cases";
+                        /** @description Prefix case_ */
+                        id: string;
+                        attributes: {
+                            tag_id: string;
+                            /** @enum {string} */
+                            state: "open" | "acknowledged" | "resolved";
+                            /** @description ISO 8601, microsecond precision, UTC: the scanned_at of its first scan */
+                            opened_at: string;
+                            /** @description The scanned_at of its newest scan */
+                            last_seen_at: string;
+                            /**
+                             * @description ISO 8601, microsecond precision, UTC
+                             * @example 2026-01-02T03:04:05.123456Z
+                             */
+                            updated_at: string;
+                            /** @description How many flagged scans it holds */
+                            scans: number;
+                            /** @description The signals its scans carry, in the signals’ order */
+                            signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                            /** @description Scans per signal (a scan with two signals counts for both) */
+                            by_signal: {
+                                [key: string]: number;
+                            };
+                            /** @description The countries its scans came from (ISO 3166-1 alpha-2), sorted; unknown ones are left out */
+                            countries: string[];
+                            /** @description The person working it (usr_…) */
+                            assignee_id: string | null;
+                            /** @description Set when resolved */
+                            resolution: ("counterfeit_confirmed" | "false_positive" | "expected" | "other") | null;
+                            /** @description Why, when resolved */
+                            resolution_note: string | null;
+                            /** @description The tag's previous case (resolved) when this one opened after it */
+                            previous_case_id: string | null;
+                            /** @description When it was first acknowledged */
+                            acknowledged_at: string | null;
+                            /** @description When it was resolved */
+                            resolved_at: string | null;
+                        };
+                    };
+                    /** @description null once the tag is deleted */
+                    tag: components["schemas"]["Tag"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the platform disables this webhook (disabled_reason gone). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within TAPPROOF_WEBHOOK_TIMEOUT_MS (15 s by default), is retried with backoff (docs/decisions.md §6); after 5 days of failures the webhook is disabled (disabled_reason failing). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every retry of the event; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per live secret (two while a rotated secret is still valid). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "case.updated";
+                    /**
+                     * @description ISO 8601, microsecond precision, UTC
+                     * @example 2026-01-02T03:04:05.123456Z
+                     */
+                    timestamp: string;
+                    /** Case */
+                    data: {
+                        /** @constant */
+                        type: "cases";
+                        /** @description Prefix case_ */
+                        id: string;
+                        attributes: {
+                            tag_id: string;
+                            /** @enum {string} */
+                            state: "open" | "acknowledged" | "resolved";
+                            /** @description ISO 8601, microsecond precision, UTC: the scanned_at of its first scan */
+                            opened_at: string;
+                            /** @description The scanned_at of its newest scan */
+                            last_seen_at: string;
+                            /**
+                             * @description ISO 8601, microsecond precision, UTC
+                             * @example 2026-01-02T03:04:05.123456Z
+                             */
+                            updated_at: string;
+                            /** @description How many flagged scans it holds */
+                            scans: number;
+                            /** @description The signals its scans carry, in the signals’ order */
+                            signals: ("counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open")[];
+                            /** @description Scans per signal (a scan with two signals counts for both) */
+                            by_signal: {
+                                [key: string]: number;
+                            };
+                            /** @description The countries its scans came from (ISO 3166-1 alpha-2), sorted; unknown ones are left out */
+                            countries: string[];
+                            /** @description The person working it (usr_…) */
+                            assignee_id: string | null;
+                            /** @description Set when resolved */
+                            resolution: ("counterfeit_confirmed" | "false_positive" | "expected" | "other") | null;
+                            /** @description Why, when resolved */
+                            resolution_note: string | null;
+                            /** @description The tag's previous case (resolved) when this one opened after it */
+                            previous_case_id: string | null;
+                            /** @description When it was first acknowledged */
+                            acknowledged_at: string | null;
+                            /** @description When it was resolved */
+                            resolved_at: string | null;
+                        };
+                    };
+                    /** @description null once the tag is deleted */
+                    tag: components["schemas"]["Tag"] | null;
+                    /** @description What changed: each attribute as {from, to}; a note as `note` (its id and body) */
+                    changes: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
