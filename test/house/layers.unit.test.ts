@@ -22,6 +22,7 @@ const FEATURES = [
   'sessions',
   'signals',
   'verifications',
+  'cases',
   'webhooks',
   'extension',
   'writer',

@@ -9,17 +9,21 @@ import { RUNS, stray, maybeJunk, judge, type PropertySuite } from './kit.js';
 export function caseProperties(p: PropertySuite): void {
   const { suite, tally, s, key, property, idChoice, resolveId, pathOf } = p;
   test('cases: GET /cases and GET /cases/:id under random filters and ids; PATCH and notes with any attributes', async (t) => {
-    // Three forged copies of a URL are a replay burst: each tag gets a case.
+    // A forged URL is a replay burst at a threshold of 1 (the thresholds' property left them anywhere): each tag gets a case.
+    const thresholds = (signal_thresholds: unknown) =>
+      call(s(), 'PATCH', '/teams/current', { key: key(), body: { data: { type: 'teams', attributes: { signal_thresholds } } } });
+    const { replay_burst: burst } = (await call(s(), 'GET', '/teams/current', { key: key() })).body.data.attributes.signal_thresholds;
+    assert.equal((await thresholds({ replay_burst: 1 })).status, 200);
     const cases: string[] = [];
     for (let i = 0; i < 3; i++) {
       const chip = await emulated(s(), suite.world.teamId, 'ntag_424_dna');
       const forged = flipHexDigit(await tapUrl(s(), chip.id));
-      for (let n = 0; n < 3; n++)
-        await call(s(), 'POST', '/verifications', { key: key(), body: { data: { type: 'verifications', attributes: { url: forged } } } });
+      await call(s(), 'POST', '/verifications', { key: key(), body: { data: { type: 'verifications', attributes: { url: forged } } } });
       const listed = await call(s(), 'GET', `/cases?tag_id=${chip.id}`, { key: key() });
       assert.equal(listed.body.data.length, 1, listed.text);
       cases.push(listed.body.data[0].id);
     }
+    assert.equal((await thresholds({ replay_burst: burst })).status, 200);
     const odd = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.constant(null), fc.boolean(), fc.constant({}));
     const value = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: good }, { weight: 1, arbitrary: odd });
     const arbitrary = fc.record({
