@@ -2,6 +2,7 @@
 // naming each failed attribute) and the OpenAPI schema of the request documents (schemas.ts).
 import { Type } from '@sinclair/typebox';
 import type { FieldRule } from '../http/field-rules.js';
+import { enumOf } from '../http/query.js';
 import { codePoints, textProblem } from '../http/text-rules.js';
 import { isId } from '../ids.js';
 
@@ -26,10 +27,7 @@ function linesProblem(name: string, value: unknown, max: number): string | null 
 
 export const ATTRIBUTES = {
   state: {
-    schema: Type.Union(
-      CASE_STATES.map((s) => Type.Literal(s)),
-      { description: 'open → acknowledged → resolved (acknowledged may return to open); a resolved case stays resolved' },
-    ),
+    schema: { ...enumOf(CASE_STATES), description: 'open → acknowledged → resolved (acknowledged may return to open); a resolved case stays resolved' },
     explain: oneOf('state', CASE_STATES),
   },
   assignee_id: {
@@ -39,10 +37,10 @@ export const ATTRIBUTES = {
     explain: (value) => (value === null || isId('usr', value) ? null : 'assignee_id must be the id of a person of the team (usr_…) or null'),
   },
   resolution: {
-    schema: Type.Union(
-      RESOLUTIONS.map((r) => Type.Literal(r)),
-      { description: 'Required to resolve: counterfeit_confirmed, false_positive, expected (travel, a reseller abroad) or other (with resolution_note)' },
-    ),
+    schema: {
+      ...enumOf(RESOLUTIONS),
+      description: 'Required to resolve: counterfeit_confirmed, false_positive, expected (travel, a reseller abroad) or other (with resolution_note)',
+    },
     explain: oneOf('resolution', RESOLUTIONS),
   },
   resolution_note: {

@@ -107,7 +107,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 75);
+      assert.equal(all.length, 79);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
@@ -118,7 +118,7 @@ for (const kind of DATABASES)
       const ids = all.map(({ where, op }) => {
         assert.match(
           op.operationId ?? '',
-          /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification|webhook|sign|set|inspect|passkey|register|start|finish)[A-Z][A-Za-z]*$/,
+          /^(create|get|list|export|update|delete|roll|revoke|invite|reset|tag|verification|webhook|sign|set|inspect|passkey|register|start|finish|case)[A-Z][A-Za-z]*$/,
           where,
         );
         for (const [status, response] of Object.entries<any>(op.responses)) {
