@@ -7,8 +7,46 @@ insert into "audit_events" ("id", "team_id", "mode", "occurred_at", "actor_type"
 -- src/audit/repository.ts listAuditEvents
 select * from "audit_events" where "team_id" = ? and "mode" = ? order by "occurred_at" desc, "id" desc limit ?;
 
+-- src/cases/repository.ts caseNotes
+select * from "case_notes" where "case_id" = ? order by "created_at", "id";
+
+-- src/cases/repository.ts caseScans
+select * from "case_scans" where "case_id" = ? order by "scanned_at" desc, "verification_id" desc limit ?;
+
+-- src/cases/repository.ts countByState
+select "state", count(*) as "count" from "cases" where "team_id" = ? and "mode" = ? group by "state";
+
+-- src/cases/repository.ts findCase
+select * from "cases" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/cases/repository.ts findCaseForUpdate
+select * from "cases" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/cases/repository.ts insertCaseScans
+insert into "case_scans" ("case_id", "scanned_at", "verification_id") values (?, ?, ?);
+
+-- src/cases/repository.ts insertCases
+insert into "cases" ("id", "team_id", "mode", "tag_id", "state", "opened_at", "last_seen_at", "updated_at", "scans", "signals", "signal_counts", "countries", "assignee_id", "resolution", "resolution_note", "previous_case_id", "acknowledged_at", "resolved_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- src/cases/repository.ts insertNote
+insert into "case_notes" ("id", "case_id", "author_type", "author_id", "body", "created_at") values (?, ?, ?, ?, ?, ?);
+
+-- src/cases/repository.ts listCases
+select * from "cases" where "team_id" = ? and "mode" = ? order by "opened_at" desc, "id" desc limit ?;
+
+-- src/cases/repository.ts lockUnresolved
+select * from "cases" where "tag_id" in (…) and "state" <> ? order by "id";
+
+-- src/cases/repository.ts newestCases
+select "id" from "cases" where "tag_id" = ? order by "opened_at" desc, "id" desc limit ?;
+
+-- src/cases/repository.ts updateCase
+update "cases" set "state" = ?, "acknowledged_at" = ?, "updated_at" = ? where "id" = ?;
+update "cases" set "updated_at" = ? where "id" = ?;
+
 -- src/db/day-counts.ts addDayCounts
 insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = "scan_counts".count + excluded.count;
+insert into "signal_counts" ("team_id", "mode", "day", "signal", "count") values (?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "signal") do update set "count" = "signal_counts".count + excluded.count;
 
 -- src/db/day-counts.ts findDayCounts
 select * from "flagged_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
@@ -325,11 +363,20 @@ insert into "sign_in_failures" ("subject", "failed_at") values (?, ?);
 -- src/users/throttle-repository.ts pruneFailures
 delete from "sign_in_failures" where "failed_at" < ?;
 
+-- src/verifications/flag-windows-repository.ts lockWindows
+select * from "flag_windows" where "tag_id" in (…) order by "tag_id", "signal";
+
+-- src/verifications/flag-windows-repository.ts saveWindows
+insert into "flag_windows" ("tag_id", "signal", "team_id", "mode", "opened_at", "held", "last_held_id") values (?, ?, ?, ?, ?, ?, ?) on conflict ("tag_id", "signal") do update set "opened_at" = ?, "held" = ?, "last_held_id" = ?;
+
 -- src/verifications/repository.ts findGenuineByUrlHashes
 select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "scanned_at" >= ? and "url_hash" in (…) order by "scanned_at";
 
 -- src/verifications/repository.ts findVerification
 select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
+
+-- src/verifications/repository.ts findVerifications
+select * from "verifications" where "id" in (…) and "team_id" = ? and "mode" = ?;
 
 -- src/verifications/repository.ts insertVerifications
 insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "signals") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
@@ -438,6 +485,8 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
+--   src/cases/repository.ts filtered
+--   src/cases/repository.ts saveProgress
 --   src/db/change-feed.ts notifyInTransaction
 --   src/db/settings.ts deleteSetting
 --   src/db/settings.ts insertSetting
@@ -468,10 +517,9 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/users/throttle-repository.ts lockSubjects
 --   src/verifications/flag-windows-repository.ts clearHeld
 --   src/verifications/flag-windows-repository.ts dueWindows
---   src/verifications/flag-windows-repository.ts lockWindows
---   src/verifications/flag-windows-repository.ts saveWindows
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts outcomeStatement
+--   src/verifications/repository.ts previousGenuine
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications
