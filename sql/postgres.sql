@@ -25,9 +25,6 @@ select * from "cases" where "id" = $1 and "team_id" = $2 and "mode" = $3 for upd
 -- src/cases/repository.ts insertCaseScans
 insert into "case_scans" ("case_id", "scanned_at", "verification_id") values ($1, $2, $3);
 
--- src/cases/repository.ts insertCases
-insert into "cases" ("id", "team_id", "mode", "tag_id", "state", "opened_at", "last_seen_at", "updated_at", "scans", "signals", "signal_counts", "countries", "assignee_id", "resolution", "resolution_note", "previous_case_id", "acknowledged_at", "resolved_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
-
 -- src/cases/repository.ts insertNote
 insert into "case_notes" ("id", "case_id", "author_type", "author_id", "body", "created_at") values ($1, $2, $3, $4, $5, $6);
 
@@ -39,6 +36,9 @@ select * from "cases" where "tag_id" in (…) and "state" <> $1 order by "id" fo
 
 -- src/cases/repository.ts newestCases
 select "id" from "cases" where "tag_id" = $1 order by "opened_at" desc, "id" desc limit $2;
+
+-- src/cases/repository.ts saveCases
+insert into "cases" ("id", "team_id", "mode", "tag_id", "state", "opened_at", "last_seen_at", "updated_at", "scans", "signals", "signal_counts", "countries", "assignee_id", "resolution", "resolution_note", "previous_case_id", "acknowledged_at", "resolved_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) on conflict ("id") do update set "last_seen_at" = "excluded"."last_seen_at", "scans" = "excluded"."scans", "signals" = "excluded"."signals", "signal_counts" = "excluded"."signal_counts", "countries" = "excluded"."countries";
 
 -- src/cases/repository.ts updateCase
 update "cases" set "state" = $1, "acknowledged_at" = $2, "updated_at" = $3 where "id" = $4;
@@ -488,7 +488,6 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
 --   src/cases/repository.ts filtered
---   src/cases/repository.ts saveProgress
 --   src/db/day-counts.ts addDayCounts
 --   src/db/settings.ts deleteSetting
 --   src/db/settings.ts insertSetting

@@ -25,9 +25,6 @@ select * from "cases" where "id" = ? and "team_id" = ? and "mode" = ?;
 -- src/cases/repository.ts insertCaseScans
 insert into "case_scans" ("case_id", "scanned_at", "verification_id") values (?, ?, ?);
 
--- src/cases/repository.ts insertCases
-insert into "cases" ("id", "team_id", "mode", "tag_id", "state", "opened_at", "last_seen_at", "updated_at", "scans", "signals", "signal_counts", "countries", "assignee_id", "resolution", "resolution_note", "previous_case_id", "acknowledged_at", "resolved_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-
 -- src/cases/repository.ts insertNote
 insert into "case_notes" ("id", "case_id", "author_type", "author_id", "body", "created_at") values (?, ?, ?, ?, ?, ?);
 
@@ -39,6 +36,9 @@ select * from "cases" where "tag_id" in (…) and "state" <> ? order by "id";
 
 -- src/cases/repository.ts newestCases
 select "id" from "cases" where "tag_id" = ? order by "opened_at" desc, "id" desc limit ?;
+
+-- src/cases/repository.ts saveCases
+insert into "cases" ("id", "team_id", "mode", "tag_id", "state", "opened_at", "last_seen_at", "updated_at", "scans", "signals", "signal_counts", "countries", "assignee_id", "resolution", "resolution_note", "previous_case_id", "acknowledged_at", "resolved_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("id") do update set "last_seen_at" = "excluded"."last_seen_at", "scans" = "excluded"."scans", "signals" = "excluded"."signals", "signal_counts" = "excluded"."signal_counts", "countries" = "excluded"."countries";
 
 -- src/cases/repository.ts updateCase
 update "cases" set "state" = ?, "acknowledged_at" = ?, "updated_at" = ? where "id" = ?;
@@ -486,7 +486,6 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
 --   src/cases/repository.ts filtered
---   src/cases/repository.ts saveProgress
 --   src/db/change-feed.ts notifyInTransaction
 --   src/db/settings.ts deleteSetting
 --   src/db/settings.ts insertSetting

@@ -69,18 +69,7 @@ export async function openOrJoinCases(db: Executor, rows: VerificationRow[]): Pr
     (created.has(scan.tag_id) || current === undefined ? created : changed).set(scan.tag_id, next);
     scans.push({ case_id: next.id, scanned_at: scan.scanned_at, verification_id: scan.id });
   }
-  await casesRepo.insertCases(db, [...created.values()]);
-  await casesRepo.saveProgress(
-    db,
-    [...changed.values()].map(({ id, last_seen_at, scans, signals, signal_counts, countries }) => ({
-      id,
-      last_seen_at,
-      scans,
-      signals,
-      signal_counts,
-      countries,
-    })),
-  );
+  await casesRepo.saveCases(db, [...created.values(), ...changed.values()]);
   await casesRepo.insertCaseScans(db, scans);
   await announceCases(db, 'case.opened', [...created.values()], rows.at(-1)!.scanned_at);
 }

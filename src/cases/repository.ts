@@ -1,6 +1,8 @@
 // All SQL on cases, their scans and their notes (docs/cases.md).
 import { sql } from 'kysely';
+import { inChunks } from '../db/chunked.js';
 import { lockedForUpdate, type Executor } from '../db/database.js';
+import { executeShaped } from '../db/precompiled.js';
 import type { CaseNotesTable, CaseScansTable, CaseState, CasesTable } from '../db/schema.js';
 import { isId } from '../ids.js';
 import { signalPattern, type Signal } from '../signals/index.js';
@@ -32,19 +34,31 @@ export async function newestCases(db: Executor, tagIds: string[]): Promise<Map<s
   return out;
 }
 
-export async function insertCases(db: Executor, rows: CaseRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('cases').values(rows).execute();
-}
-
-/** What a joining scan changes of a case. */
-export type CaseProgress = Pick<CaseRow, 'id' | 'last_seen_at' | 'scans' | 'signals' | 'signal_counts' | 'countries'>;
-
-export async function saveProgress(db: Executor, rows: CaseProgress[]): Promise<void> {
-  for (const { id, ...progress } of rows) await db.updateTable('cases').set(progress).where('id', '=', id).execute();
+/**
+ * Writes the cases a batch of scans opened or joined, in one statement compiled once per shape (the scan's
+ * commit): a new case is inserted, a joined one gets its progress (its triage is left as it is).
+ */
+export async function saveCases(db: Executor, rows: CaseRow[]): Promise<void> {
+  await inChunks(rows, (part) =>
+    executeShaped(db, 'saveCases', part, (d, p) =>
+      d
+        .insertInto('cases')
+        .values(p)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            last_seen_at: eb.ref('excluded.last_seen_at'),
+            scans: eb.ref('excluded.scans'),
+            signals: eb.ref('excluded.signals'),
+            signal_counts: eb.ref('excluded.signal_counts'),
+            countries: eb.ref('excluded.countries'),
+          })),
+        ),
+    ),
+  );
 }
 
 export async function insertCaseScans(db: Executor, rows: CaseScanRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('case_scans').values(rows).execute();
+  await inChunks(rows, (part) => executeShaped(db, 'insertCaseScans', part, (d, p) => d.insertInto('case_scans').values(p)));
 }
 
 export async function findCase(db: Executor, world: World, id: string): Promise<CaseRow | undefined> {
