@@ -45,6 +45,7 @@ update "cases" set "state" = ?, "acknowledged_at" = ?, "updated_at" = ? where "i
 update "cases" set "updated_at" = ? where "id" = ?;
 
 -- src/db/day-counts.ts addDayCounts
+insert into "flagged_counts" ("team_id", "mode", "day", "country", "count") values (?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "country") do update set "count" = "flagged_counts".count + excluded.count;
 insert into "scan_counts" ("team_id", "mode", "day", "reason", "country", "count") values (?, ?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "reason", "country") do update set "count" = "scan_counts".count + excluded.count;
 insert into "signal_counts" ("team_id", "mode", "day", "signal", "count") values (?, ?, ?, ?, ?) on conflict ("team_id", "mode", "day", "signal") do update set "count" = "signal_counts".count + excluded.count;
 
