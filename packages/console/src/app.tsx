@@ -15,6 +15,8 @@ import { TagPage } from './pages/tag.tsx';
 import { ScansPage } from './pages/scans.tsx';
 import { ScanPage } from './pages/scan.tsx';
 import { AlertsPage } from './pages/alerts.tsx';
+import { CasesPage } from './pages/cases.tsx';
+import { CasePage } from './pages/case.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { WebhookPage } from './pages/webhook.tsx';
 import { KeysPage } from './pages/keys.tsx';
@@ -26,6 +28,7 @@ const NAV = [
   { to: '/tags', label: 'Tags', section: 'tags' },
   { to: '/scans', label: 'Scans', section: 'scans' },
   { to: '/alerts', label: 'Alerts', section: 'alerts' },
+  { to: '/cases', label: 'Cases', section: 'cases' },
   { to: '/webhooks', label: 'Webhooks', section: 'webhooks' },
   { to: '/catalog', label: 'Catalog', section: 'catalog' },
   { to: '/keys', label: 'Keys', section: 'keys', admin: true },
@@ -271,6 +274,8 @@ function Page(props: { path: string; query: URLSearchParams }) {
   if (match('/scans', path)) return <ScansPage query={query} />;
   if ((params = match('/scans/:id', path))) return <ScanPage id={params.id} />;
   if (match('/alerts', path)) return <AlertsPage query={query} />;
+  if (match('/cases', path)) return <CasesPage query={query} />;
+  if ((params = match('/cases/:id', path))) return <CasePage id={params.id} />;
   if (match('/webhooks', path)) return <WebhooksPage />;
   if ((params = match('/webhooks/:id', path))) return <WebhookPage id={params.id} />;
   if (match('/catalog', path)) return <CatalogPage />;
