@@ -45,6 +45,7 @@ for (const kind of DATABASES) {
 
     test('the open case is listed with its scans, signals and countries', async () => {
       const { page } = console_.tab;
+      await page.getByRole('link', { name: '1 open case' }).waitFor();
       await go(page, 'Cases');
       const tabs = page.getByRole('navigation', { name: 'Case states' });
       await tabs.getByRole('link', { name: 'Open (1)' }).waitFor();
@@ -106,6 +107,10 @@ for (const kind of DATABASES) {
       await go(page, 'Cases');
       const tabs = page.getByRole('navigation', { name: 'Case states' });
       await tabs.getByRole('link', { name: 'Open (0)' }).waitFor();
+      await tabs.getByRole('link', { name: 'Resolved (1)' }).click();
+      await go(page, 'Overview');
+      await page.getByRole('link', { name: '0 open cases' }).waitFor();
+      await go(page, 'Cases');
       await tabs.getByRole('link', { name: 'Resolved (1)' }).click();
       assert.equal((await tableRows(page, 'Resolved cases')).length, 1);
       await page.setViewportSize({ width: 375, height: 800 });

@@ -95,7 +95,7 @@ for (const kind of DATABASES) {
       await signIn(page, world.sandbox.key);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
-      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit']);
+      assert.deepEqual(links, ['Overview', 'Tags', 'Scans', 'Alerts', 'Cases', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit']);
       assert.equal(await page.getByText('Acme · sandbox').count(), 1);
       assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('tapproof.console.key'), localStorage.length]), [world.sandbox.key, 0]);
       // A reload keeps the session (the key is checked again).
@@ -155,6 +155,7 @@ for (const kind of DATABASES) {
         'Tags',
         'Scans',
         'Alerts',
+        'Cases',
         'Webhooks',
         'Catalog',
       ]);
@@ -328,7 +329,7 @@ for (const kind of DATABASES) {
 
       await go(page, 'Overview');
       const totals = await page.locator('.totals').innerText();
-      assert.match(totals, /^2\s+scans\s+1\s+genuine\s+1\s+not genuine\s+0\s+flagged scans$/);
+      assert.match(totals, /^2\s+scans\s+1\s+genuine\s+1\s+not genuine\s+0\s+flagged scans\s+0\s+open cases$/);
       assert.equal((await tableRows(page, 'Last scans')).length, 2);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [['Unknown', '2', '0']]);
       await assertAccessible(page, 'overview');
@@ -571,7 +572,14 @@ for (const kind of DATABASES) {
 
       // The Overview: 13 scans (2 from before), 5 flagged, by signal; its link opens Alerts.
       await go(page, 'Overview');
-      assert.match(await page.locator('.totals').innerText(), /^13\s+scans\s+9\s+genuine\s+4\s+not genuine\s+5\s+flagged scans$/);
+      // Beside them the open cases, whatever the window: one per tag its flagged scans came from.
+      const open = await server.ctx.db.kysely.selectFrom('cases').select('tag_id').where('state', '=', 'open').execute();
+      const flaggedTags = await server.ctx.db.kysely.selectFrom('verifications').select('tag_id').distinct().where('signals', 'is not', null).execute();
+      assert.equal(open.length, flaggedTags.length);
+      assert.match(
+        await page.locator('.totals').innerText(),
+        new RegExp(`^13\\s+scans\\s+9\\s+genuine\\s+4\\s+not genuine\\s+5\\s+flagged scans\\s+${open.length}\\s+open cases?$`),
+      );
       assert.deepEqual(await tableRows(page, 'Scans by signal'), [
         ['Counter gap', '2'],
         ['Country jump', '1'],
@@ -723,7 +731,7 @@ for (const kind of DATABASES) {
         await signIn(page, world.sandbox.key);
         await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         await page.locator('.totals').waitFor();
-        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit'] as const) {
+        for (const link of ['Overview', 'Tags', 'Scans', 'Alerts', 'Cases', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit'] as const) {
           await go(page, link);
           await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
           await assertFitsWidth(page, link);

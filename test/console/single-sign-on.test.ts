@@ -54,6 +54,7 @@ for (const kind of DATABASES) {
           'Tags',
           'Scans',
           'Alerts',
+          'Cases',
           'Webhooks',
           'Catalog',
         ]);

@@ -13,8 +13,8 @@ import { DATABASES, startServer, type SeededTeam, type TestServer } from '../kit
 import { assertAccessible, assertFitsWidth, consoleTab, go, type ConsoleTab } from './console-page.js';
 
 const PASSWORD = 'correct horse battery staple';
-const ADMIN_NAV = ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit'];
-const READ_NAV = ['Overview', 'Tags', 'Scans', 'Alerts', 'Webhooks', 'Catalog'];
+const ADMIN_NAV = ['Overview', 'Tags', 'Scans', 'Alerts', 'Cases', 'Webhooks', 'Catalog', 'Keys', 'Users', 'Audit'];
+const READ_NAV = ['Overview', 'Tags', 'Scans', 'Alerts', 'Cases', 'Webhooks', 'Catalog'];
 
 const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
 

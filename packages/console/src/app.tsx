@@ -70,8 +70,10 @@ export function App() {
   const [refusal, setRefusal] = useState<string | null>(ssoRefusal);
   const [checking, setChecking] = useState(true);
 
-  const signOut = useCallback(() => {
-    if (signed?.kind === 'user') void auth.signOut(signed.who.csrf_token).catch(() => undefined);
+  const signOut = useCallback(async () => {
+    // The sign-in page shows once the server has ended the session and cleared its cookie, not before:
+    // signing in again at once must not race the old session's end.
+    if (signed?.kind === 'user') await auth.signOut(signed.who.csrf_token).catch(() => undefined);
     storedKey.clear();
     setSigned(null);
   }, [signed]);
@@ -228,7 +230,7 @@ function Shell() {
           <button
             type="button"
             onClick={() => {
-              session.signOut();
+              void session.signOut();
               navigate('/', { replace: true });
             }}
           >

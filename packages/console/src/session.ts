@@ -16,7 +16,7 @@ export interface Session {
   can: { write: boolean; admin: boolean };
   /** A person's session changes world in place; a key has one world. */
   switchMode: ((mode: Session['mode']) => Promise<void>) | null;
-  signOut: () => void;
+  signOut: () => Promise<void>;
 }
 
 export const abilities = (role: Role): Session['can'] => ({ write: role === 'admin' || role === 'write', admin: role === 'admin' });

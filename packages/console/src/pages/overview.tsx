@@ -35,6 +35,8 @@ export function Overview(props: { query: URLSearchParams }) {
   const chosen = windowOf(props.query);
   const { since, until } = statsQuery(chosen);
   const stats = useLoad(() => must(api.GET('/verifications/stats', { params: { query: { since, until } } })).then((body) => body.meta), [api, since, until]);
+  // Open cases whatever the window: what is waiting for someone now.
+  const openCases = useLoad(() => must(api.GET('/cases', { params: { query: { state: 'open', page_size: 1 } } })).then((body) => body.meta.counts.open), [api]);
   const live = useLoad(
     async () => {
       const body = await must(api.GET('/verifications', { params: { query: { page_size: 10 } } }));
@@ -77,6 +79,13 @@ export function Overview(props: { query: URLSearchParams }) {
                   <strong>{meta.totals.flagged}</strong> flagged scans
                 </Link>
               </li>
+              {openCases.data !== undefined && openCases.data !== null && (
+                <li>
+                  <Link to="/cases" class={openCases.data > 0 ? 'flagged' : undefined}>
+                    <strong>{openCases.data}</strong> {openCases.data === 1 ? 'open case' : 'open cases'}
+                  </Link>
+                </li>
+              )}
             </ul>
           </section>
           <section aria-labelledby="daily-heading">
