@@ -46,7 +46,7 @@ for (const kind of DATABASES) {
     test('values that are wrong give 422 with one pointer and sentence each', async () => {
       const HTTPS = 'url must use https (TAPPROOF_ALLOW_HTTP_WEBHOOKS=true allows http for local development)';
       const LOOPBACK = 'url must not point to a loopback address (TAPPROOF_ALLOW_PRIVATE_WEBHOOKS=true allows it for local development)';
-      const KINDS = 'tag.created, tag.configured, tag.configuration_failed, tag.deleted, verification.flagged, tag.rekeyed';
+      const KINDS = 'tag.created, tag.configured, tag.configuration_failed, tag.deleted, verification.flagged, tag.rekeyed, case.opened, case.updated';
       const EVENTS = `events must be a non-empty list of: ${KINDS}`;
       const cases: [Record<string, unknown>, [string, string][]][] = [
         [{ url: 'http://hooks.example.com/' }, [['/data/attributes/url', HTTPS]]],
