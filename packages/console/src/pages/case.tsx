@@ -107,7 +107,7 @@ function Triage(props: { kase: Case; me: string | null; writes: Writes; onChange
   const [note, setNote] = useState('');
   if (a.state === 'resolved') return null;
   const change = (attributes: Record<string, unknown>, done: string) =>
-    props.writes.send(api.PATCH('/cases/{id}', { params: { path: { id } }, body: { data: { type: 'cases', id, attributes } } as never }), () => {
+    void props.writes.send(api.PATCH('/cases/{id}', { params: { path: { id } }, body: { data: { type: 'cases', id, attributes } } as never }), () => {
       props.onChanged();
       return done;
     });
@@ -143,7 +143,7 @@ function Triage(props: { kase: Case; me: string | null; writes: Writes; onChange
         aria-label="Resolve the case"
         onSubmit={(event) => {
           event.preventDefault();
-          void change({ state: 'resolved', resolution, ...(note.trim() ? { resolution_note: note.trim() } : {}) }, 'Resolved.');
+          change({ state: 'resolved', resolution, ...(note.trim() ? { resolution_note: note.trim() } : {}) }, 'Resolved.');
         }}
       >
         <label>
@@ -229,16 +229,17 @@ function NoteForm(props: { caseId: string; writes: Writes; onAdded: () => void }
   return (
     <form
       aria-label="Add a note"
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        const added = await props.writes.send(
-          api.POST('/cases/{id}/notes', { params: { path: { id: props.caseId } }, body: { data: { type: 'case-notes', attributes: { body } } } as never }),
-          () => {
-            props.onAdded();
-            return 'Note added.';
-          },
-        );
-        if (added) setBody('');
+        void props.writes
+          .send(
+            api.POST('/cases/{id}/notes', { params: { path: { id: props.caseId } }, body: { data: { type: 'case-notes', attributes: { body } } } as never }),
+            () => {
+              props.onAdded();
+              return 'Note added.';
+            },
+          )
+          .then((added) => added && setBody(''));
       }}
     >
       <label>
