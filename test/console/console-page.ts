@@ -79,7 +79,10 @@ export async function signIn(page: Page, key: string): Promise<void> {
 }
 
 /** Follows a link of the main navigation and waits for the page's heading. */
-export async function go(page: Page, link: 'Overview' | 'Tags' | 'Scans' | 'Alerts' | 'Cases' | 'Webhooks' | 'Catalog' | 'Keys' | 'Users' | 'Audit'): Promise<void> {
+export async function go(
+  page: Page,
+  link: 'Overview' | 'Tags' | 'Scans' | 'Alerts' | 'Cases' | 'Webhooks' | 'Catalog' | 'Keys' | 'Users' | 'Audit',
+): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: link }).waitFor();
 }
