@@ -31,6 +31,8 @@ export const OPERATIONS = [
   'user.join',
   'user.bind',
   'scans.prune',
+  'case.update',
+  'case.add_note',
 ] as const;
 type Operation = (typeof OPERATIONS)[number];
 export const isOperation = (value: string): value is Operation => (OPERATIONS as readonly string[]).includes(value);
