@@ -105,6 +105,11 @@ for (const kind of DATABASES) {
       /** The heading of the window once its numbers are in, then the totals' line. */
       const totals = async (heading: string) => {
         await page.getByRole('heading', { level: 2, name: heading, exact: true }).waitFor();
+        // The open cases are read apart from the window's numbers: wait for them too.
+        await page
+          .locator('.totals')
+          .getByRole('link', { name: /open cases?$/ })
+          .waitFor();
         return (await page.locator('.totals').innerText()).replace(/\s+/g, ' ');
       };
       const current = async () => picker.locator('[aria-current="true"]').allInnerTexts();
@@ -116,7 +121,7 @@ for (const kind of DATABASES) {
       };
 
       // Without a choice: the last 30 days, today included.
-      assert.equal(await totals(`Last 30 days (${dayOf(29)} to ${dayOf(0)})`), '36 scans 34 genuine 2 not genuine 0 flagged scans');
+      assert.equal(await totals(`Last 30 days (${dayOf(29)} to ${dayOf(0)})`), '36 scans 34 genuine 2 not genuine 0 flagged scans 0 open cases');
       assert.deepEqual(await current(), ['Last 30 days']);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
         ['Netherlands (NL)', '27', '0'],
@@ -129,7 +134,7 @@ for (const kind of DATABASES) {
 
       await picker.getByRole('link', { name: 'Today' }).click();
       await page.waitForURL(/\/console\/\?days=1$/);
-      assert.equal(await totals(`Today (${dayOf(0)})`), '2 scans 1 genuine 1 not genuine 0 flagged scans');
+      assert.equal(await totals(`Today (${dayOf(0)})`), '2 scans 1 genuine 1 not genuine 0 flagged scans 0 open cases');
       assert.deepEqual(await current(), ['Today']);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
         ['Germany (DE)', '1', '0'],
@@ -139,7 +144,7 @@ for (const kind of DATABASES) {
 
       await picker.getByRole('link', { name: 'Last 7 days' }).click();
       await page.waitForURL(/\/console\/\?days=7$/);
-      assert.equal(await totals(`Last 7 days (${dayOf(6)} to ${dayOf(0)})`), '5 scans 3 genuine 2 not genuine 0 flagged scans');
+      assert.equal(await totals(`Last 7 days (${dayOf(6)} to ${dayOf(0)})`), '5 scans 3 genuine 2 not genuine 0 flagged scans 0 open cases');
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
         ['Germany (DE)', '3', '0'],
         ['France (FR)', '1', '0'],
@@ -153,14 +158,14 @@ for (const kind of DATABASES) {
 
       await picker.getByRole('link', { name: 'Last 90 days' }).click();
       await page.waitForURL(/\/console\/\?days=90$/);
-      assert.equal(await totals(`Last 90 days (${dayOf(89)} to ${dayOf(0)})`), '41 scans 39 genuine 2 not genuine 0 flagged scans');
+      assert.equal(await totals(`Last 90 days (${dayOf(89)} to ${dayOf(0)})`), '41 scans 39 genuine 2 not genuine 0 flagged scans 0 open cases');
       assert.equal((await daily()).length, 90);
 
       // A reload (or a shared link) shows the same window; so does the back button.
       await tab.open('/?days=7');
-      assert.equal(await totals(`Last 7 days (${dayOf(6)} to ${dayOf(0)})`), '5 scans 3 genuine 2 not genuine 0 flagged scans');
+      assert.equal(await totals(`Last 7 days (${dayOf(6)} to ${dayOf(0)})`), '5 scans 3 genuine 2 not genuine 0 flagged scans 0 open cases');
       await page.goBack();
-      assert.equal(await totals(`Last 90 days (${dayOf(89)} to ${dayOf(0)})`), '41 scans 39 genuine 2 not genuine 0 flagged scans');
+      assert.equal(await totals(`Last 90 days (${dayOf(89)} to ${dayOf(0)})`), '41 scans 39 genuine 2 not genuine 0 flagged scans 0 open cases');
 
       // Chosen dates, both days included; the fields start from the window shown.
       const custom = page.getByRole('form', { name: 'Custom window' });
@@ -169,7 +174,7 @@ for (const kind of DATABASES) {
       await custom.getByLabel('To').fill(dayOf(60));
       await custom.getByRole('button', { name: 'Show these days' }).click();
       await page.waitForURL(new RegExp(`\\?since=${dayOf(200)}&until=${dayOf(60)}$`));
-      assert.equal(await totals(`${dayOf(200)} to ${dayOf(60)}`), '6 scans 6 genuine 0 not genuine 0 flagged scans');
+      assert.equal(await totals(`${dayOf(200)} to ${dayOf(60)}`), '6 scans 6 genuine 0 not genuine 0 flagged scans 0 open cases');
       assert.deepEqual(await current(), []);
       assert.deepEqual(await tableRows(page, 'Scans by country'), [
         ['Germany (DE)', '5', '0'],
@@ -178,7 +183,7 @@ for (const kind of DATABASES) {
       assert.equal((await daily()).length, 141);
       await assertAccessible(page, 'overview over chosen dates');
       await tab.open(`/?since=${dayOf(10)}&until=${dayOf(10)}`);
-      assert.equal(await totals(dayOf(10)), '27 scans 27 genuine 0 not genuine 0 flagged scans');
+      assert.equal(await totals(dayOf(10)), '27 scans 27 genuine 0 not genuine 0 flagged scans 0 open cases');
 
       // Windows the API refuses: said, with no numbers.
       await custom.getByLabel('From').fill(dayOf(0));
@@ -190,7 +195,7 @@ for (const kind of DATABASES) {
       assert.equal(await message(page, 'alert', 'since'), '400 Invalid query parameter: since must be at most 365 days before until (366 days)');
       // A preset again after a refusal.
       await picker.getByRole('link', { name: 'Last 30 days' }).click();
-      assert.equal(await totals(`Last 30 days (${dayOf(29)} to ${dayOf(0)})`), '36 scans 34 genuine 2 not genuine 0 flagged scans');
+      assert.equal(await totals(`Last 30 days (${dayOf(29)} to ${dayOf(0)})`), '36 scans 34 genuine 2 not genuine 0 flagged scans 0 open cases');
 
       // The last scans, whatever the window, with their tags' comments.
       const last = await scanRows(page, 'Last scans');
