@@ -328,7 +328,10 @@ for (const kind of DATABASES) {
       await assertAccessible(page, 'tag');
 
       await go(page, 'Overview');
-      await page.locator('.totals').getByRole('link', { name: /open cases?$/ }).waitFor();
+      await page
+        .locator('.totals')
+        .getByRole('link', { name: /open cases?$/ })
+        .waitFor();
       const totals = await page.locator('.totals').innerText();
       assert.match(totals, /^2\s+scans\s+1\s+genuine\s+1\s+not genuine\s+0\s+flagged scans\s+0\s+open cases$/);
       assert.equal((await tableRows(page, 'Last scans')).length, 2);
@@ -577,7 +580,10 @@ for (const kind of DATABASES) {
       const open = await server.ctx.db.kysely.selectFrom('cases').select('tag_id').where('state', '=', 'open').execute();
       const flaggedTags = await server.ctx.db.kysely.selectFrom('verifications').select('tag_id').distinct().where('signals', 'is not', null).execute();
       assert.equal(open.length, flaggedTags.length);
-      await page.locator('.totals').getByRole('link', { name: /open cases?$/ }).waitFor();
+      await page
+        .locator('.totals')
+        .getByRole('link', { name: /open cases?$/ })
+        .waitFor();
       assert.match(
         await page.locator('.totals').innerText(),
         new RegExp(`^13\\s+scans\\s+9\\s+genuine\\s+4\\s+not genuine\\s+5\\s+flagged scans\\s+${open.length}\\s+open cases?$`),
