@@ -7,14 +7,14 @@ import { registrationOptions, relyingParty } from '../passkeys.js';
 import { userOfLink } from '../service.js';
 import { signedInSession, userOfSession } from '../sessions.js';
 import { credentialOf, originOf } from './http.js';
-import { SESSION_OR_LINK, authSchema } from './schema.js';
+import { OPTIONAL_SESSION_CHANGE, authSchema } from './schema.js';
 
 export default function passkeyRegisterOptionsRoute(app: FastifyInstance, ctx: UsersContext): void {
   app.post('/passkeys/register/options', {
     schema: authSchema(
       'passkeyRegistrationOptions',
       "Options to register a passkey, for a one-time link's account (`token`) or the signed-in user's",
-      SESSION_OR_LINK,
+      OPTIONAL_SESSION_CHANGE,
       { 200: answer('Options for navigator.credentials.create()', PasskeyOptions) },
       [400, 401, 403, 415, 422],
       PasskeyOptionsBody,

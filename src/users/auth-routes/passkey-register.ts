@@ -7,14 +7,14 @@ import { PasskeyCount, PasskeyRegistrationBody, SignedIn } from '../auth-schemas
 import { registerForSession, registerWithLink, relyingParty } from '../passkeys.js';
 import { signedInSession } from '../sessions.js';
 import { credentialOf, originOf, setSessionCookie, visitorOf } from './http.js';
-import { SESSION_OR_LINK, authSchema } from './schema.js';
+import { OPTIONAL_SESSION_CHANGE, authSchema } from './schema.js';
 
 export default function passkeyRegisterRoute(app: FastifyInstance, ctx: UsersContext): void {
   app.post('/passkeys/register', {
     schema: authSchema(
       'registerPasskey',
       "Registers a passkey: with a one-time link's token the link is spent and the answer sets the session cookie; without, the signed-in user adds one",
-      SESSION_OR_LINK,
+      OPTIONAL_SESSION_CHANGE,
       { 200: Type.Union([SignedIn, PasskeyCount], { description: 'Who is signed in (with a link), or how many passkeys the signed-in user has' }) },
       [400, 401, 403, 415, 422],
       PasskeyRegistrationBody,

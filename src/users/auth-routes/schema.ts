@@ -8,8 +8,11 @@ const JSON_API = 'application/vnd.api+json';
 export const NO_CREDENTIAL: Record<string, string[]>[] = [];
 /** The session cookie, when there is one (an answer without it says nobody is signed in). */
 export const OPTIONAL_SESSION: Record<string, string[]>[] = [{}, { session: [] }];
-/** The session cookie and its CSRF token, for a change; a one-time link's token in the body also serves. */
-export const SESSION_OR_LINK: Record<string, string[]>[] = [{}, { session: [], csrf: [] }];
+/**
+ * The session cookie and its CSRF token when the caller acts through a session: signing out without one only
+ * clears the cookie, and a passkey registration may bring a one-time link's token in its body instead.
+ */
+export const OPTIONAL_SESSION_CHANGE: Record<string, string[]>[] = [{}, { session: [], csrf: [] }];
 export const SESSION_CHANGE: Record<string, string[]>[] = [{ session: [], csrf: [] }];
 
 /** What each error means on these operations (their bodies are the API's JSON:API error documents). */

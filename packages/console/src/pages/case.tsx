@@ -3,7 +3,7 @@
 // country jump came from, and a map of where they came from. A write role acknowledges, takes, hands back,
 // resolves and notes it; a read role sees the same without the forms.
 import { useState } from 'preact/hooks';
-import { must, type Api, type Verification } from '../api.ts';
+import { describeProblems, must, type Api, type Verification } from '../api.ts';
 import { RESOLUTIONS, RESOLUTION_LABELS, STATE_LABELS, assigneeLabel, type Case, type Resolution } from '../cases.ts';
 import { SignalBadges } from '../components/signal-badges.tsx';
 import { ErrorLine, Facts, Head, Link, Loading, MessageLine, Outcome, TableRegion, When } from '../components/ui.tsx';
@@ -11,7 +11,6 @@ import { WorldMap, type CountryCounts } from '../components/world-map.tsx';
 import { useLoad, useWrite, type Writes } from '../hooks.ts';
 import { useSession } from '../session.ts';
 import { SIGNAL_LABELS } from '../signals.ts';
-import { describeProblems } from '../api.ts';
 
 type CaseScan = Verification & { meta: { in_case: boolean; jumped_from: string | null } };
 interface CaseNote {
