@@ -55,6 +55,9 @@ select * from "flagged_counts" where "team_id" = $1 and "mode" = $2 and "day" >=
 select * from "scan_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 select * from "signal_counts" where "team_id" = $1 and "mode" = $2 and "day" >= $3 and "day" <= $4;
 
+-- src/db/leases.ts claimDue
+update "deliveries" set next_attempt_at = $1 where id in ( select id from "deliveries" where status = 'pending' and next_attempt_at <= $2 order by next_attempt_at limit $3 for update skip locked ) returning id;
+
 -- src/db/settings.ts claimSetting
 insert into "settings" ("name", "value") values ($1, $2) on conflict ("name") do nothing;
 
@@ -172,6 +175,9 @@ update "api_keys" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null
 
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" < $3);
+
+-- src/mail/repository.ts caseListeners
+select "user_id" from "notification_settings" where "team_id" = $1 and "case_opened" = $2 and "sandbox" = $3 order by "user_id";
 
 -- src/master-keys/repository.ts anySealedValue
 select "app_master_key_sealed" as "sealed" from "chips" where "mode" = $1 and substr("app_master_key_sealed", 1, 3) = $2 limit $3;
@@ -405,9 +411,6 @@ update "deliveries" set "status" = $1 where "webhook_id" = $2 and "status" = $3;
 -- src/webhooks/repository.ts claimDue
 select "d"."id", "d"."attempts", "d"."earlier_attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
 
--- src/webhooks/repository.ts claimPostgres
-update deliveries set next_attempt_at = $1 where id in ( select id from deliveries where status = 'pending' and next_attempt_at <= $2 order by next_attempt_at limit $3 for update skip locked ) returning id;
-
 -- src/webhooks/repository.ts clearFailing
 update "webhooks" set "failing_since" = $1 where "id" = $2;
 
@@ -487,6 +490,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" 
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
+--   src/cases/digest.ts caseDigest
 --   src/cases/repository.ts filtered
 --   src/db/day-counts.ts addDayCounts
 --   src/db/settings.ts deleteSetting
@@ -494,6 +498,12 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/keys/repository.ts liveKeyModes
+--   src/mail/repository.ts claimDue
+--   src/mail/repository.ts digestReaders
+--   src/mail/repository.ts queueMails
+--   src/mail/repository.ts recordOutcome
+--   src/mail/repository.ts saveSettings
+--   src/mail/repository.ts settingsOf
 --   src/master-keys/repository.ts chipsPerGeneration
 --   src/master-keys/repository.ts resealIfUnchanged
 --   src/master-keys/repository.ts setKeyIds
@@ -532,7 +542,6 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/verifications/retention-repository.ts prunable
 --   src/verifications/retention-repository.ts referenced
 --   src/verifications/retention-repository.ts wanted
---   src/webhooks/repository.ts claimSqlite
 --   src/webhooks/repository.ts deliveries
 --   src/webhooks/repository.ts findEventWorld
 --   src/webhooks/repository.ts findEvents

@@ -54,6 +54,10 @@ select * from "flagged_counts" where "team_id" = ? and "mode" = ? and "day" >= ?
 select * from "scan_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 select * from "signal_counts" where "team_id" = ? and "mode" = ? and "day" >= ? and "day" <= ?;
 
+-- src/db/leases.ts claimDue
+select id from "deliveries" where status = 'pending' and next_attempt_at <= ? order by next_attempt_at limit ?;
+update "deliveries" set next_attempt_at = ? where id in (…) and status = 'pending' and next_attempt_at <= ? returning id;
+
 -- src/db/settings.ts claimSetting
 insert into "settings" ("name", "value") values (?, ?) on conflict ("name") do nothing;
 
@@ -171,6 +175,9 @@ update "api_keys" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
 
 -- src/keys/repository.ts setKeysLastUsed
 update "api_keys" set "last_used_at" = ? where "id" = ? and ("last_used_at" is null or "last_used_at" < ?);
+
+-- src/mail/repository.ts caseListeners
+select "user_id" from "notification_settings" where "team_id" = ? and "case_opened" = ? and "sandbox" = ? order by "user_id";
 
 -- src/master-keys/repository.ts anySealedValue
 select "app_master_key_sealed" as "sealed" from "chips" where "mode" = ? and substr("app_master_key_sealed", 1, 3) = ? limit ?;
@@ -403,10 +410,6 @@ update "deliveries" set "status" = ? where "webhook_id" = ? and "status" = ?;
 -- src/webhooks/repository.ts claimDue
 select "d"."id", "d"."attempts", "d"."earlier_attempts", "d"."event_id", "e"."payload", "d"."webhook_id", "w"."mode", "w"."url", "w"."enabled", "w"."secret_sealed", "w"."previous_secret_sealed", "w"."previous_secret_until" from "deliveries" as "d" inner join "events" as "e" on "e"."id" = "d"."event_id" left join "webhooks" as "w" on "w"."id" = "d"."webhook_id" where "d"."id" in (…);
 
--- src/webhooks/repository.ts claimSqlite
-select "id" from "deliveries" where "status" = ? and "next_attempt_at" <= ? order by "next_attempt_at" limit ?;
-update "deliveries" set "next_attempt_at" = ? where "id" in (…) and "status" = ? and "next_attempt_at" <= ? returning "id";
-
 -- src/webhooks/repository.ts clearFailing
 update "webhooks" set "failing_since" = ? where "id" = ?;
 
@@ -486,6 +489,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
+--   src/cases/digest.ts caseDigest
 --   src/cases/repository.ts filtered
 --   src/db/change-feed.ts notifyInTransaction
 --   src/db/settings.ts deleteSetting
@@ -493,6 +497,12 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/extension/repository.ts publicVerifications
 --   src/extension/repository.ts unuseChallenge
 --   src/keys/repository.ts liveKeyModes
+--   src/mail/repository.ts claimDue
+--   src/mail/repository.ts digestReaders
+--   src/mail/repository.ts queueMails
+--   src/mail/repository.ts recordOutcome
+--   src/mail/repository.ts saveSettings
+--   src/mail/repository.ts settingsOf
 --   src/master-keys/repository.ts chipsPerGeneration
 --   src/master-keys/repository.ts resealIfUnchanged
 --   src/master-keys/repository.ts setKeyIds
