@@ -6,7 +6,7 @@ import { digestWindow, escapeHtml, mailHtml, type Mail, type MailRenderers, type
 import { findUserInTeam } from '../users/index.js';
 import { signalsOf } from '../signals/index.js';
 import { isoMicros } from '../time.js';
-import { caseDigest, isQuiet, type CaseDigest } from './digest.js';
+import { DIGEST_SHOWN, caseDigest, isQuiet, type CaseDigest } from './digest.js';
 import { findCase, type CaseRow } from './repository.js';
 
 type Services = Pick<Kernel, 'db' | 'config'>;
@@ -29,10 +29,18 @@ export function caseMails(ctx: Services): Pick<MailRenderers, 'case_opened' | 'd
     return user && user.disabled_at === null ? user.email : null;
   };
 
-  async function caseOpened(row: MailRow): Promise<Mail | null> {
-    const to = await recipient(row);
-    const found = to && (await findCase(ctx.db.kysely, { teamId: row.team_id, mode: row.mode! }, row.subject_id!));
-    if (!to || !found) return null;
+  async function caseOpened(rows: MailRow[]): Promise<Mail | null> {
+    const [first] = rows as [MailRow, ...MailRow[]];
+    const to = await recipient(first);
+    if (!to) return null;
+    const found = (await Promise.all(rows.map((row) => findCase(ctx.db.kysely, { teamId: row.team_id, mode: row.mode! }, row.subject_id!)))).filter(
+      (row) => row !== undefined,
+    );
+    if (found.length === 0) return null;
+    return found.length === 1 ? oneOpened(to, found[0]!) : manyOpened(to, found);
+  }
+
+  function oneOpened(to: string, found: CaseRow): Mail {
     const url = caseUrl(found.id);
     const subject = `${worldName(found.mode)}Case opened: tag ${found.tag_id}`;
     const previous = found.previous_case_id ? `It follows the tag's resolved case ${found.previous_case_id}.` : '';
@@ -41,12 +49,10 @@ export function caseMails(ctx: Services): Pick<MailRenderers, 'case_opened' | 'd
       '',
       summary(found),
       `State now: ${found.state}.`,
-      previous,
+      ...(previous ? [previous] : []),
       '',
       `Work it in the console: ${url}`,
-    ]
-      .filter((line, i, all) => line !== '' || all[i - 1] !== '')
-      .join('\n');
+    ].join('\n');
     const html = mailHtml(
       subject,
       [
@@ -59,14 +65,40 @@ export function caseMails(ctx: Services): Pick<MailRenderers, 'case_opened' | 'd
     return { to, subject, text, html };
   }
 
-  async function digest(row: MailRow, settings: { sandbox: number } | undefined): Promise<Mail | null> {
-    const to = await recipient(row);
+  /** Openings due together (a harvest of many tags at once): one mail naming the newest, counting all. */
+  function manyOpened(to: string, found: CaseRow[]): Mail {
+    const newest = [...found].sort((a, b) => b.opened_at - a.opened_at || (a.id < b.id ? 1 : -1));
+    const shown = newest.slice(0, DIGEST_SHOWN);
+    const rest = found.length - shown.length;
+    const sandboxOnly = found.every((c) => c.mode === 'sandbox');
+    const subject = `${sandboxOnly ? '[sandbox] ' : ''}${found.length} cases opened`;
+    const text = [
+      `${found.length} cases opened in your team at once: many tags flagged together usually share one cause.`,
+      '',
+      ...shown.map((c) => `${worldName(c.mode)}${summary(c)} — ${caseUrl(c.id)}`),
+      ...(rest > 0 ? [`… and ${rest} more`] : []),
+      '',
+      `All cases: ${consoleUrl}/cases`,
+    ].join('\n');
+    const html = mailHtml(
+      subject,
+      [
+        `<p>${found.length} cases opened in your team at once: many tags flagged together usually share one cause.</p>`,
+        `<ul>${shown.map((c) => `<li><a href="${escapeHtml(caseUrl(c.id))}">${escapeHtml(worldName(c.mode) + summary(c))}</a></li>`).join('')}${rest > 0 ? `<li>… and ${rest} more</li>` : ''}</ul>`,
+        `<p><a href="${escapeHtml(`${consoleUrl}/cases`)}">All cases in the console</a></p>`,
+      ].join('\n'),
+    );
+    return { to, subject, text, html };
+  }
+
+  async function digest([row]: MailRow[], settings: { sandbox: number } | undefined): Promise<Mail | null> {
+    const to = await recipient(row!);
     if (!to) return null;
-    const window = digestWindow(row.subject_id!, ctx.config.mail?.digestHour ?? 0);
+    const window = digestWindow(row!.subject_id!, ctx.config.mail?.digestHour ?? 0);
     const modes: Mode[] = settings?.sandbox === 1 ? ['production', 'sandbox'] : ['production'];
-    const digests = await Promise.all(modes.map((mode) => caseDigest(ctx.db.kysely, { teamId: row.team_id, mode }, window)));
+    const digests = await Promise.all(modes.map((mode) => caseDigest(ctx.db.kysely, { teamId: row!.team_id, mode }, window)));
     if (digests.every(isQuiet)) return null;
-    const subject = `Cases on ${row.subject_id}: ${digests.map((d) => `${worldName(d.world.mode)}${d.unresolved.open} open, ${d.opened.count} new, ${d.resolved.count} resolved`).join('; ')}`;
+    const subject = `Cases on ${row!.subject_id}: ${digests.map((d) => `${worldName(d.world.mode)}${d.unresolved.open} open, ${d.opened.count} new, ${d.resolved.count} resolved`).join('; ')}`;
     const parts = digests.map((d) => digestText(d, caseUrl));
     const text = [`Your team's cases, ${minute(window.since)} to ${minute(window.until)}.`, '', ...parts, `All cases: ${consoleUrl}/cases`].join('\n');
     const html = mailHtml(

@@ -22,13 +22,18 @@ export interface Mail {
   html: string;
 }
 
-/** Renders a claimed mail; null when there is nothing to tell any more (a disabled person, a quiet day). */
-export type RenderMail = (row: MailRow, settings: SettingsRow | undefined, at: number) => Promise<Mail | null>;
+/**
+ * Renders claimed mails of one kind to one person as one mail (several only for case openings due together);
+ * null when there is nothing to tell any more (a disabled person, a pruned case, a quiet day).
+ */
+export type RenderMail = (rows: MailRow[], settings: SettingsRow | undefined, at: number) => Promise<Mail | null>;
 export type MailRenderers = Record<MailKind, RenderMail>;
 
 /** Delay before attempt n+1 after n failed attempts; after the last the mail has failed. */
 export const MAIL_RETRY_SECONDS = [30, 120, 600, 1800, 7200, 21600];
 const LEASE_MICROS = 5 * 60 * 1_000_000;
+/** Mails claimed at once: also the most case openings one mail can stand for. */
+const CLAIM = 200;
 const DAY_MICROS = 86_400_000_000;
 
 /** The newest day (YYYY-MM-DD) whose digest is due at `now`: the digest of D covers the 24 hours before D at `hour` UTC. */
@@ -52,6 +57,21 @@ function outcomeOf(error: unknown, attempts: number, now: number, scale: number)
   return { status: 'pending', retryAt: now + Math.round(delay * scale * 1_000_000), error: said };
 }
 
+/**
+ * The claimed mails as the mails to send: a person's case openings due together are one (a harvest of many
+ * tags is one mail, not hundreds); every other mail is its own.
+ */
+function grouped(rows: MailRow[]): MailRow[][] {
+  const groups = new Map<string, MailRow[]>();
+  for (const row of rows) {
+    const key = row.kind === 'case_opened' ? `case_opened ${row.user_id}` : row.id;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return [...groups.values()];
+}
+
 export class MailSender {
   private readonly transport: Transporter;
   private readonly log;
@@ -66,34 +86,40 @@ export class MailSender {
     this.log = ctx.log.child({ job: 'mail' });
   }
 
-  /** Queues the digest due now, then sends what is due; returns how many mails ended their attempt. */
+  /** Queues the digest due now, then sends what is due; returns how many mails ended their attempt (a grouped one counts once). */
   async round(): Promise<number> {
     const now = this.ctx.clock.nowMicros();
     const day = digestDay(now, this.config.digestHour);
     await queueDigests(this.ctx.db.kysely, day, digestWindow(day, this.config.digestHour).until, now);
     let done = 0;
     for (;;) {
-      const claimed = await mailRepo.claimDue(this.ctx.db, this.ctx.clock.nowMicros(), this.ctx.clock.nowMicros() + LEASE_MICROS, 20);
+      const claimed = await mailRepo.claimDue(this.ctx.db, this.ctx.clock.nowMicros(), this.ctx.clock.nowMicros() + LEASE_MICROS, CLAIM);
       if (claimed.length === 0) return done;
-      for (const row of claimed) {
-        await mailRepo.recordOutcome(this.ctx.db.kysely, row.id, await this.attempt(row));
+      for (const rows of grouped(claimed)) {
+        await mailRepo.recordOutcome(
+          this.ctx.db.kysely,
+          rows.map((row) => row.id),
+          await this.attempt(rows),
+        );
         done++;
       }
     }
   }
 
-  private async attempt(row: MailRow): Promise<Outcome> {
+  /** One mail for `rows` (one person, one kind), named by the first row's id. */
+  private async attempt(rows: MailRow[]): Promise<Outcome> {
+    const [first] = rows as [MailRow, ...MailRow[]];
     const now = this.ctx.clock.nowMicros();
     try {
-      const settings = await mailRepo.settingsOf(this.ctx.db.kysely, row.user_id);
-      const mail = await this.renderers[row.kind](row, settings, now);
+      const settings = await mailRepo.settingsOf(this.ctx.db.kysely, first.user_id);
+      const mail = await this.renderers[first.kind](rows, settings, now);
       if (mail === null) return { status: 'skipped', at: now };
-      await this.transport.sendMail({ from: this.config.from, ...mail, messageId: `<${row.id}@tapproof>` });
+      await this.transport.sendMail({ from: this.config.from, ...mail, messageId: `<${first.id}@tapproof>` });
       return { status: 'sent', at: this.ctx.clock.nowMicros() };
     } catch (error) {
-      const outcome = outcomeOf(error, row.attempts, now, this.config.retryScale);
+      const outcome = outcomeOf(error, Math.max(...rows.map((row) => row.attempts)), now, this.config.retryScale);
       // The server's answer names the address at most; never the body, which may hold a link.
-      this.log.warn({ mail: row.id, kind: row.kind, error: 'error' in outcome ? outcome.error : null }, 'mail not sent');
+      this.log.warn({ mail: first.id, mails: rows.length, kind: first.kind, error: 'error' in outcome ? outcome.error : null }, 'mail not sent');
       return outcome;
     }
   }

@@ -69,7 +69,7 @@ export async function claimDue(db: Db, now: number, leaseUntil: number, limit: n
 /** The end of one attempt: sent, skipped (nothing to tell), due again at `retryAt`, or failed for good. */
 export type Outcome = { status: 'sent' | 'skipped'; at: number } | { status: 'pending'; retryAt: number; error: string } | { status: 'failed'; error: string };
 
-export async function recordOutcome(db: Executor, id: string, outcome: Outcome): Promise<void> {
+export async function recordOutcome(db: Executor, ids: string[], outcome: Outcome): Promise<void> {
   const attempts = sql<number>`attempts + 1`;
   const set =
     outcome.status === 'pending'
@@ -77,5 +77,5 @@ export async function recordOutcome(db: Executor, id: string, outcome: Outcome):
       : outcome.status === 'failed'
         ? { attempts, status: 'failed' as const, last_error: outcome.error }
         : { attempts, status: outcome.status, sent_at: outcome.at, last_error: null };
-  await db.updateTable('mail_outbox').set(set).where('id', '=', id).where('status', '=', 'pending').execute();
+  await db.updateTable('mail_outbox').set(set).where('id', 'in', ids).where('status', '=', 'pending').execute();
 }

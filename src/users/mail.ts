@@ -25,9 +25,9 @@ const SAID = {
 export function linkMails(ctx: Pick<UsersContext, 'db' | 'clock' | 'config'>): Pick<MailRenderers, 'invite' | 'reset'> {
   const render =
     (purpose: 'invite' | 'reset') =>
-    async (row: MailRow): Promise<Mail | null> =>
+    async ([row]: MailRow[]): Promise<Mail | null> =>
       inTransaction(ctx.db, async (trx) => {
-        const user = await usersRepo.findUserInTeam(trx, row.user_id, row.team_id);
+        const user = await usersRepo.findUserInTeam(trx, row!.user_id, row!.team_id);
         if (!user || user.disabled_at !== null) return null;
         const link = await issueLink(trx, ctx, user.id, purpose, ctx.config.console.publicUrl!);
         const said = SAID[purpose];
