@@ -107,7 +107,7 @@ for (const kind of DATABASES)
 
     test('every operation declares 429 as text/plain, platform and extension alike', () => {
       const all = operations(document);
-      assert.equal(all.length, 79);
+      assert.equal(all.length, 81);
       for (const { where, op } of all)
         assert.deepEqual(op.responses['429'].content, { 'text/plain': { schema: { type: 'string', const: 'Too Many Requests' } } }, where);
     });
