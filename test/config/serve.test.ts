@@ -26,6 +26,17 @@ describe('configuration errors stop `tapproof serve` with one clear line', () =>
     [{ TAPPROOF_SESSION_IDLE_MINUTES: '0' }, /TAPPROOF_SESSION_IDLE_MINUTES/],
     [{ TAPPROOF_SESSION_MAX_HOURS: '721' }, /TAPPROOF_SESSION_MAX_HOURS/],
     [{ TAPPROOF_OIDC_ISSUER: 'https://id.example.com', TAPPROOF_OIDC_CLIENT_ID: 'c' }, /TAPPROOF_OIDC_ISSUER needs TAPPROOF_OIDC_CLIENT_SECRET/],
+    // The SMTP URL may hold a password: the line names the variable and the scheme, never the URL.
+    [
+      { TAPPROOF_SMTP_URL: 'https://user:s3cret@mail.example.com', TAPPROOF_PUBLIC_URL: 'https://c.example.com' },
+      /^tapproof: TAPPROOF_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL, got https:\/\/…$/,
+    ],
+    [{ TAPPROOF_SMTP_URL: 'smtp://mail.example.com' }, /TAPPROOF_SMTP_URL needs TAPPROOF_PUBLIC_URL: every mail links to the console/],
+    [{ TAPPROOF_SMTP_URL: 'smtp://mail.example.com', TAPPROOF_PUBLIC_URL: 'https://c.example.com', TAPPROOF_DIGEST_HOUR: '24' }, /TAPPROOF_DIGEST_HOUR/],
+    [
+      { TAPPROOF_SMTP_URL: 'smtp://mail.example.com', TAPPROOF_PUBLIC_URL: 'https://c.example.com', TAPPROOF_MAIL_FROM: 'a\nBcc: x@example.com' },
+      /TAPPROOF_MAIL_FROM must be one line/,
+    ],
   ];
   test('each bad value', async () => {
     const results = await Promise.all(cases.map(([env]) => runCli({ TAPPROOF_DATA_DIR: '/nonexistent/never-created', ...env }, 'serve')));
@@ -39,6 +50,7 @@ describe('configuration errors stop `tapproof serve` with one clear line', () =>
       assert.equal(lines.length, 1, `${what}: ${result.stderr}`);
       assert.match(lines[0], pattern);
       assert.ok(!/\bat .*:\d+/.test(result.stderr) && !/Error:/.test(result.stderr), `${what}: no stack trace: ${result.stderr}`);
+      assert.ok(!result.stderr.includes('s3cret'), `${what}: the line shows a password`);
     });
   });
 });
