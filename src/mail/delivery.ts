@@ -1,7 +1,7 @@
 // The mail job (docs/email.md#the-outbox): claims due mails, renders each as it is sent (its case or
 // digest as it stands now, an invite's link made now), hands it to the SMTP server and records the end
-// of the attempt. A 4xx or a lost connection is tried again on the schedule; a 5xx (the server refused
-// the address or the message) ends the mail as failed. A crash between the server's 250 and the record
+// of the attempt. A 4xx, a lost connection or a refused login is tried again on the schedule; a 5xx
+// refusing the address or the message ends the mail as failed. A crash between the server's 250 and the record
 // can send a mail twice (as a webhook can be); the lease keeps two processes from sending one at once,
 // and every mail carries its outbox id as Message-ID, so a client shows a repeat as the same message.
 import { createTransport, type Transporter } from 'nodemailer';
@@ -48,10 +48,15 @@ export function digestWindow(day: string, hour: number): { since: number; until:
   return { since: until - DAY_MICROS, until };
 }
 
+/** nodemailer's codes for a server that refused this mail's address (EENVELOPE) or content (EMESSAGE). */
+const REFUSED_MAIL = new Set(['EENVELOPE', 'EMESSAGE']);
+
 function outcomeOf(error: unknown, attempts: number, now: number, scale: number): Outcome {
-  const { responseCode, message } = error as { responseCode?: number; message?: string };
+  const { responseCode, code, message } = error as { responseCode?: number; code?: string; message?: string };
   const said = (message ?? String(error)).slice(0, 500);
-  if (responseCode !== undefined && responseCode >= 500) return { status: 'failed', error: said };
+  // A 5xx about this mail will not change; one about the relay (a refused login, EAUTH) is the operator's
+  // to fix, and the mail waits for it on the schedule.
+  if (responseCode !== undefined && responseCode >= 500 && code !== undefined && REFUSED_MAIL.has(code)) return { status: 'failed', error: said };
   const delay = MAIL_RETRY_SECONDS[attempts];
   if (delay === undefined) return { status: 'failed', error: said };
   return { status: 'pending', retryAt: now + Math.round(delay * scale * 1_000_000), error: said };

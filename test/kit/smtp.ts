@@ -21,14 +21,21 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** `login`: the server asks for it (plain text over loopback) and refuses any other with 535. */
+export async function startSmtp(options: { login?: { user: string; pass: string } } = {}): Promise<TestSmtp> {
+  const { login } = options;
   const received: Received[] = [];
   let refusing: { count: number; code: number } = { count: 0, code: 0 };
   const state = { refused: 0 };
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
-    authOptional: true,
+    authOptional: login === undefined,
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      if (login && auth.username === login.user && auth.password === login.pass) return callback(null, { user: auth.username });
+      callback(Object.assign(new Error('authentication failed'), { responseCode: 535 }));
+    },
     logger: false,
     onData(stream, session, callback) {
       void simpleParser(stream).then(

@@ -146,6 +146,40 @@ for (const kind of DATABASES) {
       assert.equal(rows.length, 25);
     });
 
+    test('a relay that refuses the login keeps the mail waiting (the operator fixes the password); the right one sends it', async () => {
+      const relay = await startSmtp({ login: { user: 'tapproof', pass: 'right' } });
+      const wrong = new MailSender(
+        server.ctx,
+        { ...server.ctx.config.mail!, smtpUrl: relay.url.replace('//', '//tapproof:wrong@'), retryScale: 1 },
+        mailRenderers(server.ctx),
+      );
+      const right = new MailSender(
+        server.ctx,
+        { ...server.ctx.config.mail!, smtpUrl: relay.url.replace('//', '//tapproof:right@') },
+        mailRenderers(server.ctx),
+      );
+      try {
+        const id = await openedCase(60);
+        assert.equal(await wrong.round(), 1);
+        const waiting = (await outbox()).find((m) => m.subject_id === id)!;
+        assert.deepEqual([waiting.status, waiting.attempts], ['pending', 1]);
+        assert.match(waiting.last_error!, /535/);
+        assert.equal(relay.received.length, 0);
+        // Due again 30 s on.
+        assert.equal(await right.round(), 0);
+        server.clock.advance(33_000);
+        assert.equal(await right.round(), 1);
+        assert.deepEqual(
+          relay.received.map((m) => m.subject),
+          [`Case opened: tag tag_${'60'.padStart(22, '0')}`],
+        );
+      } finally {
+        wrong.close();
+        right.close();
+        await relay.close();
+      }
+    });
+
     test('a sender that stops holding mails (a crash, a restart) loses none: they go when its lease ends', async () => {
       const before = smtp.received.length;
       const id = await openedCase(50);
