@@ -13,6 +13,7 @@ import { registerWriterCommands } from './writer/cli.js';
 import { registerMasterCommands } from './master-keys/cli.js';
 import { registerAuditCommands } from './audit/cli.js';
 import { registerUserCommands } from './users/cli.js';
+import { registerMailCommands } from './mail/cli.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Mode } from './db/schema.js';
 import { openContext } from './open-context.js';
@@ -318,6 +319,7 @@ registerWriterCommands(program);
 registerMasterCommands(program, withContext);
 registerAuditCommands(program, withContext);
 registerUserCommands(program, withContext);
+registerMailCommands(program, withContext);
 
 export async function main(argv: string[]): Promise<void> {
   // A command whose work can never settle (a promise nothing will resolve, such as a read through the SQLite

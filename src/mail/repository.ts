@@ -79,3 +79,25 @@ export async function recordOutcome(db: Executor, ids: string[], outcome: Outcom
         : { attempts, status: outcome.status, sent_at: outcome.at, last_error: null };
   await db.updateTable('mail_outbox').set(set).where('id', 'in', ids).where('status', '=', 'pending').execute();
 }
+
+/** How many mails of each kind are in each status. */
+export async function countsByStatus(db: Executor): Promise<{ kind: string; status: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['kind', 'status', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy(['kind', 'status'])
+    .orderBy('kind')
+    .orderBy('status')
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
+}
+
+export function latestFailed(db: Executor, limit: number) {
+  return db
+    .selectFrom('mail_outbox')
+    .select(['id', 'kind', 'created_at', 'attempts', 'last_error'])
+    .where('status', '=', 'failed')
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -123,7 +123,7 @@ for (const kind of DATABASES) {
 
     test('openings due together are one mail; two senders at once send each opening exactly once', async () => {
       const before = smtp.received.length;
-      const ids = [];
+      const ids: string[] = [];
       for (let n = 10; n < 35; n++) ids.push(await openedCase(n));
       const [a, b] = await Promise.all(senders.map((s) => s.round()));
       const mails = smtp.received.slice(before);

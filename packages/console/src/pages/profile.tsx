@@ -55,11 +55,7 @@ export function ProfilePage() {
       {attributes && choices && (
         <section aria-labelledby="mail-heading" class="panel">
           <h2 id="mail-heading">Email notifications</h2>
-          {off ? (
-            <p role="status">Notifications are off: {off}.</p>
-          ) : (
-            <p class="muted">Mail goes to {user.email}. Each links to the case in this console.</p>
-          )}
+          {off ? <p role="status">Notifications are off: {off}.</p> : <p class="muted">Mail goes to {user.email}. Each links to the case in this console.</p>}
           <form
             onSubmit={(event) => {
               event.preventDefault();
@@ -69,7 +65,11 @@ export function ProfilePage() {
             <fieldset>
               <legend>Email me</legend>
               {box('case_opened', 'when a case opens', off !== null)}
-              {box('daily_digest', `a daily digest of cases${attributes.digest_hour === null ? '' : ` (at ${String(attributes.digest_hour).padStart(2, '0')}:00 UTC)`}`, off !== null)}
+              {box(
+                'daily_digest',
+                `a daily digest of cases${attributes.digest_hour === null ? '' : ` (at ${String(attributes.digest_hour).padStart(2, '0')}:00 UTC)`}`,
+                off !== null,
+              )}
               {box('sandbox', "about the sandbox's cases too, not only production's", false)}
             </fieldset>
             <div class="actions">
