@@ -386,7 +386,7 @@ const lines = [
     const overPeer = peer ? r.verifications / peer.perSecond : null;
     const peerTarget = overPeer === null ? '' : `; ≥ 2.0 × the stateless peer: ${overPeer.toFixed(2)} — ${overPeer >= 2 ? 'met' : '**missed**'}`;
     const [ok, all] = r.genuine.split('/').map(Number);
-    return `- ${r.db}: ratio ≥ ${targets[r.db]}: ${ratio.toFixed(3)} — ${ratio >= targets[r.db] ? 'met' : '**missed**'}; p99 ≤ 25 ms: ${r.p99} ms — ${r.p99 <= 25 ? 'met' : '**missed**'}; 100 % genuine: ${r.genuine} — ${ok === all && ok === REQUESTS ? 'met' : '**missed**'}; RSS ≤ 250 MiB: ${r.rss.toFixed(0)} MiB — ${r.rss <= 250 ? 'met' : '**missed**'}; CPU ≤ 80 µs per verification, database included: ${totalMicros(r).toFixed(0)} µs — ${totalMicros(r) <= 80 ? 'met' : '**missed**'}${peerTarget}`;
+    return `- ${r.db}: ratio ≥ ${targets[r.db]}: ${ratio.toFixed(3)} — ${ratio >= targets[r.db] ? 'met' : '**missed**'}; p99 ≤ 25 ms: ${r.p99} ms — ${r.p99 <= 25 ? 'met' : '**missed**'}; 100 % genuine: ${r.genuine} — ${ok === all && ok === REQUESTS + WARMUP_REQUESTS ? 'met' : '**missed**'}; RSS ≤ 250 MiB: ${r.rss.toFixed(0)} MiB — ${r.rss <= 250 ? 'met' : '**missed**'}; CPU ≤ 80 µs per verification, database included: ${totalMicros(r).toFixed(0)} µs — ${totalMicros(r) <= 80 ? 'met' : '**missed**'}${peerTarget}`;
   }),
   '',
 ];

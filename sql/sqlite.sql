@@ -401,6 +401,9 @@ select * from (select * from "verifications" where "team_id" = ? and "mode" = ? 
 -- src/verifications/repository.ts refusedTimes
 select "scanned_at" from "verifications" where "tag_id" = ? and "scanned_at" > ? and "genuine" = 0 order by "scanned_at" desc limit ?;
 
+-- src/verifications/scan-commit.ts read
+pragma data_version;
+
 -- src/webhooks/repository.ts attemptsOf
 select * from "delivery_attempts" where "delivery_id" in (…) order by "delivery_id", "attempt";
 

@@ -38,7 +38,9 @@ const onMessage = async (message: { id: number; writes: { kind: string }[] } | '
   let results;
   try {
     const batches = await writer;
-    results = batches.carry(message.writes, await db.kysely.transaction().execute((trx) => batches.write(trx, message.writes)));
+    const written = await db.kysely.transaction().execute((trx) => batches.write(trx, message.writes));
+    batches.committed(message.writes);
+    results = batches.carry(message.writes, written);
   } catch (error) {
     port.postMessage({ id, error: errorOf(error) });
     return;

@@ -17,6 +17,7 @@ import {
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
+  sql,
   type DatabaseConnection,
   type DialectAdapter,
   type KyselyConfig,
@@ -333,6 +334,15 @@ export function lockedForUpdate<Q extends { forUpdate(): Q }>(db: Executor, quer
 /** For code that gets only an Executor (a transaction) and must still tell the engines apart. */
 export function onPostgres(db: Executor): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * SQLite's `PRAGMA data_version`: the same number on one connection until another connection commits (its own
+ * commits leave it), so inside a write transaction it tells whether anyone else has written since its last one.
+ */
+export async function sqliteDataVersion(db: Executor): Promise<number> {
+  const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(db);
+  return rows[0]!.data_version;
 }
 
 /** True when `error` is a unique-constraint violation on either engine. */

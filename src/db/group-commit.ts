@@ -23,6 +23,11 @@ export interface WriteKind<W extends { kind: string } = { kind: string }, R = un
    */
   carry?(write: W, result: R): unknown;
   restore?(write: W, carried: unknown): R;
+  /**
+   * On a SQLite commit thread, once the transaction that wrote these writes has committed: that connection writes
+   * nothing else, so what the kind kept of its last `write` is now what the database holds. Never called elsewhere.
+   */
+  committed?(): void;
 }
 
 /** Every kind of one deployment, as the group commit (and the commit thread) sees them. */
@@ -34,6 +39,8 @@ export interface WriteKinds {
   /** The batch's results as they cross from the commit thread, and back into results on the main thread. */
   carry(writes: { kind: string }[], results: unknown[]): unknown[];
   restore(writes: { kind: string }[], carried: unknown[]): unknown[];
+  /** The commit thread's word that the transaction writing `writes` has committed (WriteKind.committed). */
+  committed(writes: { kind: string }[]): void;
 }
 
 /** The module the commit thread imports exports this: the kinds of writes, for one engine. */
@@ -60,6 +67,9 @@ export function writeKindsOf(kinds: WriteKind<any, unknown>[]): WriteKinds {
         const kind = kindOf(writes[i]!);
         return kind.restore ? kind.restore(writes[i]!, value) : value;
       }),
+    committed(writes) {
+      for (const kind of kinds) if (kind.committed && writes.some((write) => kindOf(write) === kind)) kind.committed();
+    },
     // A mixed batch: each kind's writes together, kinds in the order they were registered.
     async write(trx, writes) {
       const results: unknown[] = new Array(writes.length);

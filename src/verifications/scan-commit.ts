@@ -1,11 +1,12 @@
 // Scans as a kind of group-commit write (src/db/group-commit.ts). Every
 // verification must be durable before it is answered (a lost accepted counter
 // would let its URL be accepted again). Inside a batch, scans are decided in
-// arrival order against the chip rows locked for the batch, which makes the
+// arrival order against the chip rows locked for the batch (on SQLite's commit thread,
+// those its own committed batches left, while no other connection has written), which makes the
 // counter check-and-advance atomic across requests, batches and processes. Refused scans lock their
 // chip too, so that a tag's refused scans are counted in one order however many processes take them
 // (replay_burst); they and flagged scans are rare, and take the locking path on PostgreSQL.
-import type { Dialect, Executor } from '../db/database.js';
+import { sqliteDataVersion, type Dialect, type Executor } from '../db/database.js';
 import { BURST_WINDOW_MICROS, isBurst } from '../signals/index.js';
 import { signalsOf, storedSignals } from '../signals/index.js';
 import { announceFlagged } from './flagged-events.js';
@@ -48,9 +49,12 @@ async function markBursts(trx: Executor, stored: { scan: Scan; row: Verification
  */
 export type FlaggedScans = (trx: Executor, rows: VerificationRow[]) => Promise<void>;
 
+/** The chips of these tags, read (and on PostgreSQL locked) in the caller's transaction. */
+const lockedChips = async (trx: Executor, tagIds: string[]) => new Map((await chipsRepo.lockForBatch(trx, tagIds)).map((c) => [c.tag_id, c]));
+
 /** Decides and writes one batch in the caller's transaction; returns each scan's verification. */
-export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips, flaggedScans?: FlaggedScans): Promise<VerificationRow[]> {
-  const chips = new Map((await chipsRepo.lockForBatch(trx, tagsOf(scans))).map((c) => [c.tag_id, c]));
+export async function writeBatch(trx: Executor, scans: Scan[], seen?: SeenChips | CommittedChips, flaggedScans?: FlaggedScans): Promise<VerificationRow[]> {
+  const chips = seen instanceof CommittedChips ? await seen.read(trx, tagsOf(scans)) : await lockedChips(trx, tagsOf(scans));
   const { results, inserts, sessions, advances, acceptedHere, losers } = decide(scans, chips);
 
   if (losers.length > 0) {
@@ -130,6 +134,53 @@ export class SeenChips {
   }
 }
 
+/**
+ * SQLite's commit thread: the chips as its committed batches left them. Its connection is the only one that writes
+ * scans to the file, and `PRAGMA data_version`, read under the batch's write lock, changes exactly when another
+ * connection has committed since (a rewrite, an import, a PATCH of session_duration, another process's commit
+ * thread): then everything is read again. While it holds, a chip known here is what the batch's SELECT would read,
+ * so a batch reads only the chips it does not know. A batch's chips count only once its transaction has committed
+ * (`committed`, which the commit thread alone calls): a batch rolled back leaves what was known before it.
+ */
+export class CommittedChips {
+  private readonly chips = new Map<string, LockedChip>();
+  private version: number | null = null;
+  private staged: LockedChip[] | null = null;
+
+  constructor(private readonly limit = 100_000) {}
+
+  /** The batch's chips, in its transaction: copies of the known ones, the others read. */
+  async read(trx: Executor, tagIds: string[]): Promise<Map<string, LockedChip>> {
+    this.staged = null;
+    const version = await sqliteDataVersion(trx);
+    if (version !== this.version) {
+      this.chips.clear();
+      this.version = version;
+    }
+    const out = new Map<string, LockedChip>();
+    const unknown: string[] = [];
+    for (const id of tagIds) {
+      const chip = this.chips.get(id);
+      if (chip) out.set(id, { ...chip });
+      else unknown.push(id);
+    }
+    if (unknown.length > 0) for (const [id, chip] of await lockedChips(trx, unknown)) out.set(id, chip);
+    return out;
+  }
+
+  /** The batch's chips as decided, to be known once its transaction commits. */
+  record(chips: Iterable<LockedChip>): void {
+    this.staged = [...chips].map((chip) => ({ ...chip }));
+  }
+
+  committed(): void {
+    if (this.staged === null) return;
+    if (this.chips.size + this.staged.length > this.limit) this.chips.clear();
+    for (const chip of this.staged) this.chips.set(chip.tag_id, chip);
+    this.staged = null;
+  }
+}
+
 /** PostgreSQL: the batch decided on the chips as `seen` holds them and written in one statement; null when that cannot be. */
 export async function writeBatchAsSeen(db: Executor, scans: Scan[], seen: SeenChips): Promise<VerificationRow[] | null> {
   const tagIds = tagsOf(scans);
@@ -153,11 +204,13 @@ export async function writeBatchAsSeen(db: Executor, scans: Scan[], seen: SeenCh
 /** Scans for the group commit of one engine; on PostgreSQL with this process's view of its chips. */
 export function scanWrites(dialect: Dialect, flaggedScans?: FlaggedScans): WriteKind<Scan, VerificationRow> {
   const seen = dialect === 'postgres' ? new SeenChips() : undefined;
+  const committed = dialect === 'sqlite' ? new CommittedChips() : undefined;
   return {
     kinds: ['authentic', 'failed'],
     lockKey: (scan) => scan.row.tag_id,
-    write: (trx, scans) => writeBatch(trx, scans, seen, flaggedScans),
+    write: (trx, scans) => writeBatch(trx, scans, seen ?? committed, flaggedScans),
     ...(seen ? { writeUnlocked: (db: Executor, scans: Scan[]) => writeBatchAsSeen(db, scans, seen) } : {}),
+    ...(committed ? { committed: () => committed.committed() } : {}),
     // A scan's own verification crosses back as what the batch decided (a failed scan is stored as it came
     // but for its signals); a reload's original crosses whole.
     carry: (scan, row) =>

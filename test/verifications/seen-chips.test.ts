@@ -12,6 +12,7 @@ import { createContext, type AppContext } from '../../src/context.js';
 import { newId } from '../../src/ids.js';
 import { lockChips } from '../../src/tag-chips/repository.js';
 import { writeOutcomes, isStaleChips, type VerificationRow } from '../../src/verifications/repository.js';
+import { CommittedChips } from '../../src/verifications/scan-commit.js';
 import { call, DATABASES, startServer, type TestServer, type SeededTeam } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from './helpers.js';
 
@@ -190,6 +191,46 @@ for (const kind of DATABASES) {
         );
         assert.equal(now.verifications.length, was.verifications.length + 2);
         assert.equal(now.sessions.length, was.sessions.length + 1);
+      });
+    }
+
+    if (kind === 'sqlite') {
+      test("the commit thread's known chips: a committed batch's are used as decided, a rolled-back batch's never, and another connection's commit drops them all", async () => {
+        const tag = await emulated(server, world.teamId, 'ntag_424_dna');
+        await verify(server, world.sandbox.key, await tapUrl(server, tag.id));
+        const db = server.ctx.db.kysely;
+        const stored = (await lockChips(db, [tag.id]))[0]!;
+        const known = new CommittedChips();
+        // A batch decides (here: a made-up counter nothing writes, to tell memory from the row) and commits.
+        const batch = (counter: number) =>
+          db.transaction().execute(async (trx) => {
+            const chips = await known.read(trx, [tag.id]);
+            const seen = chips.get(tag.id)!.last_counter;
+            chips.get(tag.id)!.last_counter = counter;
+            known.record(chips.values());
+            return seen;
+          });
+        assert.equal(await batch(1_000), stored.last_counter);
+        known.committed();
+        assert.equal(await batch(2_000), 1_000);
+        known.committed();
+        // Rolled back after it decided: what it decided is never known.
+        await assert.rejects(
+          db.transaction().execute(async (trx) => {
+            known.record([{ ...(await known.read(trx, [tag.id])).get(tag.id)!, last_counter: 3_000 }]);
+            throw new Error('rolled back');
+          }),
+          /rolled back/,
+        );
+        assert.equal(await batch(4_000), 2_000);
+        // Another connection commits anything at all: every chip is read again.
+        const another = server.storage.open();
+        try {
+          await another.kysely.updateTable('tags').set({ comment: 'another connection' }).where('id', '=', tag.id).execute();
+        } finally {
+          await another.close();
+        }
+        assert.equal(await batch(5_000), stored.last_counter);
       });
     }
   });
