@@ -501,7 +501,9 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/extension/repository.ts unuseChallenge
 --   src/keys/repository.ts liveKeyModes
 --   src/mail/repository.ts claimDue
+--   src/mail/repository.ts countsByStatus
 --   src/mail/repository.ts digestReaders
+--   src/mail/repository.ts latestFailed
 --   src/mail/repository.ts queueMails
 --   src/mail/repository.ts recordOutcome
 --   src/mail/repository.ts saveSettings
