@@ -12,7 +12,7 @@ import { assertJsonApi } from '../kit/assertions.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accessTable, peopleRoutes } from './access-table.js';
-import { ROUTES, seedOwned, type Owned, type RouteRow } from '../http/routes.js';
+import { ROUTES, keyless, seedOwned, type Owned, type RouteRow } from '../http/routes.js';
 
 /**
  * What the owner's own world answers a route's table request once past the gate, in table order: a route
@@ -105,7 +105,7 @@ for (const kind of DATABASES) {
     test('a role the route admits gets past the gate: the route answers, never 401, 403 or 5xx', async () => {
       const { server } = suite;
       let passed = 0;
-      for (const route of ROUTES.filter((r) => r.reach !== 'person')) {
+      for (const route of ROUTES.filter((r) => !keyless(r))) {
         for (const role of ROLES.filter((r) => allows(r, route.access))) {
           // A route naming a resource names one that does not exist, so nothing of the owner's changes.
           const { path, body } = route.withId ? route.withId(UNKNOWN_ID) : route.request(owned);
@@ -114,12 +114,12 @@ for (const kind of DATABASES) {
           passed++;
         }
       }
-      const personal = ROUTES.filter((r) => r.reach === 'person').length;
+      const personal = ROUTES.filter(keyless).length;
       assert.equal(
         passed,
-        ROUTES.reduce((n, r) => n + (r.reach === 'person' ? 0 : ROLES.filter((role) => allows(role, r.access)).length), 0),
+        ROUTES.reduce((n, r) => n + (keyless(r) ? 0 : ROLES.filter((role) => allows(role, r.access)).length), 0),
       );
-      assert.equal(personal, 1);
+      assert.equal(personal, 3);
     });
 
     test('past the role gate, a sandbox key never reaches the team, and no key a person route: 403 naming why', async () => {
@@ -140,6 +140,10 @@ for (const kind of DATABASES) {
         'PATCH /users/:id tp_sandb: A sandbox key acts in its sandbox only',
         'POST /users/:id/reset tp_sandb: Only an admin signed in to the console may do this',
         'POST /users/:id/reset tp_live_: Only an admin signed in to the console may do this',
+        'GET /profile/notifications tp_sandb: Only a person signed in to the console has this',
+        'GET /profile/notifications tp_live_: Only a person signed in to the console has this',
+        'PATCH /profile/notifications tp_sandb: Only a person signed in to the console has this',
+        'PATCH /profile/notifications tp_live_: Only a person signed in to the console has this',
       ]);
     });
 
