@@ -56,6 +56,8 @@ export interface Config {
    * Refused with NODE_ENV=production; `tapproof doctor` fails while it is on.
    */
   rehearsal: boolean;
+  /** Email to people (docs/email.md); null without TAPPROOF_SMTP_URL: no mail is queued or sent. */
+  mail: MailConfig | null;
 }
 
 export interface ConsoleConfig {
@@ -246,6 +248,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
+  const mail = mailConfig(env);
+  const console = consoleConfig(env);
+  if (mail !== null && console.publicUrl === null) throw new ConfigError('TAPPROOF_SMTP_URL needs TAPPROOF_PUBLIC_URL: every mail links to the console');
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -273,8 +278,42 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort: env.TAPPROOF_WORKER_METRICS_PORT ? integer(env, 'TAPPROOF_WORKER_METRICS_PORT', 0, 0, 65535) : null,
     wallets: walletsConfig(env),
     geoipDb: geoipDb(env),
-    console: consoleConfig(env),
+    console,
     rehearsal: rehearsal(env),
+    mail,
+  };
+}
+
+export interface MailConfig {
+  /** TAPPROOF_SMTP_URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). */
+  smtpUrl: string;
+  /** TAPPROOF_MAIL_FROM: the From of every mail. */
+  from: string;
+  /** TAPPROOF_DIGEST_HOUR: the hour (UTC, 0–23) the daily digest covers up to and is sent at. */
+  digestHour: number;
+  /** TAPPROOF_MAIL_RETRY_SCALE: multiplies the retry delays (1 in production; tests shrink it). */
+  retryScale: number;
+}
+
+function mailConfig(env: Env): MailConfig | null {
+  const raw = env.TAPPROOF_SMTP_URL;
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('TAPPROOF_SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  // The URL may carry a password: it is never echoed.
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new ConfigError(`TAPPROOF_SMTP_URL must be an smtp:// or smtps:// URL, got ${url.protocol}//…`);
+  const from = env.TAPPROOF_MAIL_FROM || `tapproof <tapproof@${url.hostname || 'localhost'}>`;
+  if (/[\r\n]/.test(from)) throw new ConfigError('TAPPROOF_MAIL_FROM must be one line');
+  return {
+    smtpUrl: raw,
+    from,
+    digestHour: integer(env, 'TAPPROOF_DIGEST_HOUR', 7, 0, 23),
+    retryScale: decimal(env, 'TAPPROOF_MAIL_RETRY_SCALE', 1, 0, 1000),
   };
 }
 

@@ -20,6 +20,7 @@ export const TITLES = {
   UserForbidden: "This user's role does not allow this request",
   SandboxReach: 'A sandbox key acts in its sandbox only',
   ConsoleOnly: 'Only an admin signed in to the console may do this',
+  PersonOnly: 'Only a person signed in to the console has this',
   KeyRevoked: 'The key is revoked or expired',
   KeyRolled: 'The key has already been rolled: roll its successor instead',
   NotFound: 'Not Found',

@@ -41,7 +41,7 @@ export function base62(bytes: Uint8Array, length: number): string {
   return out.length >= length ? out : out.padStart(length, '0');
 }
 
-export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok' | 'wrt' | 'aud' | 'usr' | 'uss' | 'case' | 'note';
+export type IdPrefix = 'team' | 'key' | 'tag' | 'ses' | 'vrf' | 'whk' | 'evt' | 'chp' | 'prd' | 'tok' | 'wrt' | 'aud' | 'usr' | 'uss' | 'case' | 'note' | 'mail';
 
 // Random bytes are drawn 4 KiB at a time (one getrandom call per 256 ids).
 const POOL_SIZE = 4096;

@@ -6,6 +6,7 @@ import type { RouteApp } from './http/route-app.js';
 import { extensionPlatformRoutes } from './extension/platform-routes.js';
 import { caseRoutes } from './cases/routes/index.js';
 import { keyRoutes } from './keys/routes/index.js';
+import { profileRoutes } from './mail/routes/index.js';
 import { auditRoutes } from './audit/routes/index.js';
 import { userRoutes } from './users/routes/index.js';
 import { sessionRoutes } from './sessions/routes/index.js';
@@ -24,6 +25,7 @@ export const platformRoutes: readonly RouteModule[] = [
   ...teamRoutes,
   ...keyRoutes,
   ...userRoutes,
+  ...profileRoutes,
   ...auditRoutes,
   ...webhookRoutes,
   ...verificationRoutes,

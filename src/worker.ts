@@ -6,9 +6,16 @@ import { webhookDelivery } from './webhooks/worker.js';
 import { heldScanSummaries } from './verifications/flagged-events.js';
 import { scanRetention } from './verifications/retention.js';
 import { followGenerations } from './master-keys/masters.js';
+import { caseMails } from './cases/index.js';
+import { mailDelivery, type MailRenderers } from './mail/delivery.js';
+import type { Kernel } from './kernel.js';
+import { linkMails } from './users/index.js';
+
+/** How each kind of mail is written: the features that own what it tells. */
+export const mailRenderers = (ctx: Kernel): MailRenderers => ({ ...caseMails(ctx), ...linkMails(ctx) });
 
 /** Feature modules add their jobs here. */
-export const backgroundJobs: BackgroundJob<AppContext>[] = [webhookDelivery, scanRetention, heldScanSummaries];
+export const backgroundJobs: BackgroundJob<AppContext>[] = [webhookDelivery, scanRetention, heldScanSummaries, mailDelivery(mailRenderers)];
 
 export function startBackgroundWork(ctx: AppContext): { stop(): Promise<void> } {
   // A worker follows other processes' master key rotations, rewraps and retirements like a server.

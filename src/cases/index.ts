@@ -4,3 +4,5 @@ export { findCase, type CaseRow } from './repository.js';
 export { CaseOpenedEvent, CaseUpdatedEvent } from './schemas.js';
 export { renderCase, type CaseAttributes } from './serializer.js';
 export { getCase, type CaseView } from './service.js';
+export { caseMails } from './mail.js';
+export { caseDigest, type CaseDigest } from './digest.js';

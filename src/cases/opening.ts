@@ -4,6 +4,7 @@
 import type { Executor } from '../db/database.js';
 import type { Mode } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { queueCaseOpened } from '../mail/index.js';
 import { SIGNALS, signalsOf, storedSignals } from '../signals/index.js';
 import { countsOf, emptyCounts } from './counts.js';
 import type { VerificationRow } from '../verifications/index.js';
@@ -72,4 +73,5 @@ export async function openOrJoinCases(db: Executor, rows: VerificationRow[]): Pr
   await casesRepo.saveCases(db, [...created.values(), ...changed.values()]);
   await casesRepo.insertCaseScans(db, scans);
   await announceCases(db, 'case.opened', [...created.values()], rows.at(-1)!.scanned_at);
+  await queueCaseOpened(db, [...created.values()]);
 }

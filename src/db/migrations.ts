@@ -35,6 +35,7 @@ import * as users from './migrations/0031_users.js';
 import * as flagWindows from './migrations/0032_flag_windows.js';
 import * as flaggedCounts from './migrations/0033_flagged_counts.js';
 import * as cases from './migrations/0034_cases.js';
+import * as mail from './migrations/0035_mail.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -72,6 +73,7 @@ const steps: Record<string, Step> = {
   '0032_flag_windows': flagWindows,
   '0033_flagged_counts': flaggedCounts,
   '0034_cases': cases,
+  '0035_mail': mail,
 };
 
 function provider(dialect: Dialect): MigrationProvider {

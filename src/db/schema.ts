@@ -590,3 +590,44 @@ export interface CasesTables {
   case_notes: CaseNotesTable;
 }
 export interface Database extends CasesTables {}
+
+/** What a person chose to be emailed (docs/email.md); no row: nothing. */
+export interface NotificationSettingsTable {
+  user_id: string;
+  team_id: string;
+  case_opened: number;
+  daily_digest: number;
+  /** Also the sandbox's cases, not only production's. */
+  sandbox: number;
+  /** When the digest was turned on (null: off); a digest whose day ended before it is not sent. */
+  digest_from: number | null;
+  updated_at: number;
+}
+
+export type MailKind = 'case_opened' | 'digest' | 'invite' | 'reset';
+export type MailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+
+/** A mail to a person: a reference to what it tells, rendered when sent (docs/email.md#the-outbox). */
+export interface MailOutboxTable {
+  id: string;
+  team_id: string;
+  user_id: string;
+  kind: MailKind;
+  mode: Mode | null;
+  /** The case, or the digest's day (YYYY-MM-DD). */
+  subject_id: string | null;
+  /** One mail per event: `case_opened:<case>:<user>`, `digest:<user>:<day>`, `invite:<user>:<at>`. */
+  dedupe: string;
+  status: MailStatus;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface MailTables {
+  notification_settings: NotificationSettingsTable;
+  mail_outbox: MailOutboxTable;
+}
+export interface Database extends MailTables {}

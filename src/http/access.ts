@@ -30,9 +30,10 @@ const ALLOWED: Record<Access, readonly Role[]> = {
  * and mode only, the default. `team`: what belongs to the whole team, both its worlds (its people): a
  * sandbox key is the one handed to developers and test servers, so it never reaches past its sandbox;
  * a production key or a person signed in to the console does. `person`: hands over another person's
- * account (a reset link), so only a person signed in to the console may; no key, of any mode.
+ * account (a reset link), so only a person signed in to the console may; no key, of any mode. `self`: the
+ * signed-in person's own settings, which a key, being nobody, does not have.
  */
-export type Reach = 'world' | 'team' | 'person';
+export type Reach = 'world' | 'team' | 'person' | 'self';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,6 +67,8 @@ export function reachRefusal(principal: Pick<Principal, 'via' | 'mode'>, reach: 
       code: 'ConsoleOnly',
       detail: "a reset link hands over a person's account, so it is answered only to an admin signed in to the console (on the host: tapproof users reset)",
     };
+  if (reach === 'self' && principal.via === 'key')
+    return { code: 'PersonOnly', detail: 'notification settings belong to a person: sign in to the console; a key has none' };
   return null;
 }
 

@@ -15,6 +15,7 @@ export const STATUS = {
   UserForbidden: 403,
   SandboxReach: 403,
   ConsoleOnly: 403,
+  PersonOnly: 403,
   KeyRevoked: 409,
   KeyRolled: 409,
   NotFound: 404,

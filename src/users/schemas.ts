@@ -17,8 +17,15 @@ export const UserDocument = Type.Object({
       single_sign_on: Type.Boolean({ description: 'Whether a single sign-on identity is bound to the user' }),
       link: Type.Optional(
         Type.Object(
-          { url: Type.String(), expires_at: Timestamp },
-          { description: 'The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours' },
+          {
+            url: Type.Union([Type.String(), Type.Null()], { description: 'The link; null when it was emailed' }),
+            expires_at: Type.Union([Timestamp, Type.Null()], { description: 'Null when it was emailed (it lasts 72 hours from the mail)' }),
+            emailed_to: Type.Union([Type.String(), Type.Null()], { description: 'Where the server emails it (docs/email.md), or null: hand it over yourself' }),
+          },
+          {
+            description:
+              'The one-time link (invite or reset), only in the answer that made it: hand it to the user, or, when the server sends email, it is emailed instead; it works once, for 72 hours',
+          },
         ),
       ),
     }),

@@ -3,8 +3,8 @@ import { isoMicros, isoOrNull } from '../time.js';
 import type { UserRow } from './repository.js';
 import type { IssuedLink } from './service.js';
 
-/** A user as the API shows them: whether they have a password, never its hash; a link only where it was made. */
-export function renderUser(user: UserRow, passkeys: number, link?: IssuedLink): ResourceObject<Record<string, unknown>> {
+/** A user as the API shows them: whether they have a password, never its hash; a link only where it was made (null: emailed). */
+export function renderUser(user: UserRow, passkeys: number, link?: IssuedLink | null): ResourceObject<Record<string, unknown>> {
   return {
     type: 'users',
     id: user.id,
@@ -18,7 +18,10 @@ export function renderUser(user: UserRow, passkeys: number, link?: IssuedLink): 
       password: user.password_hash !== null,
       passkeys,
       single_sign_on: user.oidc_subject !== null,
-      ...(link === undefined ? {} : { link: { url: link.url, expires_at: isoMicros(link.expiresAt) } }),
+      ...(link === undefined ? {} : { link: linkOf(user, link) }),
     },
   };
 }
+
+const linkOf = (user: UserRow, link: IssuedLink | null) =>
+  link === null ? { url: null, expires_at: null, emailed_to: user.email } : { url: link.url, expires_at: isoMicros(link.expiresAt), emailed_to: null };

@@ -16,12 +16,21 @@ import type { UserRow } from './repository.js';
 import { LINK_HOURS, normalEmail, type UserRole } from './rules.js';
 import { hashToken, isToken, newToken } from './tokens.js';
 import { changingSessions, openSession, type OpenedSession, type Visitor } from './sessions.js';
+import { queueLink } from '../mail/index.js';
 
 /** Someone acting on a team's users: an admin key or user, or the CLI. */
 export interface TeamCaller {
   teamId: string;
   actor: Actor;
 }
+
+/**
+ * How a new link reaches its person: in the answer, to hand over, or by email (docs/email.md), when the
+ * server sends mail: then the link is made when the mail is sent and no answer or log ever holds it.
+ */
+export type LinkDelivery = 'answer' | 'email';
+/** The link a delivery hands back: always one in the answer; none (null) when it is emailed. */
+type Handed<D extends LinkDelivery> = D extends 'answer' ? IssuedLink : IssuedLink | null;
 
 /** A one-time link as just made: its token is in the URL only, never stored. */
 export interface IssuedLink {
@@ -35,7 +44,13 @@ const record = (trx: Executor, caller: TeamCaller, at: number, operation: AuditO
 /** The console's page that redeems a link; the token rides in the fragment, which no server or log sees. */
 export const linkUrl = (origin: string, token: string): string => `${origin}/console/welcome#${token}`;
 
-async function issueLink(trx: Executor, ctx: UsersContext, userId: string, purpose: 'invite' | 'reset', origin: string): Promise<IssuedLink> {
+export async function issueLink(
+  trx: Executor,
+  ctx: Pick<UsersContext, 'clock'>,
+  userId: string,
+  purpose: 'invite' | 'reset',
+  origin: string,
+): Promise<IssuedLink> {
   await usersRepo.deleteLinks(trx, userId);
   const token = newToken();
   const now = ctx.clock.nowMicros();
@@ -44,12 +59,21 @@ async function issueLink(trx: Executor, ctx: UsersContext, userId: string, purpo
   return { url: linkUrl(origin, token), expiresAt };
 }
 
-export async function inviteUser(
+async function handOver(trx: Executor, ctx: UsersContext, user: UserRow, purpose: 'invite' | 'reset', origin: string, delivery: LinkDelivery) {
+  if (delivery === 'answer') return issueLink(trx, ctx, user.id, purpose, origin);
+  // No live link until the mail goes: an older one ends now, as a new link would end it.
+  await usersRepo.deleteLinks(trx, user.id);
+  await queueLink(trx, user, purpose, ctx.clock.nowMicros());
+  return null;
+}
+
+export async function inviteUser<D extends LinkDelivery = 'answer'>(
   ctx: UsersContext,
   caller: TeamCaller,
   input: { email: string; role: UserRole },
   origin: string,
-): Promise<{ user: UserRow; link: IssuedLink }> {
+  delivery: D = 'answer' as D,
+): Promise<{ user: UserRow; link: Handed<D> }> {
   const email = normalEmail(input.email);
   return inTransaction(ctx.db, async (trx) => {
     if (!(await teamsRepo.findTeam(trx, caller.teamId))) throw refusal(`no team ${caller.teamId}`);
@@ -66,9 +90,9 @@ export async function inviteUser(
       last_sign_in_at: null,
     };
     await usersRepo.insertUser(trx, user);
-    const link = await issueLink(trx, ctx, user.id, 'invite', origin);
+    const link = await handOver(trx, ctx, user, 'invite', origin, delivery);
     await record(trx, caller, user.created_at, 'user.invite', user.id, { email, role: user.role });
-    return { user, link };
+    return { user, link: link as Handed<D> };
   });
 }
 
@@ -108,7 +132,13 @@ export async function updateUser(ctx: UsersContext, caller: TeamCaller, userId: 
  * A user who lost their password or passkey: both are removed, every session ends, and a new one-time
  * link lets them set new ones. The account keeps its id, team, role and history.
  */
-export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: string, origin: string): Promise<{ user: UserRow; link: IssuedLink }> {
+export async function resetUser<D extends LinkDelivery = 'answer'>(
+  ctx: UsersContext,
+  caller: TeamCaller,
+  userId: string,
+  origin: string,
+  delivery: D = 'answer' as D,
+): Promise<{ user: UserRow; link: Handed<D> }> {
   return changingSessions(ctx, async (trx, changed) => {
     const user = await usersRepo.findUserInTeam(trx, userId, caller.teamId);
     if (!user) throw new DomainError('NotFound');
@@ -117,13 +147,13 @@ export async function resetUser(ctx: UsersContext, caller: TeamCaller, userId: s
     const passkeys = await usersRepo.deletePasskeysOf(trx, user.id);
     const sessions = await usersRepo.revokeSessionsOf(trx, user.id, now);
     changed(user.id);
-    const link = await issueLink(trx, ctx, user.id, 'reset', origin);
+    const link = await handOver(trx, ctx, user, 'reset', origin, delivery);
     await record(trx, caller, now, 'user.reset', user.id, {
       password: user.password_hash === null ? 'none' : 'removed',
       passkeys_removed: passkeys,
       sessions_ended: sessions,
     });
-    return { user: { ...user, password_hash: null }, link };
+    return { user: { ...user, password_hash: null }, link: link as Handed<D> };
   });
 }
 

@@ -1,4 +1,5 @@
 // All SQL on webhooks, their deliveries and the delivery attempts.
+import { claimDue as claimLeased } from '../db/leases.js';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
 import { isId } from '../ids.js';
@@ -87,7 +88,7 @@ export interface Claimed {
  * PostgreSQL: concurrent workers skip each other's rows; SQLite has one writer.
  */
 export async function claimDue(db: Db, now: number, leaseUntil: number, limit: number): Promise<Claimed[]> {
-  const ids = db.dialect === 'postgres' ? await claimPostgres(db, now, leaseUntil, limit) : await claimSqlite(db, now, leaseUntil, limit);
+  const ids = (await claimLeased<number | string>(db, 'deliveries', now, leaseUntil, limit)).map(Number);
   if (ids.length === 0) return [];
   return db.kysely
     .selectFrom('deliveries as d')
@@ -111,47 +112,6 @@ export async function claimDue(db: Db, now: number, leaseUntil: number, limit: n
     .execute();
 }
 
-async function claimPostgres(db: Db, now: number, leaseUntil: number, limit: number): Promise<number[]> {
-  const claimed = await sql<{ id: number }>`
-    update deliveries set next_attempt_at = ${leaseUntil}
-    where id in (
-      select id from deliveries
-      where status = 'pending' and next_attempt_at <= ${now}
-      order by next_attempt_at
-      limit ${limit}
-      for update skip locked
-    )
-    returning id`.execute(db.kysely);
-  return claimed.rows.map((r) => Number(r.id));
-}
-
-// SQLite has one writer: an idle poll should not take the write lock, so look
-// first (a read) and claim only what is due; the due-time check in the UPDATE
-// leaves out anything another process claimed in between.
-async function claimSqlite(db: Db, now: number, leaseUntil: number, limit: number): Promise<number[]> {
-  const due = await db.kysely
-    .selectFrom('deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
-  if (due.length === 0) return [];
-  const claimed = await db.kysely
-    .updateTable('deliveries')
-    .set({ next_attempt_at: leaseUntil })
-    .where(
-      'id',
-      'in',
-      due.map((r) => r.id),
-    )
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .returning('id')
-    .execute();
-  return claimed.map((r) => r.id);
-}
 export async function insertAttempts(db: Executor, rows: Omit<DeliveryAttemptsTable, 'id'>[]): Promise<void> {
   await inChunks(rows, (part) => db.insertInto('delivery_attempts').values(part).execute());
 }

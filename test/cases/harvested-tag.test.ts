@@ -2,12 +2,17 @@
 // kept, then opened and replayed from two countries, make exactly one case with exactly those scans and
 // signals; a person of the team acknowledges it, writes a note and resolves it as counterfeit_confirmed,
 // each step audited and announced; the tag's next flagged scan opens a second case linked to the first.
+// The person asked to be emailed: one mail arrives at a real SMTP server for the opening, and the next
+// day's digest lists the case as opened and resolved.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { ISO_MICROS, assertJsonApi, assertValidation } from '../kit/assertions.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
 import { authCall, invited, redeemed, type Browserish } from '../users/helpers.js';
+import { startSmtp, type TestSmtp } from '../kit/smtp.js';
+import { MailSender } from '../../src/mail/delivery.js';
+import { mailRenderers } from '../../src/worker.js';
 
 const US = '8.8.8.8';
 const DE = '5.9.0.1';
@@ -20,9 +25,14 @@ for (const kind of DATABASES) {
     let world: SeededTeam;
     let person: { id: string; session: Browserish };
     let webhooks: { cases: string; tags: string };
+    let smtp: TestSmtp;
+    let mail: MailSender;
+    const CONSOLE = 'https://console.example.com';
 
     before(async () => {
-      server = await startServer(kind);
+      smtp = await startSmtp();
+      server = await startServer(kind, { TAPPROOF_SMTP_URL: smtp.url, TAPPROOF_PUBLIC_URL: CONSOLE });
+      mail = new MailSender(server.ctx, server.ctx.config.mail!, mailRenderers(server.ctx));
       world = await server.seedTeam();
       const { id, token } = await invited(server, world.teamId, `analyst-${kind}@example.com`, 'write');
       person = { id, session: await redeemed(server, token) };
@@ -34,8 +44,16 @@ for (const kind of DATABASES) {
           })
         ).body.data.id as string;
       webhooks = { cases: await webhook(['case.opened', 'case.updated']), tags: await webhook() };
+      const chosen = await asPerson('PATCH', '/profile/notifications', {
+        data: { type: 'notification-settings', attributes: { case_opened: true, daily_digest: true, sandbox: true } },
+      });
+      assert.equal(chosen.status, 200, chosen.text);
     });
-    after(() => server.close());
+    after(async () => {
+      mail.close();
+      await server.close();
+      await smtp.close();
+    });
 
     async function scan(url: string, clientIp: string) {
       const response = await verify(server, world.sandbox.key, url, { client_ip: clientIp });
@@ -149,6 +167,16 @@ for (const kind of DATABASES) {
         [['case.opened', caseId, tag.id]],
       );
       assert.deepEqual(await deliveredTo(opening.map((e) => e.id)), [webhooks.cases]);
+      // And emailed once, to the person who asked, linking the case.
+      assert.equal(await mail.round(), 1);
+      assert.equal(await mail.round(), 0);
+      assert.deepEqual(
+        smtp.received.map((m) => [m.to, m.subject]),
+        [[[`analyst-${kind}@example.com`], `[sandbox] Case opened: tag ${tag.id}`]],
+      );
+      assert.ok(smtp.received[0]!.text.includes(`${CONSOLE}/console/cases/${caseId}`), smtp.received[0]!.text);
+      assert.ok(smtp.received[0]!.html.includes(`href="${CONSOLE}/console/cases/${caseId}"`), smtp.received[0]!.html);
+      assert.ok(smtp.received[0]!.text.includes('3 flagged scans (counter gap, country jump, replay burst) from DE, GB'), smtp.received[0]!.text);
 
       // Resolving skips no step it needs: a resolution is required.
       assertValidation(await asPerson('PATCH', `/cases/${caseId}`, { data: { type: 'cases', attributes: { state: 'resolved' } } }), [
@@ -177,7 +205,6 @@ for (const kind of DATABASES) {
       // A resolved case stays so, naming the field.
       assertValidation(await asPerson('PATCH', `/cases/${caseId}`, { data: { type: 'cases', attributes: { state: 'open' } } }), ['/data/attributes/state']);
       assert.deepEqual((await call(server, 'GET', '/cases', { key: world.sandbox.key })).body.meta.counts, { open: 0, acknowledged: 0, resolved: 1 });
-
       // Every change audited, as the person who made it.
       const audit = await server.ctx.db.kysely
         .selectFrom('audit_events')
@@ -226,6 +253,20 @@ for (const kind of DATABASES) {
         (await events(tag.id)).map((e) => e.type),
         ['case.opened', 'case.updated', 'case.updated', 'case.updated', 'case.opened'],
       );
+      // The second opening is emailed as the first was.
+      assert.equal(await mail.round(), 1);
+      assert.equal(smtp.received[1]!.subject, `[sandbox] Case opened: tag ${tag.id}`);
+      assert.ok(smtp.received[1]!.text.includes(`It follows the tag's resolved case ${caseId}.`), smtp.received[1]!.text);
+      // The next day's digest lists both cases, the first opened and resolved; one digest, however often the job runs.
+      server.clock.advance(24 * HOUR);
+      assert.equal(await mail.round(), 1);
+      assert.equal(await mail.round(), 0);
+      const digest = smtp.received[2]!;
+      assert.equal(smtp.received.length, 3);
+      assert.match(digest.subject, /^Cases on \d{4}-\d{2}-\d{2}: 0 open, 0 new, 0 resolved; \[sandbox\] 1 open, 2 new, 1 resolved$/);
+      assert.ok(digest.text.includes(`Opened in the last 24 hours: 2\n  ${tag.id}: 1 flagged scan (replay burst) from DE`), digest.text);
+      assert.ok(digest.text.includes(`\n  ${tag.id}: 3 flagged scans (counter gap, country jump, replay burst) from DE, GB`), digest.text);
+      assert.ok(digest.text.includes(`Resolved in the last 24 hours: 1\n  ${tag.id}: counterfeit_confirmed — ${CONSOLE}/console/cases/${caseId}`), digest.text);
     });
   });
 }

@@ -8,7 +8,7 @@ import { newKeyText } from '../../src/keys/key-text.js';
 import { revoke } from '../../src/keys/service.js';
 import { DATABASES, call, sharedServer, type SeededTeam } from '../kit/harness.js';
 import { assertError } from '../kit/assertions.js';
-import { PUBLIC_ROUTES, ROUTES, ownerKey, registeredRoutes, seedOwned, type Owned } from './routes.js';
+import { PUBLIC_ROUTES, ROUTES, keyless, ownerKey, registeredRoutes, seedOwned, type Owned } from './routes.js';
 import { cliActor } from '../../src/audit/record.js';
 
 const HOSTILE_IDS = ['%00', 'tag_%00', 'whk_0000000000000000000%00', '%27%20or%201%3D1--', 'x'.repeat(3000), '%F0%9F%98%80', '..%2F..'];
@@ -92,7 +92,7 @@ for (const kind of DATABASES) {
           // The team, and its users, are the other mode's key's own.
           const sameTeam = who === 'other mode' ? (route.pattern === '/teams/:id' ? 200 : route.teamWide) : undefined;
           // A route past one world refuses a sandbox key (team), or every key (person), before it reads anything.
-          const beyondReach = route.reach === 'person' || (route.reach === 'team' && outsiderKey.startsWith('tp_sandbox_'));
+          const beyondReach = keyless(route) || (route.reach === 'team' && outsiderKey.startsWith('tp_sandbox_'));
           const expected = beyondReach ? 403 : (sameTeam ?? route.outsider);
           // A scan no tag of the caller's world answers for says where the url was looked for.
           if (expected === 404) assertError(response, 404, { detail: route.method === 'POST' && route.pattern === '/verifications' });
@@ -109,7 +109,7 @@ for (const kind of DATABASES) {
 
     test('malformed ids → 404 on every route that takes one, never 5xx', async () => {
       // A route no key may call refuses before it reads an id (test/users/reach.test.ts holds its ids).
-      for (const route of ROUTES.filter((r) => r.withId && r.reach !== 'person')) {
+      for (const route of ROUTES.filter((r) => r.withId && !keyless(r))) {
         const key = ownerKey(route, owned.world)!;
         for (const id of HOSTILE_IDS) {
           const decoded = decodeURIComponent(id);

@@ -70,14 +70,17 @@ export interface RouteRow {
   teamWide?: number;
   /**
    * How far past one world the route reaches (src/http/access.ts), written from the rules: `team` admits no
-   * sandbox key, `person` no key at all (a console session only); unset, the caller's world.
+   * sandbox key, `person` and `self` no key at all (a console session only); unset, the caller's world.
    */
   reach?: Reach;
 }
 
+/** A route no key may call: only a person signed in to the console. */
+export const keyless = (route: RouteRow): boolean => route.reach === 'person' || route.reach === 'self';
+
 /** The owner's key for a route: its sandbox key, or its production key where the route reaches the whole team; null where no key may call it. */
 export const ownerKey = (route: RouteRow, world: SeededTeam): string | null =>
-  route.reach === 'person' ? null : route.reach === 'team' ? world.production.key : world.sandbox.key;
+  keyless(route) ? null : route.reach === 'team' ? world.production.key : world.sandbox.key;
 
 const tagDoc = (id: string) => ({ data: { type: 'tags', id, attributes: { comment: 'x' } } });
 const webhookDoc = (id: string) => ({ data: { type: 'webhooks', id, attributes: { enabled: false } } });
@@ -212,6 +215,16 @@ export const ROUTES: RouteRow[] = [
     audit: 'user.reset',
     teamWide: 200,
     reach: 'person',
+  },
+  { method: 'GET', pattern: '/profile/notifications', request: () => ({ path: '/profile/notifications' }), outsider: 200, access: 'read', reach: 'self' },
+  {
+    method: 'PATCH',
+    pattern: '/profile/notifications',
+    request: () => ({ path: '/profile/notifications', body: { data: { type: 'notification-settings', attributes: { sandbox: true } } } }),
+    outsider: 200,
+    access: 'read',
+    audit: { unrecorded: "a person's own choice of mail changes nothing of the team's" },
+    reach: 'self',
   },
   { method: 'GET', pattern: '/audit-events', request: () => ({ path: '/audit-events' }), outsider: 200, access: 'admin' },
   { method: 'GET', pattern: '/keys/current', request: () => ({ path: '/keys/current' }), outsider: 200, access: 'any' },

@@ -5,6 +5,7 @@ import { apiClient, describeProblem, modeOfKey, problemOf, storedKey, type Role,
 import { auth, passkeys, type SignInMethods, type SignedIn } from './auth.ts';
 import { Link } from './components/ui.tsx';
 import { match, navigate, useLocation } from './router.ts';
+import { ProfilePage } from './pages/profile.tsx';
 import { SessionContext, abilities, useSession, type Session } from './session.ts';
 import { SignIn } from './pages/sign-in.tsx';
 import { Welcome } from './pages/welcome.tsx';
@@ -218,7 +219,10 @@ function Shell() {
           {session.user ? (
             <>
               <span>
-                {session.user.email} · {session.team.attributes.name} · {session.role}
+                <Link to="/profile" aria-current={section === 'profile' ? 'page' : undefined}>
+                  {session.user.email}
+                </Link>{' '}
+                · {session.team.attributes.name} · {session.role}
               </span>
               <ModeSwitch />
             </>
@@ -284,6 +288,7 @@ function Page(props: { path: string; query: URLSearchParams }) {
   if (match('/keys', path)) return <KeysPage />;
   if (match('/users', path)) return <UsersPage />;
   if (match('/audit', path)) return <AuditPage query={query} />;
+  if (match('/profile', path)) return <ProfilePage />;
   return (
     <>
       <h1>Not found</h1>

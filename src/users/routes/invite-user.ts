@@ -24,7 +24,7 @@ export default function inviteUserRoute(app: RouteApp, ctx: UsersContext): void 
     },
     handler: async (request, reply) => {
       const input = readInviteDocument(request.body);
-      const { user, link } = await inviteUser(ctx, callerOf(request), input, originOf(ctx, request));
+      const { user, link } = await inviteUser(ctx, callerOf(request), input, originOf(ctx, request), ctx.config.mail ? 'email' : 'answer');
       return sendDocument(reply, 201, { data: renderUser(user, 0, link) });
     },
   });

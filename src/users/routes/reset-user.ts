@@ -23,7 +23,7 @@ export default function resetUserRoute(app: RouteApp, ctx: UsersContext): void {
     handler: async (request, reply) => {
       const { id } = request.params;
       if (!isId('usr', id)) throw new DomainError('NotFound');
-      const { user, link } = await resetUser(ctx, callerOf(request), id, originOf(ctx, request));
+      const { user, link } = await resetUser(ctx, callerOf(request), id, originOf(ctx, request), ctx.config.mail ? 'email' : 'answer');
       return sendDocument(reply, 200, { data: renderUser(user, 0, link) });
     },
   });

@@ -1,4 +1,5 @@
-// Keys (create, roll, revoke, the current key) and the team's people (invite, update, reset).
+// Keys (create, roll, revoke, the current key), the team's people (invite, update, reset) and a person's
+// own settings, which no key has.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -66,7 +67,7 @@ export function keyAndUserProperties(p: PropertySuite): void {
     const attribute = <T>(good: fc.Arbitrary<T>) =>
       fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean()) });
     const arbitrary = fc.record({
-      op: fc.constantFrom('invite', 'update', 'reset'),
+      op: fc.constantFrom('invite', 'update', 'reset', 'profile'),
       email: fc.option(
         attribute(
           fc.oneof(
@@ -83,7 +84,7 @@ export function keyAndUserProperties(p: PropertySuite): void {
       junk: maybeJunk,
     });
     const made: string[] = [];
-    const ROUTES_HIT = ['POST /users', 'PATCH /users/:id', 'POST /users/:id/reset'];
+    const ROUTES_HIT = ['POST /users', 'PATCH /users/:id', 'POST /users/:id/reset', 'GET /profile/notifications', 'PATCH /profile/notifications'];
     await property(t, ROUTES_HIT, RUNS.cheap, arbitrary, async (c) => {
       if (c.op === 'invite') {
         const attributes: Record<string, unknown> = {};
@@ -102,6 +103,13 @@ export function keyAndUserProperties(p: PropertySuite): void {
         judge(tally, 'PATCH /users/:id', r);
         if (r.status === 200) assert.ok(made.includes(id), `${id} is not a user of this team`);
         else assert.ok([400, 404, 422].includes(r.status), r.text);
+      } else if (c.op === 'profile') {
+        // A key is nobody: it has no settings to read or change, whatever the document.
+        const patch = c.disabled !== undefined;
+        const body = c.junk ?? { data: { type: 'notification-settings', attributes: { case_opened: c.disabled } } };
+        const r = await call(s(), patch ? 'PATCH' : 'GET', '/profile/notifications', { key: live(), body: patch ? body : undefined });
+        judge(tally, `${patch ? 'PATCH' : 'GET'} /profile/notifications`, r);
+        assert.equal(r.status, 403, r.text);
       } else {
         const id = resolveId(c.target, made);
         // A reset link is answered to a person in the console only: every key is refused, whatever the id.

@@ -53,9 +53,10 @@ function ManageUsers(props: { api: Api }) {
   const reset = async (u: User) => {
     if (!confirm(`Reset ${u.attributes.email}? Their password and passkeys are removed and their sessions end; a new link lets them set new ones.`)) return;
     await writes.send(api.POST('/users/{id}/reset', { params: { path: { id: u.id } } }), (data) => {
-      setLink({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
+      const { url, emailed_to } = data.data.attributes.link!;
+      if (url !== null) setLink({ email: data.data.attributes.email, url });
       users.reload();
-      return `Reset ${u.attributes.email}.`;
+      return emailed_to === null ? `Reset ${u.attributes.email}.` : `Reset ${u.attributes.email}: their new link was emailed to ${emailed_to}.`;
     });
   };
 
@@ -193,6 +194,7 @@ function UserRow(props: {
 
 /** Invites a person by email with a role; their one-time link is the page's to show. */
 function InviteForm(props: { api: Api; writes: Writes; onInvited: (link: { email: string; url: string }) => void }) {
+  // With email on (docs/email.md) the server mails the link and never shows it.
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<UserRole>('read');
   const [problems, setProblems] = useState<Record<string, string[]>>({});
@@ -203,7 +205,9 @@ function InviteForm(props: { api: Api; writes: Writes; onInvited: (link: { email
       (data) => {
         setProblems({});
         setEmail('');
-        props.onInvited({ email: data.data.attributes.email, url: data.data.attributes.link!.url });
+        const { url, emailed_to } = data.data.attributes.link!;
+        if (url !== null) props.onInvited({ email: data.data.attributes.email, url });
+        if (emailed_to !== null) return `Invited ${emailed_to}: their one-time link was emailed to them.`;
       },
       (problem) => setProblems(problemsAt(problem, '/data/attributes')),
     );

@@ -454,6 +454,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profile/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the signed-in person is emailed, and whether this server sends email */
+        get: operations["getNotificationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Choose what the signed-in person is emailed: case openings, a daily digest, and whether the sandbox counts */
+        patch: operations["updateNotificationSettings"];
+        trace?: never;
+    };
     "/audit-events": {
         parameters: {
             query?: never;
@@ -4164,14 +4182,14 @@ export interface operations {
                                 passkeys: number;
                                 /** @description Whether a single sign-on identity is bound to the user */
                                 single_sign_on: boolean;
-                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user, or, when the server sends email, it is emailed instead; it works once, for 72 hours */
                                 link?: {
-                                    url: string;
-                                    /**
-                                     * @description ISO 8601, microsecond precision, UTC
-                                     * @example 2026-01-02T03:04:05.123456Z
-                                     */
-                                    expires_at: string;
+                                    /** @description The link; null when it was emailed */
+                                    url: string | null;
+                                    /** @description Null when it was emailed (it lasts 72 hours from the mail) */
+                                    expires_at: string | null;
+                                    /** @description Where the server emails it (docs/email.md), or null: hand it over yourself */
+                                    emailed_to: string | null;
                                 };
                             };
                         }[];
@@ -4285,14 +4303,14 @@ export interface operations {
                                 passkeys: number;
                                 /** @description Whether a single sign-on identity is bound to the user */
                                 single_sign_on: boolean;
-                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user, or, when the server sends email, it is emailed instead; it works once, for 72 hours */
                                 link?: {
-                                    url: string;
-                                    /**
-                                     * @description ISO 8601, microsecond precision, UTC
-                                     * @example 2026-01-02T03:04:05.123456Z
-                                     */
-                                    expires_at: string;
+                                    /** @description The link; null when it was emailed */
+                                    url: string | null;
+                                    /** @description Null when it was emailed (it lasts 72 hours from the mail) */
+                                    expires_at: string | null;
+                                    /** @description Where the server emails it (docs/email.md), or null: hand it over yourself */
+                                    emailed_to: string | null;
                                 };
                             };
                         };
@@ -4445,14 +4463,14 @@ export interface operations {
                                 passkeys: number;
                                 /** @description Whether a single sign-on identity is bound to the user */
                                 single_sign_on: boolean;
-                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user, or, when the server sends email, it is emailed instead; it works once, for 72 hours */
                                 link?: {
-                                    url: string;
-                                    /**
-                                     * @description ISO 8601, microsecond precision, UTC
-                                     * @example 2026-01-02T03:04:05.123456Z
-                                     */
-                                    expires_at: string;
+                                    /** @description The link; null when it was emailed */
+                                    url: string | null;
+                                    /** @description Null when it was emailed (it lasts 72 hours from the mail) */
+                                    expires_at: string | null;
+                                    /** @description Where the server emails it (docs/email.md), or null: hand it over yourself */
+                                    emailed_to: string | null;
                                 };
                             };
                         };
@@ -4586,14 +4604,14 @@ export interface operations {
                                 passkeys: number;
                                 /** @description Whether a single sign-on identity is bound to the user */
                                 single_sign_on: boolean;
-                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user; it works once, for 72 hours */
+                                /** @description The one-time link (invite or reset), only in the answer that made it: hand it to the user, or, when the server sends email, it is emailed instead; it works once, for 72 hours */
                                 link?: {
-                                    url: string;
-                                    /**
-                                     * @description ISO 8601, microsecond precision, UTC
-                                     * @example 2026-01-02T03:04:05.123456Z
-                                     */
-                                    expires_at: string;
+                                    /** @description The link; null when it was emailed */
+                                    url: string | null;
+                                    /** @description Null when it was emailed (it lasts 72 hours from the mail) */
+                                    expires_at: string | null;
+                                    /** @description Where the server emails it (docs/email.md), or null: hand it over yourself */
+                                    emailed_to: string | null;
                                 };
                             };
                         };
@@ -4629,6 +4647,212 @@ export interface operations {
             };
             /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Their choices; all false until they choose. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /** NotificationSettings */
+                        data: {
+                            /** @enum {string} */
+                            type: "notification-settings";
+                            /** @description The signed-in person's id (usr_…) */
+                            id: string;
+                            attributes: {
+                                /** @description Email me when a case opens (production; the sandbox too with `sandbox`) */
+                                case_opened: boolean;
+                                /** @description Email me a daily digest: open cases, opened and resolved in the last 24 hours */
+                                daily_digest: boolean;
+                                /** @description Also the sandbox's cases, in both mails */
+                                sandbox: boolean;
+                                /** @description Null when this server sends email; else why it does not */
+                                email_off: string | null;
+                                /** @description The hour (UTC) the digest is sent at, covering the 24 hours before it; null when email is off */
+                                digest_hour: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too Many Requests: this client IP spent its requests per minute (TAPPROOF_RATE_LIMIT). Plain text on every route, platform and extension alike. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Too Many Requests";
+                };
+            };
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "notification-settings";
+                        id?: string;
+                        attributes: {
+                            /** @description Email me when a case opens (production; the sandbox too with `sandbox`) */
+                            case_opened?: boolean;
+                            /** @description Email me a daily digest: open cases, opened and resolved in the last 24 hours */
+                            daily_digest?: boolean;
+                            /** @description Also the sandbox's cases, in both mails */
+                            sandbox?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Their choices as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        /** NotificationSettings */
+                        data: {
+                            /** @enum {string} */
+                            type: "notification-settings";
+                            /** @description The signed-in person's id (usr_…) */
+                            id: string;
+                            attributes: {
+                                /** @description Email me when a case opens (production; the sandbox too with `sandbox`) */
+                                case_opened: boolean;
+                                /** @description Email me a daily digest: open cases, opened and resolved in the last 24 hours */
+                                daily_digest: boolean;
+                                /** @description Also the sandbox's cases, in both mails */
+                                sandbox: boolean;
+                                /** @description Null when this server sends email; else why it does not */
+                                email_off: string | null;
+                                /** @description The hour (UTC) the digest is sent at, covering the 24 hours before it; null when email is off */
+                                digest_hour: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: the body or query is missing or malformed (not JSON, wrong document shape, batch size out of range). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unauthorized: the key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Forbidden: the key's role does not allow this operation (`x-tapproof-roles` lists the roles that do), or the operation reaches past the key's world (`x-tapproof-reach`: `team` needs a production key or a console session, `person` a console session); `detail` says which. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not Acceptable: the Accept header excludes application/vnd.api+json. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Payload Too Large: the body exceeds the request size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is neither application/vnd.api+json nor application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Unprocessable: well-formed but invalid; one error per failed attribute with detail and source.pointer. Nothing was recorded. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
