@@ -70,10 +70,8 @@ const SEEDED_BELOW = 'vrf_01';
 const LONG_CASE_SCANS = 10_000;
 /** Days over which the long case's replays arrive, up to the end of the year. */
 const LONG_CASE_DAYS = 90;
-/** A tag's flagged scans per case: each case a run of them, then resolved before the tag's next run opens one. */
-const CASE_RUN = 2;
-/** A tag's last case is still being worked when its newest scan is this recent; every older case is resolved. */
-const UNRESOLVED_DAYS = 7;
+/** Days from a case's newest scan to its resolution: 1 to RESOLVED_WITHIN, case after case. */
+const RESOLVED_WITHIN = 10;
 const RESOLUTIONS = ['counterfeit_confirmed', 'false_positive', 'expected'] as const;
 
 /** One in 50 a replay, one in 200 a bad CMAC, one in 500 bad PICC data, one in 1,000 a counter gap; the rest genuine. */
@@ -139,7 +137,7 @@ async function seed(kind: DatabaseKind, db: Kysely<Database>, team: BenchTeam, s
     });
   }
   let cases: SeededCases | undefined;
-  const casesSeconds = await timed('cases', async () => (cases = await seedCases(kind, db, team, scans, start, end)));
+  const casesSeconds = await timed('cases', async () => (cases = await seedCases(kind, db, team, scans, end)));
   seconds.counts = await timed('per-day counts', async () => {
     const day = utcDay(kind, 'scanned_at');
     await sql`insert into scan_counts (team_id, mode, day, reason, country, count)
@@ -176,12 +174,12 @@ interface SeededCases {
 
 /**
  * The cases the scan commit would have opened for the year's flagged scans (src/cases/opening.ts), written
- * by its own repository: each flagged tag's scans in runs of CASE_RUN, a run's case resolved before the
- * tag's next run opens the next one (linked by previous_case_id), the tag's last case still open or
- * acknowledged when its newest scan is under UNRESOLVED_DAYS old. Then one harvested tag whose copied URL
- * was replayed LONG_CASE_SCANS times over the last LONG_CASE_DAYS days: one acknowledged case of them all.
+ * by its own repository. A tag's flagged scan joins its case unless the team resolved that case before the
+ * scan came, which it does 1 to RESOLVED_WITHIN days after the case's newest scan; a case whose resolution
+ * would fall after now is still open (or, one in three, acknowledged). Then one harvested tag whose copied
+ * URL was replayed LONG_CASE_SCANS times over the last LONG_CASE_DAYS days: one acknowledged case of them all.
  */
-async function seedCases(kind: DatabaseKind, db: Kysely<Database>, team: BenchTeam, scans: number, start: number, end: number): Promise<SeededCases> {
+async function seedCases(kind: DatabaseKind, db: Kysely<Database>, team: BenchTeam, scans: number, end: number): Promise<SeededCases> {
   const flagged = await db
     .selectFrom('verifications')
     .select(['id', 'tag_id', 'scanned_at', 'country'])
@@ -211,66 +209,81 @@ async function seedCases(kind: DatabaseKind, db: Kysely<Database>, team: BenchTe
     .orderBy('id')
     .execute();
 
+  type Scan = (typeof flagged)[number];
   const cases: CaseRow[] = [];
   const members: CaseScanRow[] = [];
-  const open = (run: typeof flagged, signal: 'counter_gap' | 'replay_burst', previous: string | null): CaseRow => {
-    const id = newId('case');
-    const counts = { ...emptyCounts(), [signal]: run.length };
+  const open = (scan: Scan, signal: 'counter_gap' | 'replay_burst', previous: string | null): CaseRow => ({
+    id: newId('case'),
+    team_id: team.teamId,
+    mode: 'production',
+    tag_id: scan.tag_id,
+    state: 'open',
+    opened_at: scan.scanned_at,
+    last_seen_at: scan.scanned_at,
+    updated_at: scan.scanned_at,
+    scans: 0,
+    signals: signal,
+    signal_counts: '',
+    countries: '',
+    assignee_id: null,
+    resolution: null,
+    resolution_note: null,
+    previous_case_id: previous,
+    acknowledged_at: null,
+    resolved_at: null,
+  });
+  /** The case's scans and countries, once it has them all. */
+  const complete = (row: CaseRow, run: Scan[], signal: 'counter_gap' | 'replay_burst') => {
+    for (const r of run) members.push({ case_id: row.id, scanned_at: r.scanned_at, verification_id: r.id });
     const countries = [...new Set(run.flatMap((r) => (r.country === null ? [] : [r.country])))].sort();
-    for (const r of run) members.push({ case_id: id, scanned_at: r.scanned_at, verification_id: r.id });
-    return {
-      id,
-      team_id: team.teamId,
-      mode: 'production',
-      tag_id: run[0]!.tag_id,
-      state: 'open',
-      opened_at: run[0]!.scanned_at,
+    Object.assign(row, {
+      scans: run.length,
       last_seen_at: run.at(-1)!.scanned_at,
       updated_at: run.at(-1)!.scanned_at,
-      scans: run.length,
-      signals: signal,
-      signal_counts: JSON.stringify(counts),
+      signal_counts: JSON.stringify({ ...emptyCounts(), [signal]: run.length }),
       countries: JSON.stringify(countries),
-      assignee_id: null,
-      resolution: null,
-      resolution_note: null,
-      previous_case_id: previous,
-      acknowledged_at: null,
-      resolved_at: null,
-    };
+    });
+    cases.push(row);
   };
-  const byTag = new Map<string, typeof flagged>();
-  for (const r of flagged) byTag.set(r.tag_id, [...(byTag.get(r.tag_id) ?? []), r]);
-  let n = 0;
-  for (const rows of byTag.values()) {
-    let previous: CaseRow | null = null;
-    for (let at = 0; at < rows.length; at += CASE_RUN) {
-      const row = open(rows.slice(at, at + CASE_RUN), 'counter_gap', previous?.id ?? null);
-      const next = rows[at + CASE_RUN];
-      const hour = 3_600_000_000;
-      const acknowledged = row.opened_at + (1 + (n % 12)) * hour;
-      if (next === undefined && row.last_seen_at >= end - UNRESOLVED_DAYS * DAY_MICROS) {
-        // Still being worked: one in three acknowledged.
-        if (n % 3 === 0) Object.assign(row, { state: 'acknowledged', acknowledged_at: Math.min(acknowledged, end), updated_at: Math.min(acknowledged, end) });
-      } else {
-        // Resolved one to five days after its last scan, before the tag's next scan and before now.
-        const resolved = Math.min(row.last_seen_at + (1 + (n % 5)) * DAY_MICROS, (next?.scanned_at ?? end) - 1, end - 1);
-        Object.assign(row, {
-          state: 'resolved',
-          resolution: RESOLUTIONS[n % RESOLUTIONS.length],
-          acknowledged_at: Math.min(acknowledged, resolved),
-          resolved_at: resolved,
-          updated_at: resolved,
-        });
-      }
-      cases.push(row);
-      previous = row;
-      n++;
-    }
+  const hour = 3_600_000_000;
+  const byTag = new Map<string, Scan[]>();
+  for (const r of flagged) {
+    const rows = byTag.get(r.tag_id);
+    if (rows) rows.push(r);
+    else byTag.set(r.tag_id, [r]);
   }
-  const long = open(replays, 'replay_burst', null);
-  Object.assign(long, { state: 'acknowledged', acknowledged_at: long.opened_at + DAY_MICROS, updated_at: long.last_seen_at });
-  cases.push(long);
+  for (const rows of byTag.values()) {
+    let row: CaseRow | null = null;
+    let run: Scan[] = [];
+    const resolution = () => run.at(-1)!.scanned_at + (1 + (cases.length % RESOLVED_WITHIN)) * DAY_MICROS;
+    const close = (resolved: number) => {
+      const acknowledged = Math.min(row!.opened_at + (1 + (cases.length % 12)) * hour, resolved);
+      if (resolved <= end)
+        Object.assign(row!, {
+          state: 'resolved',
+          resolution: RESOLUTIONS[cases.length % RESOLUTIONS.length],
+          acknowledged_at: acknowledged,
+          resolved_at: resolved,
+        });
+      else if (cases.length % 3 === 0 && acknowledged <= end) Object.assign(row!, { state: 'acknowledged', acknowledged_at: acknowledged });
+      complete(row!, run, 'counter_gap');
+      if (row!.resolved_at !== null) row!.updated_at = row!.resolved_at;
+      else if (row!.acknowledged_at !== null) row!.updated_at = Math.max(row!.updated_at, row!.acknowledged_at);
+    };
+    for (const scan of rows) {
+      if (row !== null && scan.scanned_at < resolution()) {
+        run.push(scan);
+        continue;
+      }
+      if (row !== null) close(resolution());
+      row = open(scan, 'counter_gap', row?.id ?? null);
+      run = [scan];
+    }
+    if (row !== null) close(resolution());
+  }
+  const long = open(replays[0]!, 'replay_burst', null);
+  Object.assign(long, { state: 'acknowledged', acknowledged_at: replays[0]!.scanned_at + DAY_MICROS });
+  complete(long, replays, 'replay_burst');
   await casesRepo.saveCases(db, cases);
   await casesRepo.insertCaseScans(db, members);
   const inState = (state: string) => fmt(cases.filter((c) => c.state === state).length);
