@@ -531,10 +531,12 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_tr
 --   src/users/repository.ts usePasskey
 --   src/verifications/flag-windows-repository.ts clearHeld
 --   src/verifications/flag-windows-repository.ts dueWindows
+--   src/verifications/repository.ts caseWalk
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts insertVerifications
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts previousGenuine
+--   src/verifications/repository.ts scanConditions
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications

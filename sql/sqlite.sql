@@ -532,9 +532,11 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips
 --   src/users/throttle-repository.ts lockSubjects
 --   src/verifications/flag-windows-repository.ts clearHeld
 --   src/verifications/flag-windows-repository.ts dueWindows
+--   src/verifications/repository.ts caseWalk
 --   src/verifications/repository.ts genuineByUrlHashes
 --   src/verifications/repository.ts outcomeStatement
 --   src/verifications/repository.ts previousGenuine
+--   src/verifications/repository.ts scanConditions
 --   src/verifications/repository.ts unnested
 --   src/verifications/repository.ts walk
 --   src/verifications/repository.ts worldVerifications

@@ -63,7 +63,7 @@ export const CASE_SCANS_SHOWN = 100;
 export const CaseDocument = Type.Object({
   data: Case,
   included: Type.Array(Type.Union([CaseScan, CaseNote]), {
-    description: `The case's newest ${CASE_SCANS_SHOWN} scans, newest first, and the scans their country jumps came from; then its notes, oldest first`,
+    description: `The case's newest ${CASE_SCANS_SHOWN} scans, newest first (GET /verifications?case_id= pages through all of them), and the scans their country jumps came from; then its notes, oldest first`,
   }),
 });
 

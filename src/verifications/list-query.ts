@@ -13,6 +13,9 @@ const ISO = 'ISO 8601: a date (2026-01-31, midnight UTC) or a time with offset (
 
 export const ListVerificationsQuery = Type.Object({
   tag_id: Type.Optional(Type.String({ description: "Only this tag's verifications (a tag of another world lists none)" })),
+  case_id: Type.Optional(
+    Type.String({ description: "Only this case's scans, every one of them (GET /cases/:id shows the newest 100); a case of another world lists none" }),
+  ),
   genuine: Type.Optional(enumOf(['true', 'false'] as const)),
   reason: Type.Optional(enumOf(REASONS)),
   signal: Type.Optional(enumOf(SIGNALS)),
@@ -31,6 +34,7 @@ export const ListVerificationsQuery = Type.Object({
 /** A page of GET /verifications: `size` rows are shown, one more is read. */
 export interface VerificationListing {
   tagId?: string;
+  caseId?: string;
   genuine?: boolean;
   reason?: (typeof REASONS)[number];
   signal?: Signal;
@@ -62,6 +66,8 @@ export function readExportVerificationsQuery(query: Query): Omit<VerificationLis
 function readFilter(query: Query): Omit<VerificationListing, 'size' | 'before'> {
   const tagId = single(query, 'tag_id');
   if (tagId !== undefined && !isId('tag', tagId)) throw badParameter('tag_id', 'tag_id must be a tag id (tag_…)');
+  const caseId = single(query, 'case_id');
+  if (caseId !== undefined && !isId('case', caseId)) throw badParameter('case_id', 'case_id must be a case id (case_…)');
   const genuine = oneOf(query, 'genuine', ['true', 'false'] as const);
   const since = isoTime(query, 'since');
   const until = isoTime(query, 'until');
@@ -77,6 +83,7 @@ function readFilter(query: Query): Omit<VerificationListing, 'size' | 'before'> 
   if (country !== undefined && !COUNTRY.test(country)) throw badParameter('country', 'country must be an ISO 3166-1 alpha-2 code, two capital letters (DE)');
   return {
     tagId,
+    caseId,
     genuine: genuine === undefined ? undefined : genuine === 'true',
     reason,
     signal,

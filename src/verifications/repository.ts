@@ -5,7 +5,7 @@
 // `/* prepared: … */`), and the three writes are one statement (data-modifying
 // CTEs): every statement is a round trip on the batch's critical path. SQLite keeps
 // the Kysely statements: there a statement costs no round trip.
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { onPostgres, type Executor } from '../db/database.js';
 import * as sessionsRepo from '../sessions/index.js';
 import type { SessionRow } from '../sessions/index.js';
@@ -32,10 +32,21 @@ export async function findVerification(db: Executor, world: World, id: string): 
   return db.selectFrom('verifications').selectAll().where('id', '=', id).$call(inWorld(world)).executeTakeFirst();
 }
 
-/** The world's verifications among `ids` (a case's scans), in no particular order. */
+/**
+ * The world's verifications among `ids` (a case's scans), in no particular order, each read by its key. SQLite,
+ * without statistics, would rather walk the world's range of an index led by (team_id, mode), its whole history,
+ * testing every row against the ids; so there the world is read from the rows (`+column`, as in `walk`).
+ */
 export async function findVerifications(db: Executor, world: World, ids: string[]): Promise<VerificationRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('verifications').selectAll().where('id', 'in', ids).where('team_id', '=', world.teamId).where('mode', '=', world.mode).execute();
+  const column = (name: 'team_id' | 'mode') => (onPostgres(db) ? sql.ref<string>(name) : sql<string>`+${sql.ref(name)}`);
+  return db
+    .selectFrom('verifications')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where(column('team_id'), '=', world.teamId)
+    .where(column('mode'), '=', world.mode)
+    .execute();
 }
 
 /**
@@ -282,6 +293,8 @@ async function writeOutcomesPrepared(db: Executor, chips: ChipAdvance[], session
 
 export interface VerificationFilter {
   tagId?: string;
+  /** Only the scans a case holds (its rows of case_scans). */
+  caseId?: string;
   /** Only these reasons (at least one); all of them when absent. */
   reasons?: readonly string[];
   /** true: only scans with a signal; false: only those without. */
@@ -306,12 +319,13 @@ export interface VerificationFilter {
  * with the reasons and the country read from its rows, one country's verifications_country_time
  * (migration 0030) with the reasons read from its rows, a world's verifications_world_time, one
  * reason's verifications_reason_time (migration 0020), and several reasons (genuine=false) a merge
- * of their ranges, each read only as far as the page needs.
+ * of their ranges, each read only as far as the page needs; a case's scans its range of case_scans.
  */
 export const worldVerifications = (db: Executor, world: World, filter: VerificationFilter) => {
   const { tagId, reasons } = filter;
   const postgres = onPostgres(db);
   const flaggedWalk = filter.signal !== undefined || filter.flagged === true;
+  if (filter.caseId !== undefined) return caseWalk(db, world, { ...filter, caseId: filter.caseId }, postgres).limit(filter.limit);
   // SQLite has no statistics to weigh a tag's index against a world's: on a tag's walk the world and
   // the reasons are `+column`, read from the row, never through an index (sqlite.org/optoverview.html,
   // "Disqualifying WHERE clause terms using unary-+"). PostgreSQL weighs them with its statistics.
@@ -341,22 +355,58 @@ const ROW_ONLY: ReadonlySet<Filtered> = new Set(['team_id', 'mode', 'reason', 's
 const FLAGGED_FROM_ROW: ReadonlySet<Filtered> = new Set(['reason', 'country']);
 const COUNTRY_FROM_ROW: ReadonlySet<Filtered> = new Set(['reason']);
 
+/** The filter's conditions on a scan's reason, signals and country, each column as `column` names it. */
+function scanConditions(filter: VerificationFilter, column: (name: Filtered) => Expression<string>, signals: Expression<string>): RawBuilder<SqlBool>[] {
+  const out: RawBuilder<SqlBool>[] = [];
+  if (filter.reasons?.length === 1) out.push(sql`${column('reason')} = ${filter.reasons[0]!}`);
+  else if (filter.reasons !== undefined) out.push(sql`${column('reason')} in (${sql.join(filter.reasons)})`);
+  if (filter.signal !== undefined || filter.flagged === true) out.push(sql`${column('signals')} is not null`);
+  else if (filter.flagged === false) out.push(sql`${column('signals')} is null`);
+  if (filter.signal !== undefined) out.push(sql`',' || ${signals} || ',' like ${signalPattern(filter.signal)}`);
+  if (filter.country !== undefined) out.push(sql`${column('country')} = ${filter.country}`);
+  return out;
+}
+
 /** One walk in its index's order, without its limit; the columns in `fromRow` are read from the rows. */
 function walk(source: Source, world: World, filter: VerificationFilter, fromRow: ReadonlySet<Filtered>) {
   const column = (name: Filtered) => (fromRow.has(name) ? sql<string>`+${sql.ref(name)}` : sql.ref<string>(name));
   let query = source.selectFrom('verifications').selectAll();
   if (filter.tagId !== undefined) query = query.where('tag_id', '=', filter.tagId);
   query = query.where(column('team_id'), '=', world.teamId).where(column('mode'), '=', world.mode);
-  if (filter.reasons?.length === 1) query = query.where(column('reason'), '=', filter.reasons[0]!);
-  else if (filter.reasons !== undefined) query = query.where(column('reason'), 'in', filter.reasons);
-  if (filter.signal !== undefined || filter.flagged === true) query = query.where(column('signals'), 'is not', null);
-  else if (filter.flagged === false) query = query.where(column('signals'), 'is', null);
-  if (filter.signal !== undefined) query = query.where(sql<string>`',' || ${sql.ref('signals')} || ','`, 'like', signalPattern(filter.signal));
-  if (filter.country !== undefined) query = query.where(column('country'), '=', filter.country);
+  for (const condition of scanConditions(filter, column, sql.ref('signals'))) query = query.where(condition);
   if (filter.since !== undefined) query = query.where('scanned_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('scanned_at', '<', filter.until);
   if (filter.before !== undefined) query = query.where(sql<boolean>`(scanned_at, id) < (${filter.before[0]}, ${filter.before[1]})`);
   return query.orderBy('scanned_at', 'desc').orderBy('id', 'desc');
+}
+
+/**
+ * A case's scans in the order of case_scans' primary key (case_id, scanned_at, verification_id), each
+ * joined to its verification by id: the page reads its own rows of the case and no more, however many
+ * scans the case holds. The world and the other filters are read from the joined rows (on SQLite
+ * `+column`, so that no index of verifications is offered to drive the join instead): a case of another
+ * world, or a scan pruned by retention, lists nothing.
+ */
+function caseWalk(db: Executor, world: World, filter: VerificationFilter & { caseId: string }, postgres: boolean) {
+  const column = (name: Filtered | 'tag_id') => (postgres ? sql.ref<string>(`v.${name}`) : sql<string>`+${sql.ref(`v.${name}`)}`);
+  let query = db
+    .selectFrom('case_scans as c')
+    // case_scans' ids are text collate "C" (migration 0034), verifications.id the database's default: a
+    // join of the two has no one collation, and PostgreSQL then looks the scans up by neither key, hashing the
+    // world's verifications instead. In the primary key's collation, each is found by its id.
+    .innerJoin('verifications as v', (join) =>
+      join.on('v.id', '=', postgres ? sql<string>`${sql.ref('c.verification_id')} collate "default"` : sql.ref<string>('c.verification_id')),
+    )
+    .selectAll('v')
+    .where('c.case_id', '=', filter.caseId)
+    .where(column('team_id'), '=', world.teamId)
+    .where(column('mode'), '=', world.mode);
+  if (filter.tagId !== undefined) query = query.where(column('tag_id'), '=', filter.tagId);
+  for (const condition of scanConditions(filter, column, sql.ref('v.signals'))) query = query.where(condition);
+  if (filter.since !== undefined) query = query.where('c.scanned_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('c.scanned_at', '<', filter.until);
+  if (filter.before !== undefined) query = query.where(sql<boolean>`(c.scanned_at, c.verification_id) < (${filter.before[0]}, ${filter.before[1]})`);
+  return query.orderBy('c.scanned_at', 'desc').orderBy('c.verification_id', 'desc');
 }
 
 export async function listVerifications(db: Executor, world: World, filter: VerificationFilter): Promise<VerificationRow[]> {

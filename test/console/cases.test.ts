@@ -1,7 +1,7 @@
 // The Cases pages in Chromium, on both engines: a harvested tag's case listed under Open with its counts,
-// its page with the timeline, the scan its country jump came from, the map and the notes; acknowledged,
-// noted and resolved from the page, after which it sits under Resolved. Accessible and within the width at
-// 1280 and 375 px.
+// its page with the timeline, the scan its country jump came from, the map, the notes and a link to all its
+// scans on the Scans page; acknowledged, noted and resolved from the page, after which it sits under
+// Resolved. Accessible and within the width at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -84,6 +84,18 @@ for (const kind of DATABASES) {
       );
       await assertAccessible(page, 'Case');
       await page.screenshot({ path: `${SHOTS}/${kind}-case-1280.png`, fullPage: true });
+
+      // All its scans on the Scans page, filtered by the case: its two flagged scans, not the genuine one.
+      await page.getByRole('link', { name: 'All 2 scans', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Scans' }).waitFor();
+      assert.equal(await page.getByRole('textbox', { name: 'Case id' }).inputValue(), caseId);
+      const listed = await tableRows(page, 'Scans');
+      assert.deepEqual(
+        listed.map((r) => r.join(' ').includes('Country jump') || r.join(' ').includes('Replay burst')),
+        [true, true],
+      );
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: `Case ${caseId}` }).waitFor();
 
       await page.getByRole('button', { name: 'Acknowledge', exact: true }).click();
       assert.equal(await message(page, 'status', 'Acknowledged.'), 'Acknowledged.');

@@ -1,5 +1,5 @@
 // Cases through @tapproof/sdk against the real server on both engines: listed with filters and counts, read
-// with their scans, triaged and noted; a refused triage is a TapproofError naming the attribute.
+// with their scans (all of them through the verifications' case_id), triaged and noted; a refused triage is a TapproofError naming the attribute.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Tapproof, TapproofError, type Case } from '@tapproof/sdk';
@@ -38,6 +38,11 @@ for (const kind of DATABASES) {
       assert.deepEqual(
         read.included.map((r) => r.type),
         ['verifications'],
+      );
+      // Every scan of the case, a page at a time: the list filtered by the case.
+      assert.deepEqual(
+        (await all(tp.verifications.list({ case_id: first!.id, page_size: 1 }))).map((v) => v.id),
+        read.included.map((r) => r.id),
       );
 
       const refused = await tp.cases.update(first!.id, { state: 'resolved', resolution: 'other' }).then(

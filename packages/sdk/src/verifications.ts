@@ -33,7 +33,8 @@ export class Verifications {
   /**
    * Every verification of the key's world matching the filters, newest first, fetched a page
    * (`page_size`, default 25, at most 100) at a time: `for await (const v of tp.verifications.list({ tag_id }))`.
-   * `{ flagged: true }` or `{ signal: 'counter_gap' }` walks the flagged scans only (docs/signals.md).
+   * `{ flagged: true }` or `{ signal: 'counter_gap' }` walks the flagged scans only (docs/signals.md);
+   * `{ case_id }` every scan of one case (docs/cases.md).
    */
   list(params: VerificationListParams = {}, call?: CallOptions): AsyncGenerator<Verification> {
     const { genuine, flagged, since, until, ...rest } = params;

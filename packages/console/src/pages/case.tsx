@@ -89,7 +89,7 @@ export function CasePage(props: { id: string }) {
           <h2>Where its scans came from</h2>
           <WorldMap counts={where!.counts} unknown={where!.unknown.scans > 0 ? where!.unknown : undefined} label="The case's scans by country" />
           <h2>Scans</h2>
-          <Timeline scans={d.scans} total={a.scans} />
+          <Timeline caseId={props.id} scans={d.scans} total={a.scans} />
           <h2>Notes</h2>
           <Notes notes={d.notes} me={user?.id ?? null} />
           {can.write && a.state !== 'resolved' && <NoteForm caseId={props.id} writes={writes} onAdded={loaded.reload} />}
@@ -165,15 +165,16 @@ function Triage(props: { kase: Case; me: string | null; writes: Writes; onChange
   );
 }
 
-function Timeline(props: { scans: CaseScan[]; total: number }) {
+function Timeline(props: { caseId: string; scans: CaseScan[]; total: number }) {
   const shown = props.scans.filter((s) => s.meta.in_case).length;
+  const total = props.total.toLocaleString('en-US');
+  // The case page reads its newest scans only; the Scans page pages through all of them, with filters and CSV.
   return (
     <>
-      {shown < props.total && (
-        <p class="muted">
-          The newest {shown} of its {props.total.toLocaleString('en-US')} scans.
-        </p>
-      )}
+      <p class="muted">
+        {shown < props.total && `The newest ${shown} of its ${total} scans. `}
+        <Link to={`/scans?case_id=${props.caseId}`}>{props.total === 1 ? 'Its scan' : `All ${total} scans`}</Link> on the Scans page.
+      </p>
       <TableRegion label="The case's scans">
         <table>
           <caption class="visually-hidden">The case's scans, newest first, with the genuine scans its country jumps came from</caption>

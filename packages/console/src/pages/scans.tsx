@@ -1,4 +1,4 @@
-// Scans: the API's filters (tag, outcome, reason, country, window) kept in the URL, so a filtered list
+// Scans: the API's filters (tag, case, outcome, reason, country, window) kept in the URL, so a filtered list
 // can be linked to and reloaded, and the same filters' CSV export; keyset pages walked forward by
 // links.next and back by the cursors seen; each scan with its tag's comment.
 import { useState } from 'preact/hooks';
@@ -13,7 +13,7 @@ import { navigate, queryOf } from '../router.ts';
 import { useSession } from '../session.ts';
 import { commentsOf } from '../tag-comments.ts';
 
-const FILTERS = ['tag_id', 'genuine', 'reason', 'country', 'since', 'until'] as const;
+const FILTERS = ['tag_id', 'case_id', 'genuine', 'reason', 'country', 'since', 'until'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 function filtersOf(query: URLSearchParams): Filters {
@@ -24,6 +24,7 @@ function filtersOf(query: URLSearchParams): Filters {
 function apiFilters(applied: Filters) {
   return {
     tag_id: applied.tag_id || undefined,
+    case_id: applied.case_id || undefined,
     genuine: (applied.genuine || undefined) as 'true' | 'false' | undefined,
     reason: (applied.reason || undefined) as (typeof REASONS)[number] | undefined,
     country: applied.country || undefined,
@@ -68,6 +69,10 @@ export function ScansPage(props: { query: URLSearchParams }) {
         <label>
           Tag id
           <input name="tag_id" value={draft.tag_id} onInput={set('tag_id')} placeholder="tag_…" spellcheck={false} />
+        </label>
+        <label>
+          Case id
+          <input name="case_id" value={draft.case_id} onInput={set('case_id')} placeholder="case_…" spellcheck={false} />
         </label>
         <label>
           Outcome

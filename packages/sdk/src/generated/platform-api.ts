@@ -5907,6 +5907,8 @@ export interface operations {
             query?: {
                 /** @description Only this tag's verifications (a tag of another world lists none) */
                 tag_id?: string;
+                /** @description Only this case's scans, every one of them (GET /cases/:id shows the newest 100); a case of another world lists none */
+                case_id?: string;
                 genuine?: "true" | "false";
                 reason?: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
                 signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
@@ -6320,6 +6322,8 @@ export interface operations {
             query?: {
                 /** @description Only this tag's verifications (a tag of another world lists none) */
                 tag_id?: string;
+                /** @description Only this case's scans, every one of them (GET /cases/:id shows the newest 100); a case of another world lists none */
+                case_id?: string;
                 genuine?: "true" | "false";
                 reason?: "ok" | "replayed" | "bad_cmac" | "bad_picc_data" | "uid_mismatch";
                 signal?: "counter_gap" | "country_jump" | "replay_burst" | "tamper_opened" | "tamper_open";
@@ -6695,7 +6699,7 @@ export interface operations {
                                 resolved_at: string | null;
                             };
                         };
-                        /** @description The case's newest 100 scans, newest first, and the scans their country jumps came from; then its notes, oldest first */
+                        /** @description The case's newest 100 scans, newest first (GET /verifications?case_id= pages through all of them), and the scans their country jumps came from; then its notes, oldest first */
                         included: ({
                             /** @enum {string} */
                             type: "verifications";
