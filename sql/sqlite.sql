@@ -384,7 +384,7 @@ select * from "verifications" where "tag_id" in (…) and "genuine" = 1 and "sca
 select * from "verifications" where "id" = ? and "team_id" = ? and "mode" = ?;
 
 -- src/verifications/repository.ts findVerifications
-select * from "verifications" where "id" in (…) and "team_id" = ? and "mode" = ?;
+select * from "verifications" where "id" in (…) and +"team_id" = ? and +"mode" = ?;
 
 -- src/verifications/repository.ts insertVerifications
 insert into "verifications" ("id", "team_id", "mode", "tag_id", "scanned_at", "url_hash", "client_ip", "country", "write_generation", "genuine", "reason", "read_counter", "tamper_permanent", "tamper_current", "session_id", "signals") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);

@@ -46,7 +46,8 @@ export async function caseDigest(db: Executor, world: World, window: { since: nu
   const [states, opened, resolved] = await Promise.all([
     cases()
       .select(['state', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .where('state', '<>', 'resolved')
+      // Named, not `<> 'resolved'`: the range then reads the unresolved cases only, however many were resolved.
+      .where('state', 'in', ['open', 'acknowledged'])
       .groupBy('state')
       .execute(),
     part('opened_at'),
