@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import { caseDigest } from '../src/cases/digest.js';
+import { caseDigest } from '../src/cases/digest-repository.js';
 import { emptyCounts } from '../src/cases/counts.js';
 import * as casesRepo from '../src/cases/repository.js';
 import type { CaseRow, CaseScanRow } from '../src/cases/repository.js';
@@ -453,7 +453,7 @@ async function measure(server: BenchServer, team: BenchTeam, counters: Map<strin
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The daily digest of the team's cases (src/cases/digest.ts), as the mail job computes it for the last 24 hours. */
+/** The daily digest of the team's cases (src/cases/digest-repository.ts), as the mail job computes it for the last 24 hours. */
 const digestOf = (db: Kysely<Database>, world: World) => async () => {
   const until = Date.now() * 1000;
   const digest = await caseDigest(db, world, { since: until - DAY_MICROS, until });

@@ -490,7 +490,7 @@ update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "reason" 
 update "writer_sessions" set "step" = $1, "state" = $2, "result" = $3, "round_trips" = $4, "updated_at" = $5 where "id" = $6 and "round_trips" = $7 and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
---   src/cases/digest.ts caseDigest
+--   src/cases/digest-repository.ts caseDigest
 --   src/cases/repository.ts filtered
 --   src/db/day-counts.ts addDayCounts
 --   src/db/settings.ts deleteSetting

@@ -492,7 +492,7 @@ update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "reason" = ?
 update "writer_sessions" set "step" = ?, "state" = ?, "result" = ?, "round_trips" = ?, "updated_at" = ? where "id" = ? and "round_trips" = ? and "result" is null;
 
 -- Functions of src/ that build statements the flows of test/house/sql-snapshot.solo.test.ts did not run:
---   src/cases/digest.ts caseDigest
+--   src/cases/digest-repository.ts caseDigest
 --   src/cases/repository.ts filtered
 --   src/db/change-feed.ts notifyInTransaction
 --   src/db/settings.ts deleteSetting

@@ -5,4 +5,4 @@ export { CaseOpenedEvent, CaseUpdatedEvent } from './schemas.js';
 export { renderCase, type CaseAttributes } from './serializer.js';
 export { getCase, type CaseView } from './service.js';
 export { caseMails } from './mail.js';
-export { caseDigest, type CaseDigest } from './digest.js';
+export { caseDigest, type CaseDigest } from './digest-repository.js';

@@ -6,7 +6,7 @@ import { digestWindow, escapeHtml, mailHtml, type Mail, type MailRenderers, type
 import { findUserInTeam } from '../users/index.js';
 import { signalsOf } from '../signals/index.js';
 import { isoMicros } from '../time.js';
-import { DIGEST_SHOWN, caseDigest, isQuiet, type CaseDigest } from './digest.js';
+import { DIGEST_SHOWN, caseDigest, isQuiet, type CaseDigest } from './digest-repository.js';
 import { findCase, type CaseRow } from './repository.js';
 
 type Services = Pick<Kernel, 'db' | 'config'>;

@@ -27,6 +27,7 @@ const FEATURES = [
   'extension',
   'writer',
   'emulator',
+  'mail',
   'users',
 ];
 const COMPOSITION = [
