@@ -40,13 +40,14 @@ export async function listDeliveries(
 export async function sendTestEvent(ctx: Kernel & MastersState, caller: Caller, webhookId: string): Promise<DeliveryView> {
   const hook = await getWebhook(ctx, caller, webhookId);
   if (hook.enabled !== 1) throw new DomainError('WebhookDisabled');
-  const eventId = await inTransaction(ctx.db, async (trx) => {
+  // Read back before the commit: once committed, a worker may claim the delivery at once, and the answer
+  // would show its lease instead of the delivery as it was made, due now.
+  const delivery = await inTransaction(ctx.db, async (trx) => {
     const at = ctx.clock.nowMicros();
     const id = await recordTestEvent(trx, hook, at);
     await recordAudit(trx, caller, at, [{ operation: 'webhook.test', resourceId: webhookId, changes: { event_id: id } }]);
-    return id;
+    return webhooksRepo.findDelivery(trx, webhookId, id);
   });
-  const delivery = await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId);
   if (!delivery) throw new DomainError('NotFound');
   return (await withAttempts(ctx, [delivery]))[0]!;
 }
@@ -56,12 +57,13 @@ export async function redeliver(ctx: Kernel & MastersState, caller: Caller, webh
   const hook = await getWebhook(ctx, caller, webhookId);
   if (!(await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId))) throw new DomainError('NotFound');
   if (hook.enabled !== 1) throw new DomainError('WebhookDisabled');
-  await inTransaction(ctx.db, async (trx) => {
+  // As for a test event: the delivery as requeued, due now, not as a worker may already have claimed it.
+  const delivery = await inTransaction(ctx.db, async (trx) => {
     const at = ctx.clock.nowMicros();
     await webhooksRepo.requeue(trx, { eventId, webhookId }, at);
     await recordAudit(trx, caller, at, [{ operation: 'webhook.redeliver', resourceId: webhookId, changes: { event_id: eventId } }]);
+    return webhooksRepo.findDelivery(trx, webhookId, eventId);
   });
-  const delivery = await webhooksRepo.findDelivery(ctx.db.kysely, webhookId, eventId);
   if (!delivery) throw new DomainError('NotFound');
   return (await withAttempts(ctx, [delivery]))[0]!;
 }
