@@ -170,13 +170,15 @@ case "$1" in restart) stop; start;; stop) stop;; start) start;; *) exit 1;; esac
       const runbook = async (name: string, index: number, extra: Record<string, string> = {}) =>
         shell(asWritten(blocks.get(name)![index]!), { ...vars, ...extra });
 
-      const answers: { status: number; genuine: unknown }[] = [];
+      const answers: { status: number; genuine: unknown; why?: unknown }[] = [];
       let unreachable = 0;
       let stopped = false;
       const verify = async (scanUrl: string) => {
         try {
           const r = await api('POST', '/verifications', { data: { type: 'verifications', attributes: { url: scanUrl } } });
-          answers.push({ status: r.status, genuine: r.body?.data?.attributes?.genuine });
+          // A refusal says why, so that a failure here names its cause.
+          const error = r.status === 201 ? {} : { why: r.body?.errors?.[0]?.detail ?? r.body?.errors?.[0]?.title ?? r.body };
+          answers.push({ status: r.status, genuine: r.body?.data?.attributes?.genuine, ...error });
         } catch {
           unreachable++; // a restart: nothing listening for a moment
         }
