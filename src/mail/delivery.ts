@@ -98,7 +98,8 @@ export class MailSender {
     await queueDigests(this.ctx.db.kysely, day, digestWindow(day, this.config.digestHour).until, now);
     let done = 0;
     for (;;) {
-      const claimed = await mailRepo.claimDue(this.ctx.db, this.ctx.clock.nowMicros(), this.ctx.clock.nowMicros() + LEASE_MICROS, CLAIM);
+      const at = this.ctx.clock.nowMicros();
+      const claimed = await mailRepo.claimDue(this.ctx.db, at, at + LEASE_MICROS, CLAIM);
       if (claimed.length === 0) return done;
       for (const rows of grouped(claimed)) {
         await mailRepo.recordOutcome(

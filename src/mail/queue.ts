@@ -17,12 +17,16 @@ const mail = (fields: Pick<MailRow, 'team_id' | 'user_id' | 'kind' | 'mode' | 's
   sent_at: null,
 });
 
-/** A mail to each person of the case's team who asked to hear of openings (in this mode). */
+/** A mail to each person of the case's team who asked to hear of openings (in this mode): one read per world. */
 export async function queueCaseOpened(db: Executor, cases: { id: string; team_id: string; mode: Mode; opened_at: number }[]): Promise<void> {
+  const worlds = new Map<string, typeof cases>();
   for (const opened of cases) {
-    const listeners = await mailRepo.caseListeners(db, opened.team_id, opened.mode);
-    await mailRepo.queueMails(
-      db,
+    const key = `${opened.team_id} ${opened.mode}`;
+    worlds.set(key, [...(worlds.get(key) ?? []), opened]);
+  }
+  for (const [first, ...rest] of worlds.values()) {
+    const listeners = await mailRepo.caseListeners(db, first!.team_id, first!.mode);
+    const rows = [first!, ...rest].flatMap((opened) =>
       listeners.map(({ user_id }) =>
         mail(
           { team_id: opened.team_id, user_id, kind: 'case_opened', mode: opened.mode, subject_id: opened.id, dedupe: `case_opened:${opened.id}:${user_id}` },
@@ -30,6 +34,7 @@ export async function queueCaseOpened(db: Executor, cases: { id: string; team_id
         ),
       ),
     );
+    await mailRepo.queueMails(db, rows);
   }
 }
 

@@ -49,7 +49,7 @@ export async function changeNotificationSettings(
   const stored = await mailRepo.settingsOf(db, person.id);
   const next = { ...settingsOf(ctx, person.id, stored).choices, ...(attributes as Partial<Record<Choice, boolean>>) };
   const now = ctx.clock.nowMicros();
-  await mailRepo.saveSettings(db, {
+  const row: SettingsRow = {
     user_id: person.id,
     team_id: person.teamId,
     case_opened: Number(next.case_opened),
@@ -57,6 +57,7 @@ export async function changeNotificationSettings(
     sandbox: Number(next.sandbox),
     digest_from: next.daily_digest ? (stored?.digest_from ?? now) : null,
     updated_at: now,
-  });
-  return settingsOf(ctx, person.id, await mailRepo.settingsOf(db, person.id));
+  };
+  await mailRepo.saveSettings(db, row);
+  return settingsOf(ctx, person.id, row);
 }

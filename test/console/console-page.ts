@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, pageErrors, seriousViolations } from '../kit/browser.js';
 import { startServer, type DatabaseKind, type SeededTeam, type TestServer } from '../kit/harness.js';
+import { cliActor } from '../../src/audit/record.js';
+import { inviteUser } from '../../src/users/service.js';
+import { PASSWORD } from '../users/helpers.js';
 
 export interface ConsoleTab {
   page: Page;
@@ -191,4 +194,23 @@ export async function rowsOnceSettled<T>(read: () => Promise<T>, want: unknown, 
     if (JSON.stringify(rows) === JSON.stringify(want) || Date.now() > until) return rows;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A new tab in which `email`, invited to the team as `role`, has set a password from its link and is on the Overview. */
+export async function personTab(
+  browser: Browser,
+  server: TestServer,
+  teamId: string,
+  email: string,
+  role: 'admin' | 'write' | 'read',
+  viewport?: { width: number; height: number },
+): Promise<ConsoleTab> {
+  const opened = await consoleTab(browser, server, viewport);
+  const { link } = await inviteUser(server.ctx, { teamId, actor: cliActor() }, { email, role }, server.origin);
+  await opened.page.goto(link.url);
+  await opened.page.getByLabel('New password').fill(PASSWORD);
+  await opened.page.getByLabel('Repeat the password').fill(PASSWORD);
+  await opened.page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await opened.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return opened;
 }

@@ -8,14 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { cliActor } from '../../src/audit/record.js';
-import { inviteUser } from '../../src/users/service.js';
 import { launchBrowser } from '../kit/browser.js';
 import { DATABASES, call, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
 import { emulated, tapUrl, verify } from '../verifications/helpers.js';
-import { assertAccessible, assertFitsWidth, consoleTab, go, message, tableRows, type ConsoleTab } from './console-page.js';
+import { assertAccessible, assertFitsWidth, go, message, personTab, tableRows, type ConsoleTab } from './console-page.js';
 
-const PASSWORD = 'correct horse battery staple';
 const SHOTS = process.env.TAPPROOF_SCREENSHOTS ?? '/tmp/console-shots';
 const US = '8.8.8.8';
 const DE = '5.9.0.1';
@@ -64,21 +61,10 @@ for (const kind of DATABASES) {
     let browser: Browser;
     let world: SeededTeam;
     const tabs: ConsoleTab[] = [];
-    const tab = async (viewport?: { width: number; height: number }) => {
-      const opened = await consoleTab(browser, server, viewport);
-      tabs.push(opened);
-      return opened;
-    };
-    const invite = async (email: string, role: 'admin' | 'write' | 'read') =>
-      (await inviteUser(server.ctx, { teamId: world.teamId, actor: cliActor() }, { email, role }, server.origin)).link.url;
     /** A new tab in which `email`, invited as `role`, has set a password and is on the Overview. */
     const person = async (email: string, role: 'admin' | 'write' | 'read', viewport?: { width: number; height: number }) => {
-      const opened = await tab(viewport);
-      await opened.page.goto(await invite(email, role));
-      await opened.page.getByLabel('New password').fill(PASSWORD);
-      await opened.page.getByLabel('Repeat the password').fill(PASSWORD);
-      await opened.page.getByRole('button', { name: 'Set password and sign in' }).click();
-      await opened.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      const opened = await personTab(browser, server, world.teamId, email, role, viewport);
+      tabs.push(opened);
       return opened;
     };
     const key = () => world.sandbox.key;

@@ -6,12 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { cliActor } from '../../src/audit/record.js';
-import { inviteUser } from '../../src/users/service.js';
 import { DATABASES, startServer, type SeededTeam, type TestServer } from '../kit/harness.js';
-import { PASSWORD } from '../users/helpers.js';
 import { launchBrowser } from '../kit/browser.js';
-import { assertAccessible, assertFitsWidth, consoleTab, message, type ConsoleTab } from './console-page.js';
+import { assertAccessible, assertFitsWidth, message, personTab, type ConsoleTab } from './console-page.js';
 
 const SHOTS = '/tmp/console-shots';
 
@@ -25,14 +22,8 @@ for (const kind of DATABASES) {
 
       /** A tab in which `email`, invited as admin, has set a password and is on the Overview. */
       async function person(email: string, viewport?: { width: number; height: number }) {
-        const opened = await consoleTab(browser, server, viewport);
+        const opened = await personTab(browser, server, world.teamId, email, 'admin', viewport);
         tabs.push(opened);
-        const { link } = await inviteUser(server.ctx, { teamId: world.teamId, actor: cliActor() }, { email, role: 'admin' }, server.origin);
-        await opened.page.goto(link.url);
-        await opened.page.getByLabel('New password').fill(PASSWORD);
-        await opened.page.getByLabel('Repeat the password').fill(PASSWORD);
-        await opened.page.getByRole('button', { name: 'Set password and sign in' }).click();
-        await opened.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         return opened;
       }
 

@@ -196,7 +196,7 @@ for (const kind of DATABASES) {
       assert.ok(smtp.received[before]!.text.includes(`/cases/${id}`));
     });
 
-    test('a person who turns mail off hears of no opening; a disabled person gets nothing queued before', async () => {
+    test('a person disabled after asking for openings is queued a mail but sent none', async () => {
       const off = await authCall(server, 'PATCH', '/profile/notifications', {
         as: quiet.session,
         api: true,
