@@ -1,8 +1,9 @@
 // One ordered list of migrations for both engines. Where the SQL must differ
 // (auto-increment, collation, NULL ordering in indexes) a step asks the dialect;
 // everything else is the same builder call.
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type TableMetadata } from 'kysely';
 import type { Db, Dialect } from './database.js';
+import type { Database } from './schema.js';
 import * as core from './migrations/0001_core.js';
 import * as webhooks from './migrations/0002_webhooks.js';
 import * as chipsVerifications from './migrations/0003_chips_verifications.js';
@@ -100,14 +101,14 @@ export async function migrate(db: Db): Promise<string[]> {
   // Unordered: migrations were numbered per feature and landed out of number order (0006 and 0009 before 0005),
   // so a database may have applied a later number before an earlier one arrives.
   const migrator = new Migrator({
-    db: db.kysely,
+    db: schema ? inSchema(db.kysely, schema) : db.kysely,
     provider: provider(db.dialect),
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  // Kysely checks for its tables by introspecting every schema of the database; a
-  // schema dropped meanwhile by someone else (another deployment, a parallel test
-  // run) fails that read with 3F000. Nothing was applied then: read again.
+  // Kysely's own check reads every schema's tables; inSchema keeps it to ours, but a schema dropped
+  // meanwhile by someone else (another deployment, a parallel test run) can still fail its schema list
+  // with 3F000. Nothing was applied then: read again.
   // On SQLite the pending migrations run in one immediate transaction (src/db/database.ts): a process
   // started beside one that is migrating waits busy_timeout (5 s) for it, then tries again, for about a minute.
   for (let attempt = 1; ; attempt++) {
@@ -116,4 +117,30 @@ export async function migrate(db: Db): Promise<string[]> {
     const code = (error as { code?: string }).code;
     if (!((code === '3F000' && attempt < 5) || (code === 'SQLITE_BUSY' && attempt < 12))) throw error as Error;
   }
+}
+
+/**
+ * `kysely` as the migrator should see it: its check for its bookkeeping tables reads the tables of our
+ * schema only. Kysely's own introspection reads every table and column of every schema, with
+ * `pg_get_serial_sequence` per column: slow on a database shared by many schemas, and failing
+ * ("column … of relation … does not exist") when another schema is migrated or dropped during the read.
+ */
+function inSchema(kysely: Kysely<Database>, schema: string): Kysely<Database> {
+  const tables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(kysely);
+    return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => kysely.introspection.getSchemas(),
+    getTables: tables,
+    getMetadata: async () => ({ tables: await tables() }),
+  };
+  // Kysely keeps its state in private fields, so its methods run on the instance itself.
+  return new Proxy(kysely, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
