@@ -37,6 +37,7 @@ import * as flagWindows from './migrations/0032_flag_windows.js';
 import * as flaggedCounts from './migrations/0033_flagged_counts.js';
 import * as cases from './migrations/0034_cases.js';
 import * as mail from './migrations/0035_mail.js';
+import * as tagIdCollation from './migrations/0036_tag_id_collation.js';
 
 type Step = { up: (db: Kysely<any>, dialect: Dialect) => Promise<void> };
 
@@ -75,6 +76,7 @@ const steps: Record<string, Step> = {
   '0033_flagged_counts': flaggedCounts,
   '0034_cases': cases,
   '0035_mail': mail,
+  '0036_tag_id_collation': tagIdCollation,
 };
 
 function provider(dialect: Dialect): MigrationProvider {
