@@ -1,10 +1,10 @@
 // The shards are dealt by the time each integration file took (test/kit/tiers.ts): a file with no time
 // counts as the median, so a long new file can leave one shard running alone at the end of `npm test`.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { testFiles } from '../kit/tiers.js';
+import { shardOf, testFiles } from '../kit/tiers.js';
 
 const RECORDED = join(import.meta.dirname, '..', 'shards', 'durations.json');
 
@@ -23,4 +23,22 @@ test('test/shards/durations.json has a time for every integration file and for n
     `test/shards/durations.json names ${gone.length} file(s) that are not integration tests (any more): ${gone.join(', ')}. ` +
       `Delete their entries (any run of npm run test:durations:files drops them).`,
   );
+});
+
+test('the files that drive one pcscd reader are dealt to one shard, and every file to exactly one', () => {
+  const count = readdirSync(join(import.meta.dirname, '..', 'shards')).filter((f) => /^\d+\.ts$/.test(f)).length;
+  const shards = Array.from({ length: count }, (_, i) => shardOf(join(import.meta.dirname, '..', 'shards', `${i + 1}.ts`)));
+  const dealt = shards.flat();
+  assert.deepEqual([...dealt].sort(), testFiles('integration'));
+  const readers = new Map<string, Set<number>>();
+  shards.forEach((files, shard) => {
+    for (const file of files) {
+      const port = /TAPPROOF_TEST_\w*VPCD_PORT\s*\?\?\s*(\d+)/.exec(readFileSync(join(import.meta.dirname, '..', file), 'utf8'))?.[1];
+      if (port !== undefined) readers.set(port, (readers.get(port) ?? new Set()).add(shard));
+    }
+  });
+  // Both vpcd slots are driven by two files each (the writer's and its rekey's; the chip link's and the sandbox story's).
+  assert.deepEqual([...readers.keys()].sort(), ['35963', '35964']);
+  for (const [port, inShards] of readers)
+    assert.equal(inShards.size, 1, `the files on vpcd port ${port} run in shards ${[...inShards].map((s) => s + 1).join(', ')}`);
 });

@@ -44,11 +44,28 @@ function dealt(files: string[], count: number): string[][] {
   const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   const weightOf = (file: string) => durations[file] ?? median;
   const shards = Array.from({ length: count }, () => ({ files: [] as string[], load: 0 }));
+  const units = unitsOf(files).map((unit) => ({ files: unit, weight: unit.reduce((sum, f) => sum + weightOf(f), 0) }));
   // Name order breaks ties, so that every shard process deals the same hand.
-  for (const file of [...files].sort((a, b) => weightOf(b) - weightOf(a) || (a < b ? -1 : 1))) {
+  for (const unit of units.sort((a, b) => b.weight - a.weight || (a.files[0]! < b.files[0]! ? -1 : 1))) {
     const lightest = shards.reduce((min, shard) => (shard.load < min.load ? shard : min));
-    lightest.files.push(file);
-    lightest.load += weightOf(file);
+    lightest.files.push(...unit.files);
+    lightest.load += unit.weight;
   }
   return shards.map((shard) => shard.files.sort());
+}
+
+/**
+ * The files dealt together: those that drive the same pcscd reader (a vsmartcard-vpcd slot, named by the
+ * default of their `TAPPROOF_TEST_…VPCD_PORT`) go to one shard, which runs its files one after another. The
+ * reader holds one card and one connection; two shards using it at once fail with a PC/SC sharing violation.
+ */
+function unitsOf(files: string[]): string[][] {
+  const byReader = new Map<string, string[]>();
+  const alone: string[][] = [];
+  for (const file of files) {
+    const port = /TAPPROOF_TEST_\w*VPCD_PORT\s*\?\?\s*(\d+)/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+    if (port === undefined) alone.push([file]);
+    else byReader.set(port, [...(byReader.get(port) ?? []), file]);
+  }
+  return [...alone, ...byReader.values()];
 }
