@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { shardOf, testFiles } from '../kit/tiers.js';
+import { readerOf, shardOf, testFiles } from '../kit/tiers.js';
 
 const RECORDED = join(import.meta.dirname, '..', 'shards', 'durations.json');
 
@@ -33,7 +33,7 @@ test('the files that drive one pcscd reader are dealt to one shard, and every fi
   const readers = new Map<string, Set<number>>();
   shards.forEach((files, shard) => {
     for (const file of files) {
-      const port = /TAPPROOF_TEST_\w*VPCD_PORT\s*\?\?\s*(\d+)/.exec(readFileSync(join(import.meta.dirname, '..', file), 'utf8'))?.[1];
+      const port = readerOf(file);
       if (port !== undefined) readers.set(port, (readers.get(port) ?? new Set()).add(shard));
     }
   });

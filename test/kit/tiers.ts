@@ -63,9 +63,14 @@ function unitsOf(files: string[]): string[][] {
   const byReader = new Map<string, string[]>();
   const alone: string[][] = [];
   for (const file of files) {
-    const port = /TAPPROOF_TEST_\w*VPCD_PORT\s*\?\?\s*(\d+)/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+    const port = readerOf(file);
     if (port === undefined) alone.push([file]);
     else byReader.set(port, [...(byReader.get(port) ?? []), file]);
   }
   return [...alone, ...byReader.values()];
+}
+
+/** The vpcd port a test file drives (the default of its `TAPPROOF_TEST_…VPCD_PORT`), or undefined. */
+export function readerOf(file: string): string | undefined {
+  return /TAPPROOF_TEST_\w*VPCD_PORT\s*\?\?\s*(\d+)/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
 }
